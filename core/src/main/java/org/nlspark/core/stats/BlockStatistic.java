@@ -1,0 +1,24 @@
+package org.nlspark.core.stats;
+
+/**
+ * A statistic's batched kernel over one voxel block: fills {@code out} (rows x width, row-major)
+ * with the statistic of replicates [first, first + rows). Implementations keep their buffers, so
+ * one instance serves one thread. Voxels where the statistic is undefined (zero variance) get NaN
+ * in every row and in {@link #observed(double[])}.
+ */
+public interface BlockStatistic {
+  /** Voxels in the block. */
+  int width();
+
+  /** Statistic values of replicates [first, first + rows), rows &lt;= the grid window. */
+  void compute(long first, int rows, double[] out);
+
+  /** The observed statistic (permutation tests), computed through the same cell shape. */
+  void observed(double[] out);
+
+  /** Voxels of the block whose statistic is undefined (NaN everywhere). */
+  int undefinedVoxels();
+
+  /** Floating-point work done so far (GEMM flops; 0 for non-GEMM kernels). */
+  long flops();
+}

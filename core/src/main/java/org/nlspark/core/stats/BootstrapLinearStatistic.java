@@ -1,0 +1,104 @@
+package org.nlspark.core.stats;
+
+import org.nlspark.core.job.Precision;
+import org.nlspark.core.resample.Draws;
+
+/**
+ * Bootstrap mean, sum and std (numpy's default ddof = 0) as GEMMs. D holds how often each row was
+ * drawn: sum = D * X, mean = sum / n. For std the block is centred per voxel first (the variance
+ * is shift-invariant; centring keeps E[x^2] - E[x]^2 accurate): var = D*Xc^2/n - (D*Xc/n)^2.
+ * A voxel constant over samples gets its exact constant statistic in every replicate, so its
+ * bootstrap distribution has zero spread and the summary reports it.
+ */
+final class BootstrapLinearStatistic extends GemmStatistic {
+  enum Kind { MEAN, SUM, STD }
+
+  private final Kind kind;
+  private final long seed;
+  private final int[] counts;
+  private final int[] constant;
+  private final double[] constantValue;
+
+  private BootstrapLinearStatistic(Precision precision, double[] data, double[] squares, int n,
+      int b, int window, Kind kind, long seed, int[] constant, double[] constantValue) {
+    super(precision, data, squares, n, b, window, new int[0]);
+    this.kind = kind;
+    this.seed = seed;
+    this.counts = new int[n];
+    this.constant = constant;
+    this.constantValue = constantValue;
+  }
+
+  static BootstrapLinearStatistic create(Precision precision, double[] x, int n, int b, int window,
+      Kind kind, long seed) {
+    int[] constant = constantColumns(x, n, b);
+    double[] constantValue = new double[constant.length];
+    for (int k = 0; k < constant.length; k++) {
+      double c = x[constant[k]];
+      constantValue[k] = kind == Kind.MEAN ? c : kind == Kind.SUM ? c * n : 0.0;
+    }
+    if (kind != Kind.STD) {
+      return new BootstrapLinearStatistic(precision, x, null, n, b, window, kind, seed, constant,
+          constantValue);
+    }
+    double[] mean = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        mean[v] += x[i * b + v];
+      }
+    }
+    double[] xc = new double[n * b];
+    double[] sq = new double[n * b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        double c = x[i * b + v] - mean[v] / n;
+        xc[i * b + v] = c;
+        sq[i * b + v] = c * c;
+      }
+    }
+    return new BootstrapLinearStatistic(precision, xc, sq, n, b, window, kind, seed, constant,
+        constantValue);
+  }
+
+  @Override
+  void fillDraw(long replicate, double[] d, int offset) {
+    Draws.bootstrapCounts(seed, replicate, n, counts);
+    for (int i = 0; i < n; i++) {
+      d[offset + i] = counts[i];
+    }
+  }
+
+  @Override
+  void fillIdentity(double[] d, int offset) {
+    java.util.Arrays.fill(d, offset, offset + n, 1.0);
+  }
+
+  @Override
+  void epilogue(int rows, double[] out) {
+    final double nd = n;
+    final int end = rows * b;
+    switch (kind) {
+      case SUM:
+        System.arraycopy(product, 0, out, 0, end);
+        break;
+      case MEAN:
+        for (int i = 0; i < end; i++) {
+          out[i] = product[i] / nd;
+        }
+        break;
+      case STD:
+        for (int i = 0; i < end; i++) {
+          double m = product[i] / nd;
+          out[i] = Math.sqrt(Math.max(0.0, product2[i] / nd - m * m));
+        }
+        break;
+      default:
+        throw new IllegalStateException("[BUG] " + kind);
+    }
+    for (int r = 0; r < rows; r++) {
+      for (int k = 0; k < constant.length; k++) {
+        out[r * b + constant[k]] = constantValue[k];
+      }
+    }
+  }
+}

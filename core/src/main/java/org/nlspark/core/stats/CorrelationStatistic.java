@@ -1,0 +1,84 @@
+package org.nlspark.core.stats;
+
+import org.nlspark.core.job.Precision;
+import org.nlspark.core.resample.Draws;
+
+/**
+ * Correlation of every voxel with a target under permutations of the target. Columns of X and the
+ * target are standardised once (centred, unit norm); then r = D * Xs where D's rows are permuted
+ * standardised targets. Spearman is Pearson on average ranks (ties averaged). A voxel constant
+ * over samples has no correlation (NaN).
+ */
+final class CorrelationStatistic extends GemmStatistic {
+  private final double[] target;
+  private final long seed;
+  private final int[] perm;
+
+  private CorrelationStatistic(Precision precision, double[] standardised, int n, int b,
+      int window, double[] target, long seed, int[] undefined) {
+    super(precision, standardised, null, n, b, window, undefined);
+    this.target = target;
+    this.seed = seed;
+    this.perm = new int[n];
+  }
+
+  static CorrelationStatistic create(Precision precision, double[] x, int n, int b, int window,
+      double[] y, boolean spearman, long seed) {
+    int[] undefined = constantColumns(x, n, b);
+    double[] xs = new double[n * b];
+    double[] column = new double[n];
+    for (int v = 0; v < b; v++) {
+      for (int i = 0; i < n; i++) {
+        column[i] = x[i * b + v];
+      }
+      double[] s = standardise(spearman ? Ranks.average(column) : column);
+      for (int i = 0; i < n; i++) {
+        xs[i * b + v] = s[i];
+      }
+    }
+    double[] ys = standardise(spearman ? Ranks.average(y) : y.clone());
+    return new CorrelationStatistic(precision, xs, n, b, window, ys, seed, undefined);
+  }
+
+  /** (v - mean) / ||v - mean||; all zeros for a constant vector. */
+  static double[] standardise(double[] v) {
+    int n = v.length;
+    double mean = 0;
+    for (double x : v) {
+      mean += x;
+    }
+    mean /= n;
+    double ss = 0;
+    double[] out = new double[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = v[i] - mean;
+      ss += out[i] * out[i];
+    }
+    double norm = Math.sqrt(ss);
+    for (int i = 0; i < n; i++) {
+      out[i] = norm > 0 ? out[i] / norm : 0.0;
+    }
+    return out;
+  }
+
+  @Override
+  void fillDraw(long replicate, double[] d, int offset) {
+    Draws.permutation(seed, replicate, n, perm);
+    for (int i = 0; i < n; i++) {
+      d[offset + i] = target[perm[i]];
+    }
+  }
+
+  @Override
+  void fillIdentity(double[] d, int offset) {
+    System.arraycopy(target, 0, d, offset, n);
+  }
+
+  @Override
+  void epilogue(int rows, double[] out) {
+    final int end = rows * b;
+    for (int i = 0; i < end; i++) {
+      out[i] = Math.max(-1.0, Math.min(1.0, product[i]));
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package org.nlspark.core.stats;
+
+import java.util.Arrays;
+import org.nlspark.core.job.Precision;
+
+/**
+ * Skeleton of every GEMM-shaped statistic: fill the window's draw matrix D (one row per
+ * replicate, padded with zero rows to the full window), multiply it by one or two transformed
+ * data blocks, then run the statistic's epilogue on the products while they are hot in cache.
+ */
+abstract class GemmStatistic implements BlockStatistic {
+  protected final int n;
+  protected final int b;
+  protected final int window;
+  protected final double[] draws;
+  protected final double[] product;
+  protected final double[] product2;
+  private final BlockGemm gemm;
+  private final BlockGemm gemm2;
+  private final int[] undefined;
+  private long flops;
+
+  /**
+   * @param data transformed block (n x b, row-major) multiplied by D
+   * @param data2 second transformed block (e.g. squares) or null
+   * @param undefined voxel indices whose statistic is undefined (NaN)
+   */
+  GemmStatistic(Precision precision, double[] data, double[] data2, int n, int b, int window,
+      int[] undefined) {
+    this.n = n;
+    this.b = b;
+    this.window = window;
+    this.draws = new double[window * n];
+    this.product = new double[window * b];
+    this.gemm = new BlockGemm(precision, data, n, b, window);
+    this.product2 = data2 == null ? null : new double[window * b];
+    this.gemm2 = data2 == null ? null : new BlockGemm(precision, data2, n, b, window);
+    this.undefined = undefined;
+  }
+
+  @Override
+  public final int width() {
+    return b;
+  }
+
+  @Override
+  public final int undefinedVoxels() {
+    return undefined.length;
+  }
+
+  @Override
+  public final long flops() {
+    return flops;
+  }
+
+  @Override
+  public final void compute(long first, int rows, double[] out) {
+    for (int r = 0; r < rows; r++) {
+      fillDraw(first + r, draws, r * n);
+    }
+    Arrays.fill(draws, rows * n, window * n, 0.0);
+    multiplyAndFinish(rows, out);
+  }
+
+  @Override
+  public final void observed(double[] out) {
+    Arrays.fill(draws, 0.0);
+    fillIdentity(draws, 0);
+    double[] full = new double[window * b];
+    multiplyAndFinish(1, full);
+    System.arraycopy(full, 0, out, 0, b);
+  }
+
+  private void multiplyAndFinish(int rows, double[] out) {
+    gemm.multiply(draws, product);
+    flops += gemm.flops();
+    if (gemm2 != null) {
+      gemm2.multiply(draws, product2);
+      flops += gemm2.flops();
+    }
+    epilogue(rows, out);
+    for (int r = 0; r < rows; r++) {
+      int base = r * b;
+      for (int v : undefined) {
+        out[base + v] = Double.NaN;
+      }
+    }
+  }
+
+  /** Writes replicate {@code replicate}'s row of D at {@code offset}. */
+  abstract void fillDraw(long replicate, double[] d, int offset);
+
+  /** Writes the identity (observed) row of D at {@code offset}. */
+  abstract void fillIdentity(double[] d, int offset);
+
+  /** Turns {@link #product} (and {@link #product2}) rows [0, rows) into statistic values. */
+  abstract void epilogue(int rows, double[] out);
+
+  /** Indices of columns of a row-major n x b block whose values are all equal. */
+  static int[] constantColumns(double[] x, int n, int b) {
+    int count = 0;
+    boolean[] constant = new boolean[b];
+    for (int v = 0; v < b; v++) {
+      double first = x[v];
+      boolean same = true;
+      for (int i = 1; i < n && same; i++) {
+        same = x[i * b + v] == first;
+      }
+      constant[v] = same;
+      if (same) {
+        count++;
+      }
+    }
+    int[] idx = new int[count];
+    for (int v = 0, k = 0; v < b; v++) {
+      if (constant[v]) {
+        idx[k++] = v;
+      }
+    }
+    return idx;
+  }
+}

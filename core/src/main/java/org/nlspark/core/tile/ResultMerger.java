@@ -1,0 +1,214 @@
+package org.nlspark.core.tile;
+
+import java.util.BitSet;
+import java.util.TreeMap;
+import org.apache.commons.math3.distribution.NormalDistribution;
+import org.apache.commons.math3.special.Erf;
+import org.nlspark.core.accumulate.MomentAccumulator;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.CiMethod;
+import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.result.BootstrapResult;
+import org.nlspark.core.result.PermutationResult;
+import org.nlspark.core.result.Result;
+import org.nlspark.core.stats.PValues;
+
+/**
+ * The driver-side merge. Partials may arrive in any order (threads, Spark partitions, retries);
+ * counts, maxima and tails merge exactly, and bootstrap moments are folded per voxel block strictly
+ * in window order (windows that arrive early wait), so the result is bit-identical for any
+ * partitioning (DESIGN §5). Memory: the outputs plus windows waiting for their turn.
+ */
+public final class ResultMerger {
+  private final JobSpec spec;
+  private final ResamplingPlan resampling;
+  private final TilePlan plan;
+  private final Grid grid;
+  private final int voxels;
+  private final BitSet seen = new BitSet();
+  private int received;
+  private long flops;
+  private long kernelNanos;
+
+  // permutation state
+  private double[] observed;
+  private long[] counts;
+  private NullMaxAccumulator nullMax;
+  private int undefined;
+
+  // bootstrap state, per voxel block
+  private TailAccumulator[] tails;
+  private MomentAccumulator[] folded;
+  private int[] nextWindow;
+  private TreeMap<Integer, MomentAccumulator>[] waiting;
+  private double[] samples;
+
+  @SuppressWarnings("unchecked")
+  public ResultMerger(JobSpec spec, ResamplingPlan resampling, TilePlan plan) {
+    this.spec = spec;
+    this.resampling = resampling;
+    this.plan = plan;
+    this.grid = plan.grid();
+    this.voxels = plan.voxels();
+    int blocks = plan.blocks();
+    if (spec.analysis() == Analysis.BOOTSTRAP) {
+      tails = new TailAccumulator[blocks];
+      folded = new MomentAccumulator[blocks];
+      nextWindow = new int[blocks];
+      waiting = new TreeMap[blocks];
+      for (int k = 0; k < blocks; k++) {
+        int b = grid.blockEnd(k, voxels) - grid.blockStart(k);
+        folded[k] = new MomentAccumulator(b);
+        waiting[k] = new TreeMap<>();
+        if (plan.tailSize() > 0) {
+          tails[k] = new TailAccumulator(b, plan.tailSize());
+        }
+      }
+      if (spec.saveSamples()) {
+        long size = plan.replicates() * (long) voxels;
+        if (size > Integer.MAX_VALUE - 16) {
+          throw new org.nlspark.core.ResourceRefusedException("Cannot keep --save-samples: "
+              + plan.replicates() + " x " + voxels + " values exceed one Java array; lower"
+              + " --samples or drop --save-samples");
+        }
+        samples = new double[(int) size];
+      }
+    } else {
+      observed = new double[voxels];
+      counts = new long[voxels];
+      nullMax = new NullMaxAccumulator(0, (int) plan.replicates());
+    }
+  }
+
+  /** Adds one tile's partial; thread-safe; each tile exactly once. */
+  public synchronized void add(PartialResult part) {
+    int index = part.tile.index();
+    if (seen.get(index)) {
+      throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
+    }
+    seen.set(index);
+    received++;
+    flops += part.flops;
+    kernelNanos += part.kernelNanos;
+    int block = part.tile.block();
+    int from = grid.blockStart(block);
+    if (spec.analysis() == Analysis.BOOTSTRAP) {
+      if (tails[block] != null) {
+        tails[block].merge(part.tails);
+      }
+      if (samples != null) {
+        double[] values = part.samples.values();
+        int b = part.samples.elements();
+        long first = part.samples.firstReplicate();
+        for (int r = 0; r < part.samples.rows(); r++) {
+          System.arraycopy(values, r * b, samples, (int) ((first + r) * voxels + from), b);
+        }
+      }
+      for (int k = 0; k < part.windowMoments.length; k++) {
+        waiting[block].put(part.tile.firstWindow() + k, part.windowMoments[k]);
+      }
+      while (!waiting[block].isEmpty() && waiting[block].firstKey() == nextWindow[block]) {
+        folded[block].append(waiting[block].pollFirstEntry().getValue());
+        nextWindow[block]++;
+      }
+    } else {
+      long[] c = part.counts.counts();
+      for (int v = 0; v < c.length; v++) {
+        counts[from + v] += c[v];
+      }
+      nullMax.merge(part.nullMax);
+      if (part.observed != null) {
+        System.arraycopy(part.observed, 0, observed, from, part.observed.length);
+        undefined += part.undefinedVoxels;
+      }
+    }
+  }
+
+  public synchronized int received() {
+    return received;
+  }
+
+  /** GEMM floating-point operations of all merged tiles. */
+  public synchronized long flops() {
+    return flops;
+  }
+
+  /** Kernel time summed over tiles (CPU-seconds, not wall time). */
+  public synchronized long kernelNanos() {
+    return kernelNanos;
+  }
+
+  public synchronized Result finish() {
+    if (received != plan.tileCount()) {
+      throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
+          + " tiles");
+    }
+    return spec.analysis() == Analysis.BOOTSTRAP ? finishBootstrap() : finishPermutation();
+  }
+
+  private Result finishPermutation() {
+    boolean enumerated = resampling.enumerated();
+    double[] keys = new double[voxels];
+    for (int v = 0; v < voxels; v++) {
+      keys[v] = spec.tail().key(observed[v]);
+    }
+    double[] p = PValues.fromCounts(counts, plan.replicates(), keys, enumerated);
+    double[] pFwer = null;
+    double[] maxima = null;
+    if (spec.fwer()) {
+      maxima = nullMax.maxima();
+      pFwer = PValues.fwer(maxima, keys, enumerated);
+    }
+    return new PermutationResult(observed, p, pFwer, maxima, plan.replicates(), enumerated,
+        undefined);
+  }
+
+  private Result finishBootstrap() {
+    double[] mean = new double[voxels];
+    double[] std = new double[voxels];
+    double[] lower = new double[voxels];
+    double[] upper = new double[voxels];
+    double alpha = 1.0 - spec.confidence();
+    double qLow = 100.0 * (alpha / 2.0);
+    double qHigh = 100.0 * (1.0 - alpha / 2.0);
+    double zCrit = new NormalDistribution(0, 1).inverseCumulativeProbability(1.0 - alpha / 2.0);
+    for (int k = 0; k < folded.length; k++) {
+      if (!waiting[k].isEmpty() || folded[k].n() != plan.replicates()) {
+        throw new IllegalStateException("[BUG] block " + k + " folded " + folded[k].n() + " of "
+            + plan.replicates() + " replicates");
+      }
+      int from = grid.blockStart(k);
+      double[] m = folded[k].mean();
+      double[] s = folded[k].std(1);
+      System.arraycopy(m, 0, mean, from, m.length);
+      System.arraycopy(s, 0, std, from, s.length);
+      for (int v = 0; v < m.length; v++) {
+        if (spec.ci() == CiMethod.PERCENTILE) {
+          lower[from + v] = tails[k].percentile(v, qLow);
+          upper[from + v] = tails[k].percentile(v, qHigh);
+        } else {
+          lower[from + v] = m[v] - zCrit * s[v];
+          upper[from + v] = m[v] + zCrit * s[v];
+        }
+      }
+    }
+    double[] z = new double[voxels];
+    double[] p = new double[voxels];
+    int zeroSpread = 0;
+    for (int v = 0; v < voxels; v++) {
+      if (std[v] > 0) {
+        z[v] = mean[v] / std[v];
+        p[v] = Erf.erfc(Math.abs(z[v]) / Math.sqrt(2.0)); // = 2 (1 - Phi(|z|)), without cancellation
+      } else {
+        z[v] = Double.NaN;
+        p[v] = Double.NaN;
+        zeroSpread++;
+      }
+    }
+    return new BootstrapResult(mean, std, lower, upper, z, p, samples, plan.replicates(),
+        zeroSpread);
+  }
+}

@@ -1,0 +1,85 @@
+package org.nlspark.core.tile;
+
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.MomentAccumulator;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.SampleStore;
+import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.stats.BlockStatistic;
+import org.nlspark.core.stats.Kernels;
+import org.nlspark.core.stats.Tail;
+
+/**
+ * Runs one tile on the CPU: for each window, the kernel fills a (window x block) buffer of
+ * replicate statistics, which is folded at once into the tile's accumulators and reused — no
+ * replicates x voxels array outlives a window. A pure function of (spec, inputs, plan, tile):
+ * re-running a tile (a Spark retry) gives identical bytes.
+ */
+public final class TileExecutor {
+  private TileExecutor() {}
+
+  public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
+      TilePlan plan, TileSpec tile) {
+    long start = System.nanoTime();
+    BlockStatistic kernel = Kernels.create(spec, inputs, resampling, plan.grid(), tile.block());
+    int b = kernel.width();
+    int w = plan.grid().window();
+    double[] buf = new double[w * b];
+    long firstReplicate = plan.windowStart(tile.firstWindow());
+    int lastWindow = tile.firstWindow() + tile.windowCount();
+    int rowsInTile = (int) (Math.min(plan.replicates(), plan.windowStart(lastWindow))
+        - firstReplicate);
+
+    if (spec.analysis() == Analysis.BOOTSTRAP) {
+      TailAccumulator tails = plan.tailSize() > 0 ? new TailAccumulator(b, plan.tailSize()) : null;
+      SampleStore samples = spec.saveSamples() ? new SampleStore(firstReplicate, rowsInTile, b)
+          : null;
+      MomentAccumulator[] moments = new MomentAccumulator[tile.windowCount()];
+      for (int k = 0; k < tile.windowCount(); k++) {
+        int window = tile.firstWindow() + k;
+        int rows = plan.windowRows(window);
+        long first = plan.windowStart(window);
+        kernel.compute(first, rows, buf);
+        moments[k] = MomentAccumulator.ofWindow(buf, 0, rows, b);
+        if (tails != null) {
+          tails.update(buf, 0, rows, b);
+        }
+        if (samples != null) {
+          for (int r = 0; r < rows; r++) {
+            samples.put(first + r, buf, r * b, b);
+          }
+        }
+      }
+      return new PartialResult(tile, null, null, null, tails, samples, moments, kernel.flops(),
+          System.nanoTime() - start, kernel.undefinedVoxels());
+    }
+
+    Tail tail = spec.tail();
+    double[] observed = new double[b];
+    kernel.observed(observed);
+    double[] observedKeys = new double[b];
+    for (int v = 0; v < b; v++) {
+      observedKeys[v] = tail.key(observed[v]);
+    }
+    ExceedanceCounter counts = new ExceedanceCounter(b);
+    NullMaxAccumulator nullMax = new NullMaxAccumulator(firstReplicate, rowsInTile);
+    for (int k = 0; k < tile.windowCount(); k++) {
+      int window = tile.firstWindow() + k;
+      int rows = plan.windowRows(window);
+      long first = plan.windowStart(window);
+      kernel.compute(first, rows, buf);
+      int end = rows * b;
+      for (int i = 0; i < end; i++) {
+        buf[i] = tail.key(buf[i]);
+      }
+      counts.update(buf, 0, rows, b, observedKeys, 0);
+      nullMax.update(buf, 0, rows, b, first);
+    }
+    return new PartialResult(tile, tile.firstWindow() == 0 ? observed : null, counts, nullMax,
+        null, null, null, kernel.flops(), System.nanoTime() - start, kernel.undefinedVoxels());
+  }
+}
