@@ -91,7 +91,7 @@ public final class BootstrapMemory {
       throw new ResourceRefusedException("Cannot start the bootstrap: it needs "
           + Gb.format(requiredGb) + " GB to retain output of " + outputSize + " elements over "
           + nReplicates + " replicates (it keeps " + retained + "), which exceeds the "
-          + Gb.format(budget.gb()) + " GB budget from " + budget.source().describe() + ". "
+          + Gb.format(budget.gb()) + " GB budget (" + budget.source().describe() + "). "
           + remedies);
     }
     return requiredGb;

@@ -51,8 +51,8 @@ public final class CpuWorkerPlanner {
     if (fit < 1) {
       throw new ResourceRefusedException("Cannot start a CPU worker: one worker needs about "
           + Gb.format(Gb.fromBytes(bytesPerWorker(dataBytes, nReplicates))) + " GB, exceeding the "
-          + Gb.format(budget.gb()) + " GB budget from " + budget.source().describe()
-          + ". Raise --memory-budget-gb or mask to fewer voxels.");
+          + Gb.format(budget.gb()) + " GB budget (" + budget.source().describe()
+          + "). Raise --memory-budget-gb or mask to fewer voxels.");
     }
     return (int) fit;
   }

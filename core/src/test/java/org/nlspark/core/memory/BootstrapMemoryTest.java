@@ -61,7 +61,7 @@ class BootstrapMemoryTest {
         .hasMessageContaining("needs 2.928e-05 GB")
         .hasMessageContaining("10 elements over 1000 replicates")
         .hasMessageContaining("it keeps 26 values per element at each tail")
-        .hasMessageContaining("exceeds the 1e-06 GB budget from --memory-budget-gb")
+        .hasMessageContaining("exceeds the 1e-06 GB budget (set by --memory-budget-gb)")
         .hasMessageContaining("fewer --samples")
         .hasMessageContaining("mask to fewer voxels")
         .hasMessageContaining("raise --memory-budget-gb")
@@ -75,7 +75,7 @@ class BootstrapMemoryTest {
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageContaining("needs 0.00010928 GB")
         .hasMessageContaining("all 1000 replicates (--save-samples) plus 26 values per element at each tail")
-        .hasMessageContaining("from the measured budget")
+        .hasMessageContaining("budget (the measured budget: available memory x 0.5")
         .hasMessageContaining("drop --save-samples");
   }
 

@@ -45,7 +45,7 @@ class CpuWorkerPlannerTest {
     assertThatThrownBy(() -> CpuWorkerPlanner.workers(MB, 5000, tiny, 8))
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageContaining("one worker needs about 0.00314773 GB")
-        .hasMessageContaining("the 0.001 GB budget from --memory-budget-gb")
+        .hasMessageContaining("the 0.001 GB budget (set by --memory-budget-gb)")
         .hasMessageContaining("Raise --memory-budget-gb");
   }
 
