@@ -38,9 +38,8 @@ public record NpyArray(NpyDtype dtype, long[] shape, double[] data) {
       throw new IllegalArgumentException(
           "[BUG] shape "
               + NpyHeader.formatShape(shape)
-              + " holds "
-              + count
-              + " values, but data has "
+              + (count < 0 ? " overflows a long" : " holds " + count + " values")
+              + ", but data has "
               + data.length);
     }
   }

@@ -82,11 +82,13 @@ class NpyHeaderTest {
   }
 
   @Test
-  void version3HeaderIsUtf8() {
-    // A non-ASCII padding comment would be illegal; check the byte count uses UTF-8 bytes.
-    String dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }\n";
-    byte[] file = NpyBytes.file(3, dict, new byte[0]);
-    assertThat(parse(file).dataOffset()).isEqualTo(file.length);
+  void version3HeaderIsDecodedAsUtf8AndOlderVersionsAsLatin1() {
+    String dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'é': 1}\n";
+    for (int major : new int[] {1, 3}) {
+      assertThatThrownBy(() -> parse(NpyBytes.file(major, dict, new byte[0])))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot read x.npy: the .npy header has an unexpected key 'é';");
+    }
   }
 
   @Test

@@ -390,4 +390,19 @@ class NpyReaderTest {
                 + first % cols
                 + " (0-based)");
   }
+
+  @Test
+  void arrayRecordChecksItsShapeAndCopiesIt() {
+    assertThatThrownBy(() -> new NpyArray(NpyDtype.FLOAT64, new long[] {2, 3}, new double[5]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("[BUG] shape (2, 3) holds 6 values, but data has 5");
+    long[] shape = {2, 1};
+    NpyArray a = new NpyArray(NpyDtype.FLOAT32, shape, new double[] {1, 2});
+    shape[0] = 7;
+    a.shape()[1] = 9;
+    assertThat(a.shape()).containsExactly(2, 1);
+    assertThatThrownBy(() -> a.dim(2))
+        .isInstanceOf(IndexOutOfBoundsException.class)
+        .hasMessage("dimension must be in [0, 2), but was: 2");
+  }
 }
