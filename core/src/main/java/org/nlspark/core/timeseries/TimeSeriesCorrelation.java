@@ -1,0 +1,190 @@
+package org.nlspark.core.timeseries;
+
+import dev.ludovic.netlib.blas.BLAS;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.backend.Blas;
+import org.nlspark.core.resample.Seeds;
+import org.nlspark.core.result.PermutationResult;
+import org.nlspark.core.stats.PValues;
+import org.nlspark.core.stats.Tail;
+import org.nlspark.core.tile.Grid;
+
+/**
+ * Pearson correlation of every voxel's series X[:, v] with one target series y, tested against
+ * surrogates of y (circular shifts or phase randomizations). A permutation of y would also destroy
+ * y's autocorrelation and so understate the null's spread for smooth (e.g. BOLD) series; a
+ * surrogate keeps it and breaks only the alignment with X.
+ *
+ * <p>Replicate r's surrogate depends only on (seed, r). Per fixed grid cell (voxel block × replicate
+ * window) the null correlations are one GEMM on standardised series, then folded into exact counts
+ * and per-replicate maxima (DESIGN §4, §5), so outputs are bit-identical for any thread count.
+ */
+public final class TimeSeriesCorrelation {
+  private static final String COMMAND = "timeseries-correlation";
+
+  /** Options; {@code threads} and {@code blocksPerTask} change only the schedule, never a bit. */
+  public record Options(SurrogateMethod method, long permutations, Tail tail, boolean fwer,
+      long seed, int threads, int blocksPerTask, Grid grid) {
+    public Options {
+      if (permutations < 1 || permutations > Integer.MAX_VALUE - 8) {
+        throw new InvalidInputException("--permutations must be in [1, " + (Integer.MAX_VALUE - 8)
+            + "], but was: " + permutations);
+      }
+      if (threads < 1 || blocksPerTask < 1) {
+        throw new InvalidInputException("threads and blocks per task must be >= 1, but were: "
+            + threads + " and " + blocksPerTask);
+      }
+      if (method == null || tail == null || grid == null) {
+        throw new IllegalArgumentException("[BUG] method, tail and grid must be set");
+      }
+    }
+
+    public static Options defaults(SurrogateMethod method, long permutations, long seed) {
+      return new Options(method, permutations, Tail.TWO, true, seed,
+          Runtime.getRuntime().availableProcessors(), 1, Grid.DEFAULT);
+    }
+  }
+
+  private TimeSeriesCorrelation() {}
+
+  /**
+   * @param x row-major (timepoints, voxels)
+   * @param y (timepoints,)
+   */
+  public static PermutationResult run(double[] x, int timepoints, int voxels, double[] y,
+      Options o) {
+    validate(x, timepoints, voxels, y);
+    double[] zy = y.clone();
+    if (!Series.standardize(zy, 0, timepoints)) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": the target series y is"
+          + " constant, so its correlation with any voxel is undefined");
+    }
+    // The surrogates of y do not depend on the voxel: draw them once, standardised, (P x T).
+    int p = (int) o.permutations();
+    double[] surrogates = new double[p * timepoints];
+    double[] raw = new double[timepoints];
+    for (int r = 0; r < p; r++) {
+      surrogate(y, timepoints, o.method(), o.seed(), r, raw);
+      System.arraycopy(raw, 0, surrogates, r * timepoints, timepoints);
+      Series.standardize(surrogates, r * timepoints, timepoints);
+    }
+    Grid grid = o.grid();
+    int blocks = grid.blocks(voxels);
+    double[] observed = new double[voxels];
+    long[] counts = new long[voxels];
+    NullMaxAccumulator nullMax = new NullMaxAccumulator(0, p);
+    List<BlockOut> outs = BlockScheduler.run(blocks, o.threads(), o.blocksPerTask(),
+        b -> block(x, timepoints, voxels, zy, surrogates, p, b, o));
+    for (BlockOut out : outs) {
+      System.arraycopy(out.observed, 0, observed, out.from, out.observed.length);
+      long[] c = out.counter.counts();
+      System.arraycopy(c, 0, counts, out.from, c.length);
+      nullMax.merge(out.nullMax);
+    }
+    double[] keys = new double[voxels];
+    int undefined = 0;
+    for (int v = 0; v < voxels; v++) {
+      keys[v] = o.tail().key(observed[v]);
+      if (Double.isNaN(observed[v])) {
+        undefined++;
+      }
+    }
+    double[] pv = PValues.fromCounts(counts, p, keys, false);
+    double[] pFwer = o.fwer() ? PValues.fwer(nullMax.maxima(), keys, false) : null;
+    return new PermutationResult(observed, pv, pFwer, o.fwer() ? nullMax.maxima() : null, p,
+        false, undefined);
+  }
+
+  /** Replicate r's surrogate of y (not standardised). */
+  public static void surrogate(double[] y, int timepoints, SurrogateMethod method, long seed,
+      long replicate, double[] out) {
+    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    if (method == SurrogateMethod.CIRCLE_SHIFT) {
+      Surrogates.roll(y, 0, timepoints, Surrogates.drawShift(rng, timepoints), out, 0);
+    } else {
+      double[] h = Surrogates.phaseKernel(Surrogates.drawPhases(rng, timepoints), timepoints);
+      for (int t = 0; t < timepoints; t++) {
+        double s = 0;
+        for (int u = 0; u < timepoints; u++) {
+          s += h[Math.floorMod(t - u, timepoints)] * y[u];
+        }
+        out[t] = s;
+      }
+    }
+  }
+
+  private record BlockOut(int from, double[] observed, ExceedanceCounter counter,
+      NullMaxAccumulator nullMax) {}
+
+  private static BlockOut block(double[] x, int timepoints, int voxels, double[] zy,
+      double[] surrogates, int p, int b, Options o) {
+    Grid grid = o.grid();
+    int v0 = grid.blockStart(b);
+    int vb = grid.blockEnd(b, voxels) - v0;
+    // zx: row-major (T, vb), each column standardised; column-major that is (vb, T), ld = vb.
+    double[] col = new double[timepoints];
+    double[] zx = new double[timepoints * vb];
+    boolean[] defined = new boolean[vb];
+    double[] observed = new double[vb];
+    double[] obsKeys = new double[vb];
+    for (int v = 0; v < vb; v++) {
+      for (int t = 0; t < timepoints; t++) {
+        col[t] = x[t * voxels + v0 + v];
+      }
+      defined[v] = Series.standardize(col, 0, timepoints);
+      double r = 0;
+      for (int t = 0; t < timepoints; t++) {
+        zx[t * vb + v] = col[t];
+        r += col[t] * zy[t];
+      }
+      observed[v] = defined[v] ? clamp(r) : Double.NaN;
+      obsKeys[v] = o.tail().key(observed[v]);
+    }
+    ExceedanceCounter counter = new ExceedanceCounter(vb);
+    NullMaxAccumulator nullMax = new NullMaxAccumulator(0, p);
+    int window = grid.window();
+    double[] c = new double[window * vb];
+    BLAS blas = Blas.get();
+    for (int r0 = 0; r0 < p; r0 += window) {
+      int rows = Math.min(window, p - r0);
+      // C (vb x rows, column-major) = Zx (vb x T) * S (T x rows): row-major (rows, vb) nulls.
+      blas.dgemm("N", "N", vb, rows, timepoints, 1.0, zx, 0, vb, surrogates, r0 * timepoints,
+          timepoints, 0.0, c, 0, vb);
+      for (int r = 0; r < rows; r++) {
+        for (int v = 0; v < vb; v++) {
+          int i = r * vb + v;
+          c[i] = defined[v] ? o.tail().key(clamp(c[i])) : Double.NaN;
+        }
+      }
+      counter.update(c, 0, rows, vb, obsKeys, 0);
+      nullMax.update(c, 0, rows, vb, r0);
+    }
+    return new BlockOut(v0, observed, counter, nullMax);
+  }
+
+  static double clamp(double r) {
+    return r > 1 ? 1 : (r < -1 ? -1 : r);
+  }
+
+  private static void validate(double[] x, int timepoints, int voxels, double[] y) {
+    if (timepoints < 3) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 3 time points,"
+          + " but the input has " + timepoints);
+    }
+    if (voxels < 1) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": the input has no voxels");
+    }
+    Series.requireLength(x, (long) timepoints * voxels, "--input",
+        "(" + timepoints + ", " + voxels + ")");
+    if (y == null || y.length != timepoints) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target must have one value per"
+          + " time point (" + timepoints + "), but has " + (y == null ? 0 : y.length));
+    }
+    Series.requireFinite(x, "--input", COMMAND);
+    Series.requireFinite(y, "--target", COMMAND);
+  }
+}
