@@ -9,6 +9,8 @@ import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.backend.Blas;
+import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.stats.PValues;
@@ -81,6 +83,15 @@ public final class Isc {
   }
 
   private Isc() {}
+
+  /** ISC of a 3-D array (subjects, timepoints, voxels) as read from {@code --input}. */
+  public static IscResult run(NpyArray input, Options o) {
+    if (input.rank() != 3) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --input must be 3-D (subjects,"
+          + " timepoints, voxels), but has shape " + NpyHeader.formatShape(input.shape()));
+    }
+    return run(input.data(), input.dim(0), input.dim(1), input.dim(2), o);
+  }
 
   /** @param data C-order (subjects, timepoints, voxels) */
   public static IscResult run(double[] data, int subjects, int timepoints, int voxels,
@@ -355,11 +366,19 @@ public final class Isc {
         }
       } else {
         double[][] h = subjectPhaseKernels(o.seed(), replicate, s, t);
+        double[] in = new double[t * vb];
+        double[] res = new double[t * vb];
         for (int si = 0; si < s; si++) {
-          double[] circ = Surrogates.circulant(h[si]);
-          // out_s (T x vb, ld S*T) = H_s (T x T) * raw_s (T x vb, ld S*T)
-          blas.dgemm("N", "N", t, vb, t, 1.0, circ, 0, t, raw, si * t, s * t, 0.0, out, si * t,
-              s * t);
+          // contiguous T x vb copies: netlib's bounds check rejects the strided view (ld = S*T)
+          for (int v = 0; v < vb; v++) {
+            System.arraycopy(raw, (v * s + si) * t, in, v * t, t);
+          }
+          // res (T x vb) = H_s (T x T) * in (T x vb)
+          blas.dgemm("N", "N", t, vb, t, 1.0, Surrogates.circulant(h[si]), 0, t, in, 0, t, 0.0,
+              res, 0, t);
+          for (int v = 0; v < vb; v++) {
+            System.arraycopy(res, v * t, out, (v * s + si) * t, t);
+          }
         }
       }
     }
