@@ -7,6 +7,8 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.backend.Blas;
+import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.PValues;
@@ -50,6 +52,19 @@ public final class TimeSeriesCorrelation {
   }
 
   private TimeSeriesCorrelation() {}
+
+  /** Arrays as read from {@code --input} X (timepoints, voxels) and {@code --target} y. */
+  public static PermutationResult run(NpyArray x, NpyArray y, Options o) {
+    if (x.rank() != 2) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --input must be 2-D"
+          + " (timepoints, voxels), but has shape " + NpyHeader.formatShape(x.shape()));
+    }
+    if (y.rank() != 1) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target must be 1-D"
+          + " (timepoints,), but has shape " + NpyHeader.formatShape(y.shape()));
+    }
+    return run(x.data(), x.dim(0), x.dim(1), y.data(), o);
+  }
 
   /**
    * @param x row-major (timepoints, voxels)

@@ -1,0 +1,229 @@
+package org.nlspark.core.ridge;
+
+import dev.ludovic.netlib.blas.BLAS;
+import java.util.List;
+import org.apache.commons.math3.special.Erf;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.accumulate.MomentAccumulator;
+import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.backend.Blas;
+import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.io.NpyHeader;
+import org.nlspark.core.memory.BatchPlan;
+import org.nlspark.core.memory.BootstrapMemory;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.memory.RidgeBatchSizer;
+import org.nlspark.core.resample.Draws;
+import org.nlspark.core.timeseries.BlockScheduler;
+import org.nlspark.core.timeseries.Series;
+
+/**
+ * Bootstrap of ridge regression weights (or predictions): each replicate resamples the rows of
+ * (X, Y), takes one thin SVD X_b = U diag(s) Vᵀ and solves every target at once,
+ * β = V diag(s / (s² + α)) Uᵀ Y_b. No intercept is fitted: centre X and Y first if you need one.
+ *
+ * <p>Batches are sized by the ridge rule of DESIGN §3.7 ({@link RidgeBatchSizer}); replicates of a
+ * batch run in parallel, and each is folded into the tails and the moments in replicate order, one
+ * replicate at a time, so every output is bit-identical for any batch size or thread count.
+ * Replicate r's rows are {@link Draws#bootstrapCounts} of (seed, r).
+ */
+public final class RidgeBootstrap {
+  private static final String COMMAND = "ridge-bootstrap";
+
+  /** Options; {@code threads} and the budget change only the schedule, never a bit. */
+  public record Options(double alpha, long samples, double confidence, long seed, int threads,
+      MemoryBudget budget) {
+    public Options {
+      if (!(alpha > 0) || !Double.isFinite(alpha)) {
+        throw new InvalidInputException("--alpha must be a finite number > 0, but was: " + alpha);
+      }
+      if (samples < 1 || samples > Integer.MAX_VALUE - 8) {
+        throw new InvalidInputException("--samples must be in [1, " + (Integer.MAX_VALUE - 8)
+            + "], but was: " + samples);
+      }
+      if (!(confidence > 0 && confidence < 1)) {
+        throw new InvalidInputException("--confidence must be in (0, 1), but was: " + confidence);
+      }
+      if (threads < 1) {
+        throw new InvalidInputException("threads must be >= 1, but was: " + threads);
+      }
+      if (budget == null) {
+        throw new IllegalArgumentException("[BUG] a ridge bootstrap needs a memory budget");
+      }
+    }
+  }
+
+  private RidgeBootstrap() {}
+
+  /**
+   * Arrays as read from {@code --input} X (n, p), {@code --target} Y (n, targets) or (n,), and
+   * {@code --x-test} (n_test, p) or null.
+   */
+  public static RidgeResult run(NpyArray x, NpyArray y, NpyArray xTest, Options o) {
+    if (x.rank() != 2) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --input X must be 2-D (samples,"
+          + " features), but has shape " + NpyHeader.formatShape(x.shape()));
+    }
+    if (y.rank() != 1 && y.rank() != 2) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target Y must be 1-D or 2-D"
+          + " (samples, targets), but has shape " + NpyHeader.formatShape(y.shape()));
+    }
+    if (y.dim(0) != x.dim(0)) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target Y must have as many"
+          + " rows as --input X (" + x.dim(0) + "), but has shape "
+          + NpyHeader.formatShape(y.shape()));
+    }
+    if (xTest != null && (xTest.rank() != 2 || xTest.dim(1) != x.dim(1))) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --x-test must be 2-D with "
+          + x.dim(1) + " columns like --input X, but has shape "
+          + NpyHeader.formatShape(xTest.shape()));
+    }
+    return run(x.data(), x.dim(0), x.dim(1), y.data(), y.rank() == 1 ? 1 : y.dim(1),
+        xTest == null ? null : xTest.data(), xTest == null ? 0 : xTest.dim(0), o);
+  }
+
+  /**
+   * @param x row-major (n, p)
+   * @param y row-major (n, targets)
+   * @param xTest row-major (nTest, p) for predictions, or null for weights
+   */
+  public static RidgeResult run(double[] x, int n, int p, double[] y, int targets,
+      double[] xTest, int nTest, Options o) {
+    validate(x, n, p, y, targets, xTest, nTest);
+    boolean predict = xTest != null;
+    int rows = predict ? nTest : p;
+    int elements = Math.multiplyExact(rows, targets);
+    int b = (int) o.samples();
+    BootstrapMemory.preflight(elements, b, o.confidence(), false, o.threads(), o.budget());
+    BatchPlan plan = RidgeBatchSizer.plan(b, n, p, targets, new long[] {rows, targets}, 8,
+        o.budget());
+    int batch = plan.batchSize();
+    TailAccumulator tails = new TailAccumulator(elements, BootstrapMemory.tailSize(b,
+        o.confidence()));
+    MomentAccumulator moments = new MomentAccumulator(elements);
+    for (int r0 = 0; r0 < b; r0 += batch) {
+      final int first = r0;
+      int count = Math.min(batch, b - r0);
+      // each task solves one replicate; tasks are folded below in replicate order
+      List<double[]> solved = BlockScheduler.run(count, o.threads(), 1,
+          i -> replicate(x, n, p, y, targets, xTest, nTest, o.alpha(), o.seed(), first + i));
+      for (double[] row : solved) {
+        tails.update(row, 0, 1, elements);
+        moments.append(MomentAccumulator.ofWindow(row, 0, 1, elements));
+      }
+    }
+    double[] mean = moments.mean();
+    double[] std = moments.std(1);
+    double alpha = 1 - o.confidence();
+    double[] lower = new double[elements];
+    double[] upper = new double[elements];
+    tails.percentiles(100.0 * (alpha / 2.0), lower);
+    tails.percentiles(100.0 * (1.0 - alpha / 2.0), upper);
+    double[] z = new double[elements];
+    double[] pv = new double[elements];
+    int zeroSpread = 0;
+    for (int e = 0; e < elements; e++) {
+      if (std[e] > 0) {
+        z[e] = mean[e] / std[e];
+        pv[e] = Erf.erfc(Math.abs(z[e]) / Math.sqrt(2.0)); // 2 (1 - Phi(|z|)) without cancellation
+      } else {
+        z[e] = Double.NaN;
+        pv[e] = Double.NaN;
+        zeroSpread++;
+      }
+    }
+    return new RidgeResult(mean, std, lower, upper, z, pv, rows, targets, predict, b, batch,
+        plan.nBatches(), zeroSpread);
+  }
+
+  /**
+   * Replicate r: weights (p, targets) or predictions (nTest, targets), row-major. Also the
+   * single-replicate reference the tests compare against.
+   */
+  public static double[] replicate(double[] x, int n, int p, double[] y, int targets,
+      double[] xTest, int nTest, double alpha, long seed, long r) {
+    int[] counts = new int[n];
+    Draws.bootstrapCounts(seed, r, n, counts);
+    // column-major resampled design (n x p) and response (n x targets), rows in index order
+    double[] xb = new double[n * p];
+    double[] yb = new double[n * targets];
+    int row = 0;
+    for (int i = 0; i < n; i++) {
+      for (int c = 0; c < counts[i]; c++, row++) {
+        for (int j = 0; j < p; j++) {
+          xb[j * n + row] = x[i * p + j];
+        }
+        for (int v = 0; v < targets; v++) {
+          yb[v * n + row] = y[i * targets + v];
+        }
+      }
+    }
+    return solve(xb, n, p, yb, targets, xTest, nTest, alpha);
+  }
+
+  /** β = V diag(s/(s² + α)) Uᵀ Y for column-major X (destroyed) and Y; row-major output. */
+  static double[] solve(double[] xcm, int n, int p, double[] ycm, int targets, double[] xTest,
+      int nTest, double alpha) {
+    int k = Math.min(n, p);
+    double[] s = new double[k];
+    double[] u = new double[n * k];
+    double[] vt = new double[k * p];
+    Svd.thin(xcm, n, p, s, u, vt);
+    BLAS blas = Blas.get();
+    double[] uty = new double[k * targets];
+    blas.dgemm("T", "N", k, targets, n, 1.0, u, 0, n, ycm, 0, n, 0.0, uty, 0, k);
+    for (int i = 0; i < k; i++) {
+      double d = s[i] / (s[i] * s[i] + alpha);
+      for (int v = 0; v < targets; v++) {
+        uty[v * k + i] *= d;
+      }
+    }
+    double[] beta = new double[p * targets]; // column-major (p x targets)
+    blas.dgemm("T", "N", p, targets, k, 1.0, vt, 0, k, uty, 0, k, 0.0, beta, 0, p);
+    if (xTest == null) {
+      return transpose(beta, p, targets);
+    }
+    double[] xt = transpose(xTest, p, nTest); // row-major (nTest, p) read as column-major (p x nTest)
+    double[] pred = new double[nTest * targets];
+    blas.dgemm("N", "N", nTest, targets, p, 1.0, xt, 0, nTest, beta, 0, p, 0.0, pred, 0, nTest);
+    return transpose(pred, nTest, targets);
+  }
+
+  /** Column-major (rows x cols) to row-major; equally, row-major (cols x rows) to column-major. */
+  private static double[] transpose(double[] a, int rows, int cols) {
+    double[] out = new double[a.length];
+    for (int j = 0; j < cols; j++) {
+      for (int i = 0; i < rows; i++) {
+        out[i * cols + j] = a[j * rows + i];
+      }
+    }
+    return out;
+  }
+
+  private static void validate(double[] x, int n, int p, double[] y, int targets,
+      double[] xTest, int nTest) {
+    if (n < 2) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 2 samples (rows"
+          + " of --input), but X has " + n);
+    }
+    if (p < 1 || targets < 1) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": X needs at least 1 feature and"
+          + " Y at least 1 target, but X has " + p + " and Y " + targets);
+    }
+    Series.requireLength(x, (long) n * p, "--input", "(" + n + ", " + p + ")");
+    if (y == null || y.length % n != 0 || y.length / n != targets) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target must have one row per"
+          + " sample of X (" + n + " rows, " + targets + " targets), but has "
+          + (y == null ? 0 : y.length) + " values");
+    }
+    Series.requireFinite(x, "--input", COMMAND);
+    Series.requireFinite(y, "--target", COMMAND);
+    if (xTest != null) {
+      if (nTest < 1 || xTest.length != (long) nTest * p) {
+        throw new InvalidInputException("Cannot run " + COMMAND + ": --x-test must have " + p
+            + " columns like X, but has " + xTest.length + " values for " + nTest + " rows");
+      }
+      Series.requireFinite(xTest, "--x-test", COMMAND);
+    }
+  }
+}
