@@ -78,22 +78,39 @@ public final class TimeSeriesCorrelation {
       throw new InvalidInputException("Cannot run " + COMMAND + ": the target series y is"
           + " constant, so its correlation with any voxel is undefined");
     }
-    // The surrogates of y do not depend on the voxel: draw them once, standardised, (P x T).
+    // The surrogates of y do not depend on the voxel. Circle shifts: one T x T matrix whose column
+    // a is zy rolled by a, so lag 0 (the observed r) and every shifted r come out of one GEMM and
+    // the identity shift reproduces the observed value bit for bit (a tie, which counts).
+    // Phase randomization: the P standardised surrogates, (P x T).
     int p = (int) o.permutations();
-    double[] surrogates = new double[p * timepoints];
-    double[] raw = new double[timepoints];
-    for (int r = 0; r < p; r++) {
-      surrogate(y, timepoints, o.method(), o.seed(), r, raw);
-      System.arraycopy(raw, 0, surrogates, r * timepoints, timepoints);
-      Series.standardize(surrogates, r * timepoints, timepoints);
+    double[] surrogates;
+    int[] shifts = null;
+    if (o.method() == SurrogateMethod.CIRCLE_SHIFT) {
+      surrogates = new double[timepoints * timepoints];
+      for (int a = 0; a < timepoints; a++) {
+        Surrogates.roll(zy, 0, timepoints, a, surrogates, a * timepoints);
+      }
+      shifts = new int[p];
+      for (int r = 0; r < p; r++) {
+        shifts[r] = Surrogates.drawShift(Seeds.forReplicate(o.seed(), r), timepoints);
+      }
+    } else {
+      surrogates = new double[p * timepoints];
+      double[] raw = new double[timepoints];
+      for (int r = 0; r < p; r++) {
+        surrogate(y, timepoints, o.method(), o.seed(), r, raw);
+        System.arraycopy(raw, 0, surrogates, r * timepoints, timepoints);
+        Series.standardize(surrogates, r * timepoints, timepoints);
+      }
     }
+    final int[] lagOf = shifts;
     Grid grid = o.grid();
     int blocks = grid.blocks(voxels);
     double[] observed = new double[voxels];
     long[] counts = new long[voxels];
     NullMaxAccumulator nullMax = new NullMaxAccumulator(0, p);
     List<BlockOut> outs = BlockScheduler.run(blocks, o.threads(), o.blocksPerTask(),
-        b -> block(x, timepoints, voxels, zy, surrogates, p, b, o));
+        b -> block(x, timepoints, voxels, zy, surrogates, lagOf, p, b, o));
     for (BlockOut out : outs) {
       System.arraycopy(out.observed, 0, observed, out.from, out.observed.length);
       long[] c = out.counter.counts();
@@ -136,7 +153,7 @@ public final class TimeSeriesCorrelation {
       NullMaxAccumulator nullMax) {}
 
   private static BlockOut block(double[] x, int timepoints, int voxels, double[] zy,
-      double[] surrogates, int p, int b, Options o) {
+      double[] surrogates, int[] shifts, int p, int b, Options o) {
     Grid grid = o.grid();
     int v0 = grid.blockStart(b);
     int vb = grid.blockEnd(b, voxels) - v0;
@@ -159,16 +176,33 @@ public final class TimeSeriesCorrelation {
       observed[v] = defined[v] ? clamp(r) : Double.NaN;
       obsKeys[v] = o.tail().key(observed[v]);
     }
+    BLAS blas = Blas.get();
+    double[] lags = null;
+    if (shifts != null) {
+      // lags (vb x T, column-major) = Zx (vb x T) * L (T x T): lags[v + a*vb] = r after shift a
+      lags = new double[vb * timepoints];
+      blas.dgemm("N", "N", vb, timepoints, timepoints, 1.0, zx, 0, vb, surrogates, 0, timepoints,
+          0.0, lags, 0, vb);
+      for (int v = 0; v < vb; v++) {
+        observed[v] = defined[v] ? clamp(lags[v]) : Double.NaN;
+        obsKeys[v] = o.tail().key(observed[v]);
+      }
+    }
     ExceedanceCounter counter = new ExceedanceCounter(vb);
     NullMaxAccumulator nullMax = new NullMaxAccumulator(0, p);
     int window = grid.window();
     double[] c = new double[window * vb];
-    BLAS blas = Blas.get();
     for (int r0 = 0; r0 < p; r0 += window) {
       int rows = Math.min(window, p - r0);
-      // C (vb x rows, column-major) = Zx (vb x T) * S (T x rows): row-major (rows, vb) nulls.
-      blas.dgemm("N", "N", vb, rows, timepoints, 1.0, zx, 0, vb, surrogates, r0 * timepoints,
-          timepoints, 0.0, c, 0, vb);
+      if (lags != null) {
+        for (int r = 0; r < rows; r++) {
+          System.arraycopy(lags, shifts[r0 + r] * vb, c, r * vb, vb);
+        }
+      } else {
+        // C (vb x rows, column-major) = Zx (vb x T) * S (T x rows): row-major (rows, vb) nulls.
+        blas.dgemm("N", "N", vb, rows, timepoints, 1.0, zx, 0, vb, surrogates, r0 * timepoints,
+            timepoints, 0.0, c, 0, vb);
+      }
       for (int r = 0; r < rows; r++) {
         for (int v = 0; v < vb; v++) {
           int i = r * vb + v;
