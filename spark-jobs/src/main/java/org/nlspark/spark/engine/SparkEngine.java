@@ -157,7 +157,7 @@ public final class SparkEngine {
    * Spark wraps a task's exception in a SparkException; give API users and the CLI the core
    * exception a LocalEngine run would have thrown (its class decides the exit code).
    */
-  static RuntimeException unwrap(RuntimeException e) {
+  public static RuntimeException unwrap(RuntimeException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof InvalidInputException || t instanceof ResourceRefusedException) {
         return (RuntimeException) t;
