@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
@@ -82,6 +83,11 @@ public final class HadoopFiles {
     }
   }
 
+  /** The local file system without its .crc side files (outputs are read by numpy, not Hadoop). */
+  static FileSystem withoutChecksums(FileSystem fs) {
+    return fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRawFileSystem() : fs;
+  }
+
   /**
    * An output directory being written. {@link #open} checks the target before any work is done
    * (an existing non-empty directory is refused unless {@code overwrite}); {@link #commit}
@@ -107,7 +113,7 @@ public final class HadoopFiles {
       checkTarget(conf, uri, overwrite);
       Path target = toPath(uri, "--output");
       try {
-        FileSystem fs = target.getFileSystem(conf);
+        FileSystem fs = withoutChecksums(target.getFileSystem(conf));
         Path qualified = fs.makeQualified(target);
         Path parent = qualified.getParent();
         if (parent == null) {
