@@ -19,7 +19,10 @@ import org.nlspark.core.stats.NumpyPercentile;
  *  4. lower[e*k .. e*k+filled[e]) is a max-heap of the filled[e] smallest values seen, upper[..]
  *     a min-heap of the largest, both under the total order -0.0 &lt; +0.0 (so the retained multiset
  *     is unique and merge order cannot change it).
- *  5. toBytes() stores each tail sorted ascending, so equal state gives equal bytes.
+ *  5. lowerRoot[e] == lower[e*k] and upperRoot[e] == upper[e*k] when filled[e] == k, else NaN:
+ *     dense copies of the roots, so the common "belongs to neither tail" test reads memory
+ *     sequentially (a NaN root sends every value to the exact path while the heaps fill).
+ *  6. toBytes() stores each tail sorted ascending, so equal state gives equal bytes.
  * </pre>
  *
  * <p>Serialized layout (little-endian): byte magic 'T' (0x54), byte version 1, int elements, int k,
@@ -28,11 +31,14 @@ import org.nlspark.core.stats.NumpyPercentile;
  *
  * <p>The update is on the hot path (B = 5,000 × 20,000 voxels, k = 126): heaps live in flat
  * primitive arrays, the buffer is read in memory order, and a value that belongs to neither tail
- * costs one comparison with each root.
+ * costs one comparison with each (densely stored) root. Columns are walked in cache-sized blocks so
+ * the heaps being sifted stay in cache across a window.
  */
 public final class TailAccumulator {
   private static final byte MAGIC = 'T';
   private static final String WHAT = "TailAccumulator";
+  /** Heap bytes one column block of update() may touch: about half a typical per-core L2. */
+  private static final int CACHE_BLOCK_BYTES = 256 * 1024;
 
   private final int elements;
   private final int k;
@@ -41,6 +47,8 @@ public final class TailAccumulator {
   private final int[] filled;
   private final double[] lower;
   private final double[] upper;
+  private final double[] lowerRoot;
+  private final double[] upperRoot;
 
   public TailAccumulator(int elements, int k) {
     if (elements < 0) {
@@ -61,6 +69,10 @@ public final class TailAccumulator {
     this.filled = new int[elements];
     this.lower = new double[(int) cells];
     this.upper = new double[(int) cells];
+    this.lowerRoot = new double[elements];
+    this.upperRoot = new double[elements];
+    Arrays.fill(lowerRoot, Double.NaN);
+    Arrays.fill(upperRoot, Double.NaN);
   }
 
   /** Adds {@code rows} replicates from a row-major window buffer; {@code cols} must equal elements. */
@@ -71,30 +83,22 @@ public final class TailAccumulator {
               + elements + " elements");
     }
     Bytes.checkWindow(WHAT, buf, offset, rows, cols);
-    final int k = this.k;
-    final double[] lower = this.lower;
-    final double[] upper = this.upper;
-    final int[] filled = this.filled;
-    for (int r = 0; r < rows; r++) {
-      int row = offset + r * cols;
-      for (int e = 0, h = 0; e < cols; e++, h += k) {
-        double x = buf[row + e];
-        if (x != x) {
-          undefined[e]++;
-          continue;
-        }
-        int s = filled[e];
-        if (s == k) {
-          if (Bytes.less(x, lower[h])) {
-            siftDownMax(lower, h, k, x);
+    final double[] lowerRoot = this.lowerRoot;
+    final double[] upperRoot = this.upperRoot;
+    // Column blocks whose heaps fit in cache, rows inside, columns innermost: each row's run of a
+    // block is contiguous, and the heaps a block sifts into stay hot for the whole window.
+    final int block = Math.max(1, CACHE_BLOCK_BYTES / (16 * k));
+    for (int c0 = 0; c0 < cols; c0 += block) {
+      final int c1 = Math.min(cols, c0 + block);
+      for (int r = 0; r < rows; r++) {
+        int row = offset + r * cols;
+        for (int e = c0; e < c1; e++) {
+          double x = buf[row + e];
+          // One comparison per root; true also for NaN x, for a root still NaN (filling), and for
+          // x equal to a root (where -0.0 / +0.0 must be told apart): insert() decides exactly.
+          if (!(x > lowerRoot[e]) || !(x < upperRoot[e])) {
+            insert(e, x);
           }
-          if (Bytes.less(upper[h], x)) {
-            siftDownMin(upper, h, k, x);
-          }
-        } else {
-          siftUpMax(lower, h, s, x);
-          siftUpMin(upper, h, s, x);
-          filled[e] = s + 1;
         }
       }
     }
@@ -136,9 +140,46 @@ public final class TailAccumulator {
       }
       System.arraycopy(merged, 0, upper, h, m);
       filled[e] = m;
+      refreshRoots(e);
       undefined[e] += other.undefined[e];
     }
     n += other.n;
+  }
+
+  /** The exact rule for one value; update() calls it only when a root test could not rule it out. */
+  private void insert(int e, double x) {
+    if (x != x) {
+      undefined[e]++;
+      return;
+    }
+    int h = e * k;
+    int s = filled[e];
+    if (s < k) {
+      siftUpMax(lower, h, s, x);
+      siftUpMin(upper, h, s, x);
+      filled[e] = s + 1;
+      if (s + 1 == k) {
+        lowerRoot[e] = lower[h];
+        upperRoot[e] = upper[h];
+      }
+      return;
+    }
+    if (Bytes.less(x, lower[h])) {
+      siftDownMax(lower, h, k, x);
+      lowerRoot[e] = lower[h];
+    }
+    if (Bytes.less(upper[h], x)) {
+      siftDownMin(upper, h, k, x);
+      upperRoot[e] = upper[h];
+    }
+  }
+
+  /** Re-derives the dense roots from the heaps (invariant 5). */
+  private void refreshRoots(int e) {
+    int h = e * k;
+    boolean full = filled[e] == k;
+    lowerRoot[e] = full ? lower[h] : Double.NaN;
+    upperRoot[e] = full ? upper[h] : Double.NaN;
   }
 
   /** Replicates seen. */
@@ -287,6 +328,7 @@ public final class TailAccumulator {
         for (int i = 0; i < m; i++) {
           acc.upper[h + i] = b.getDouble(); // ascending: a min-heap
         }
+        acc.refreshRoots(e);
         for (int i = 1; i < m; i++) {
           if (!(acc.lower[h + i - 1] >= acc.lower[h + i]) || !(acc.upper[h + i - 1] <= acc.upper[h + i])) {
             throw Bytes.corrupt(WHAT, "the tails of element " + e + " are not sorted or hold NaN");

@@ -61,23 +61,22 @@ public final class TileExecutor {
     Tail tail = spec.tail();
     double[] observed = new double[b];
     kernel.observed(observed);
-    double[] observedKeys = new double[b];
-    for (int v = 0; v < b; v++) {
-      observedKeys[v] = tail.key(observed[v]);
-    }
+    double[] thresholds = PermutationFold.thresholds(observed, tail);
+    int[] windowCounts = new int[b];
+    double[] rowMax = new double[w];
     ExceedanceCounter counts = new ExceedanceCounter(b);
     NullMaxAccumulator nullMax = new NullMaxAccumulator(firstReplicate, rowsInTile);
     for (int k = 0; k < tile.windowCount(); k++) {
       int window = tile.firstWindow() + k;
       int rows = plan.windowRows(window);
       long first = plan.windowStart(window);
-      kernel.compute(first, rows, buf);
-      int end = rows * b;
-      for (int i = 0; i < end; i++) {
-        buf[i] = tail.key(buf[i]);
+      java.util.Arrays.fill(windowCounts, 0);
+      if (!kernel.foldWindow(first, rows, tail, windowCounts, rowMax)) {
+        kernel.compute(first, rows, buf);
+        PermutationFold.fold(buf, rows, b, tail, thresholds, windowCounts, rowMax);
       }
-      counts.update(buf, 0, rows, b, observedKeys, 0);
-      nullMax.update(buf, 0, rows, b, first);
+      counts.addCounts(windowCounts, rows);
+      nullMax.updateRowMaxima(rowMax, rows, first);
     }
     return new PartialResult(tile, tile.firstWindow() == 0 ? observed : null, counts, nullMax,
         null, null, null, kernel.flops(), System.nanoTime() - start, kernel.undefinedVoxels());

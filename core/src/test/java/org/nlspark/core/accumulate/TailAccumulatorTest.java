@@ -91,6 +91,27 @@ class TailAccumulatorTest {
     }
   }
 
+  /** A large k makes update() walk the columns in several cache blocks (8 columns at k = 2000). */
+  @Test
+  void columnBlocksOfTheUpdateDoNotChangeTheResult() {
+    SplittableRandom rnd = new SplittableRandom(17);
+    int b = 4500;
+    int cols = 21;
+    int k = 2000;
+    double[] x = data(rnd, b, cols, false);
+    TailAccumulator acc = new TailAccumulator(cols, k);
+    acc.update(x, 0, 1000, cols);
+    acc.update(x, 1000 * cols, b - 1000, cols);
+    for (int e = 0; e < cols; e++) {
+      double[] all = column(x, b, cols, e);
+      assertThat(acc.lowerTail(e)).isEqualTo(Arrays.copyOfRange(all, 0, k));
+      assertThat(acc.upperTail(e)).isEqualTo(Arrays.copyOfRange(all, b - k, b));
+      for (double q : new double[] {0, 2.5, 33.3, 44.4, 55.6, 97.5, 100}) {
+        assertThat(bits(acc.percentile(e, q))).isEqualTo(bits(NumpyPercentile.ofSorted(all, q)));
+      }
+    }
+  }
+
   @Test
   void aRankOutsideBothTailsIsABug() {
     TailAccumulator acc = new TailAccumulator(1, 2);
