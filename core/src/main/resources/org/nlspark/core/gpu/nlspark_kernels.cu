@@ -16,6 +16,11 @@ __device__ __forceinline__ double jmax0(double x) {
   return (x < 0.0 || x == 0.0) ? 0.0 : x;
 }
 
+// The order NullMaxAccumulator keeps: a < b, and +0.0 above -0.0; false when either is NaN.
+__device__ __forceinline__ bool key_less(double a, double b) {
+  return a < b || (a == b && __double_as_longlong(a) < __double_as_longlong(b));
+}
+
 __device__ __forceinline__ long long thread_index() {
   return (long long)blockIdx.x * blockDim.x + threadIdx.x;
 }
@@ -156,12 +161,12 @@ extern "C" __global__ void row_maxima(const double* keys, long long rows, long l
   double m = NL_NEG_INF;
   for (long long v = threadIdx.x; v < b; v += blockDim.x) {
     double k = keys[r * b + v];
-    if (k > m) m = k;
+    if (key_less(m, k)) m = k;
   }
   best[threadIdx.x] = m;
   __syncthreads();
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s && best[threadIdx.x + s] > best[threadIdx.x]) {
+    if (threadIdx.x < s && key_less(best[threadIdx.x], best[threadIdx.x + s])) {
       best[threadIdx.x] = best[threadIdx.x + s];
     }
     __syncthreads();
