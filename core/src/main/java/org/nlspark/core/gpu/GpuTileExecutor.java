@@ -40,8 +40,15 @@ import org.nlspark.core.tile.TileSpec;
  */
 public final class GpuTileExecutor {
   private static final int THREADS = 256;
+  private static final java.util.concurrent.atomic.AtomicLong OOM_HALVINGS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private GpuTileExecutor() {}
+
+  /** Device out-of-memory events this process recovered from by halving (for reports). */
+  public static long oomHalvings() {
+    return OOM_HALVINGS.get();
+  }
 
   /** Runs the tile on device 0 (local mode). */
   public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
@@ -60,7 +67,10 @@ public final class GpuTileExecutor {
     try {
       PartialResult r = OomRecovery.run(tile.windowCount(), 1,
           (from, to) -> runWindows(context, spec, plan, tile, block, draws, from, to),
-          GpuTileExecutor::combine, context::synchronize);
+          GpuTileExecutor::combine, () -> {
+            OOM_HALVINGS.incrementAndGet();
+            context.synchronize();
+          });
       return new PartialResult(r.tile, r.observed, r.counts, r.nullMax, r.tails, r.samples,
           r.windowMoments, r.flops, System.nanoTime() - start, r.undefinedVoxels);
     } finally {
