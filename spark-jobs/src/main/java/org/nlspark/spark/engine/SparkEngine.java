@@ -14,6 +14,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.JobInputs;
@@ -113,7 +114,8 @@ public final class SparkEngine {
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, numPartitions);
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(rdd.rdd(), new TileTask(spec, job.resampling, plan, shared, failOnce), handler,
+      sc.runJob(rdd.rdd(), new TileTask(job.spec, job.resampling, plan, shared, failOnce,
+          job.backend.kind()), handler,
           tag);
     } catch (RuntimeException e) {
       throw unwrap(e);
@@ -192,9 +194,11 @@ public final class SparkEngine {
     private final TilePlan plan;
     private final Broadcast<JobInputs> inputs;
     private final int failOnceTile;
+    private final BackendKind backend;
 
     TileTask(JobSpec spec, ResamplingPlan resampling, TilePlan plan, Broadcast<JobInputs> inputs,
-        int failOnceTile) {
+        int failOnceTile, BackendKind backend) {
+      this.backend = backend;
       this.spec = spec;
       this.resampling = resampling;
       this.plan = plan;
@@ -214,11 +218,27 @@ public final class SparkEngine {
           throw new IllegalStateException("Injected failure of tile " + tile.index()
               + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
         }
-        out.add(TileExecutor.execute(spec, data, resampling, plan, tile).toBytes());
+        out.add(TileExecutor.execute(spec, data, resampling, plan, tile, backend,
+            gpuDevice(context)).toBytes());
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
           fetched - start);
     }
+  }
+
+  /** The GPU Spark assigned to this task (task resource "gpu"), or device 0 (local mode). */
+  static int gpuDevice(TaskContext context) {
+    scala.Option<org.apache.spark.resource.ResourceInformation> gpu =
+        context.resources().get("gpu");
+    if (gpu.isDefined() && gpu.get().addresses().length > 0) {
+      try {
+        return Integer.parseInt(gpu.get().addresses()[0].trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalStateException("Cannot use the task's GPU: Spark assigned address '"
+            + gpu.get().addresses()[0] + "', which is not a device index", e);
+      }
+    }
+    return 0;
   }
 
   /** The driver side: merges each task's partials as its result arrives (any order). */
