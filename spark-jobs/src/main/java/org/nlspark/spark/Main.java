@@ -23,6 +23,7 @@ import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.stats.Tail;
 import org.nlspark.spark.cli.Args;
+import org.nlspark.spark.cli.CoreCommand;
 import org.nlspark.spark.cli.Demo;
 import org.nlspark.spark.cli.Help;
 import org.nlspark.spark.engine.SparkEngine;
@@ -94,6 +95,10 @@ public final class Main {
         case "two-sample":
         case "correlation":
           return compute(command, args);
+        case "isc":
+        case "timeseries-correlation":
+        case "ridge-bootstrap":
+          return CoreCommand.dispatch(command, args, out);
         case "env":
           return env(args);
         case "demo":

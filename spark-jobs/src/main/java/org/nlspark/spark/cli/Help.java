@@ -7,7 +7,7 @@ public final class Help {
   private Help() {}
 
   public static final List<String> COMMANDS = List.of("bootstrap", "one-sample", "two-sample",
-      "correlation", "env", "demo");
+      "correlation", "isc", "timeseries-correlation", "ridge-bootstrap", "env", "demo");
 
   private static final String COMMON = ""
       + "Common options:\n"
@@ -38,6 +38,10 @@ public final class Help {
         + "  one-sample    sign-flip permutation test against 0\n"
         + "  two-sample    label-permutation test of two groups\n"
         + "  correlation   permutation test of each voxel's correlation with a target\n"
+        + "  isc           intersubject correlation (subjects x time x voxels), bootstrap or\n"
+        + "                circle-shift / phase-randomization null\n"
+        + "  timeseries-correlation   each voxel's r with a target series, surrogate-y null\n"
+        + "  ridge-bootstrap          bootstrap of ridge weights or predictions\n"
         + "  env           device, BLAS and memory-budget report (--json)\n"
         + "  demo          makes a synthetic data set, runs bootstrap and one-sample\n\n"
         + "Exit codes: 0 done, 1 internal error, 2 bad usage or input, 3 resources refused.\n";
@@ -79,6 +83,12 @@ public final class Help {
             + "Makes a synthetic data set (40 subjects x 20,000 voxels, an effect planted in\n"
             + "voxels 0, 50, 100, ...), runs bootstrap and one-sample --stat t, and prints a\n"
             + "table and where the files are (default DIR: nlspark-out/demo).\n" + COMMON;
+      case "isc":
+        return IscCommand.HELP + COMMON;
+      case "timeseries-correlation":
+        return TimeSeriesCorrelationCommand.HELP + COMMON;
+      case "ridge-bootstrap":
+        return RidgeBootstrapCommand.HELP + COMMON;
       default:
         return null;
     }
