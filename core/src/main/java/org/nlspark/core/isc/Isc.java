@@ -386,41 +386,29 @@ public final class Isc {
     /** The bootstrap of one block: GEMM for Fisher means, weighted medians for medians. */
     private final class Bootstrap {
       private final int n;
-      private final int window;
+      private final boolean pairwise;
       private final double[] fisher; // row-major (n, vb): the GEMM's right-hand operand
       private final double[] sorted; // per voxel, its n values ascending
-      private final short[] first;
-      private final short[] second;
+      private final int[] item; // per voxel, the pair (or subject) of each sorted value
+      /** Per replicate of the window, the weight of each pair (c_s c_t) or subject (c_s). */
       private final double[] weights;
+      /** Medians: row-major (n, vb), 1 where the item is among the voxel's n/2 lowest. */
+      private final double[] lowerHalf;
+      private final double[] below;
       private final int[] counts;
       private final double[] totals;
       private final boolean[] defined;
 
       Bootstrap(double[] values, int n, int window) {
         this.n = n;
+        this.pairwise = o.summary() == IscSummary.PAIRWISE;
         this.defined = new boolean[vb];
         for (int v = 0; v < vb; v++) {
           defined[v] = !Double.isNaN(values[v * n]);
         }
-        this.window = window;
-        this.counts = new int[window * s];
+        this.counts = new int[s];
         this.totals = new double[window];
-        boolean pairwise = o.summary() == IscSummary.PAIRWISE;
-        short[] pa = new short[n];
-        short[] pb = new short[n];
-        int idx = 0;
-        if (pairwise) {
-          for (int i = 0; i < s; i++) {
-            for (int j = i + 1; j < s; j++) {
-              pa[idx] = (short) i;
-              pb[idx++] = (short) j;
-            }
-          }
-        } else {
-          for (int i = 0; i < s; i++) {
-            pa[i] = (short) i;
-          }
-        }
+        this.weights = new double[window * n];
         if (o.metric() == IscMetric.MEAN) {
           fisher = new double[n * vb];
           for (int v = 0; v < vb; v++) {
@@ -429,97 +417,80 @@ public final class Isc {
               fisher[i * vb + v] = Double.isNaN(r) ? 0.0 : IscMath.fisherZ(r);
             }
           }
-          weights = new double[window * n];
+          lowerHalf = null;
+          below = null;
           sorted = null;
-          first = null;
-          second = null;
+          item = null;
         } else {
           fisher = null;
-          weights = null;
+          lowerHalf = new double[n * vb];
+          below = new double[window * vb];
           sorted = new double[vb * n];
-          first = new short[vb * n];
-          second = pairwise ? new short[vb * n] : null;
-          Integer[] order = new Integer[n];
+          item = new int[vb * n];
           for (int v = 0; v < vb; v++) {
-            final int base = v * n;
-            if (Double.isNaN(values[base])) {
+            int base = v * n;
+            if (!defined[v]) {
               continue;
             }
+            System.arraycopy(values, base, sorted, base, n);
             for (int i = 0; i < n; i++) {
-              order[i] = i;
+              item[base + i] = i;
             }
-            Arrays.sort(order, (x, y) -> Double.compare(values[base + x], values[base + y]));
-            for (int i = 0; i < n; i++) {
-              sorted[base + i] = values[base + order[i]];
-              first[base + i] = pa[order[i]];
-              if (pairwise) {
-                second[base + i] = pb[order[i]];
-              }
+            IscMath.sortWithItems(sorted, item, base, base + n);
+            for (int i = 0; i < n / 2; i++) {
+              lowerHalf[item[base + i] * vb + v] = 1.0;
             }
           }
         }
       }
 
       void window(int r0, int rows, double[] out) {
-        boolean pairwise = o.summary() == IscSummary.PAIRWISE;
-        int[] c = new int[s];
         for (int r = 0; r < rows; r++) {
-          subjectCounts(o.seed(), r0 + r, s, c);
-          System.arraycopy(c, 0, counts, r * s, s);
+          subjectCounts(o.seed(), r0 + r, s, counts);
+          int idx = r * n;
           long total = 0;
           if (pairwise) {
-            long sum = 0;
-            long sq = 0;
-            for (int x : c) {
-              sum += x;
-              sq += (long) x * x;
+            for (int i = 0; i < s; i++) {
+              for (int j = i + 1; j < s; j++) {
+                long w = (long) counts[i] * counts[j];
+                weights[idx++] = w;
+                total += w;
+              }
             }
-            total = (sum * sum - sq) / 2; // Σ_{s<t} c_s c_t
           } else {
-            total = s;
-          }
-          totals[r] = total;
-          if (weights != null) {
-            int idx = r * n;
-            if (pairwise) {
-              for (int i = 0; i < s; i++) {
-                for (int j = i + 1; j < s; j++) {
-                  weights[idx++] = (double) c[i] * c[j];
-                }
-              }
-            } else {
-              for (int i = 0; i < s; i++) {
-                weights[idx++] = c[i];
-              }
+            for (int i = 0; i < s; i++) {
+              weights[idx++] = counts[i];
+              total += counts[i];
             }
           }
+          totals[r] = total; // Σ_{s<t} c_s c_t, or S
         }
         if (fisher != null) {
           // out (vb x rows, column-major) = F (vb x n) * W (n x rows): row-major (rows, vb)
           blas.dgemm("N", "N", vb, rows, n, 1.0, fisher, 0, vb, weights, 0, n, 0.0, out, 0, vb);
           for (int r = 0; r < rows; r++) {
-            double inv = totals[r];
+            double total = totals[r];
             for (int v = 0; v < vb; v++) {
-              out[r * vb + v] = Math.tanh(out[r * vb + v] / inv);
+              out[r * vb + v] = Math.tanh(out[r * vb + v] / total);
             }
           }
           return;
         }
-        int[] cr = new int[s];
+        // Weighted medians. The walk starts at each voxel's middle item m0 = n/2, not at the
+        // smallest: the weight below m0 for every replicate and voxel of the window is W · L, L
+        // the 0/1 indicator of each voxel's lower half: one GEMM per cell, exact (integer sums far
+        // below 2^53). The median is then usually a short walk away.
+        int m0 = n / 2;
+        // below (vb x rows, column-major) = L (vb x n) * W (n x rows): row-major (rows, vb)
+        blas.dgemm("N", "N", vb, rows, n, 1.0, lowerHalf, 0, vb, weights, 0, n, 0.0, below, 0,
+            vb);
         for (int v = 0; v < vb; v++) {
           int base = v * n;
-          if (!defined[v]) {
-            for (int r = 0; r < rows; r++) {
-              out[r * vb + v] = Double.NaN;
-            }
-            continue;
-          }
           for (int r = 0; r < rows; r++) {
-            System.arraycopy(counts, r * s, cr, 0, s);
-            long total = (long) totals[r];
-            out[r * vb + v] = pairwise
-                ? IscMath.medianOfPairs(sorted, first, second, base, n, cr, total)
-                : IscMath.medianOfSubjects(sorted, first, base, n, cr, total);
+            out[r * vb + v] = defined[v]
+                ? IscMath.weightedMedian(sorted, item, base, n, weights, r * n,
+                    (long) totals[r], m0, (long) below[r * vb + v])
+                : Double.NaN;
           }
         }
       }

@@ -157,49 +157,45 @@ class IscTest {
   }
 
   @Test
-  void medianWalkMatchesExpandedMultisetForEvenAndOddTotals() {
+  void medianWalkFromAnyStartMatchesExpandedMultisetForEvenAndOddTotals() {
     SplittableRandom rng = new SplittableRandom(5);
-    for (int trial = 0; trial < 200; trial++) {
-      int s = 2 + rng.nextInt(6);
-      int[] c = new int[s];
-      for (int i = 0; i < s; i++) {
-        c[i] = rng.nextInt(3);
-      }
-      c[0] = Math.max(c[0], 1);
-      c[1] = Math.max(c[1], 1);
-      int n = s * (s - 1) / 2;
+    for (int trial = 0; trial < 300; trial++) {
+      int n = 1 + rng.nextInt(40);
+      double[] w = new double[n];
       double[] vals = new double[n];
-      short[] a = new short[n];
-      short[] bb = new short[n];
-      Integer[] ord = new Integer[n];
-      int idx = 0;
-      for (int i = 0; i < s; i++) {
-        for (int j = i + 1; j < s; j++) {
-          vals[idx] = Math.round(rng.nextDouble() * 8) / 8.0; // ties on purpose
-          a[idx] = (short) i;
-          bb[idx] = (short) j;
-          ord[idx] = idx;
-          idx++;
-        }
-      }
-      Arrays.sort(ord, (p, q) -> Double.compare(vals[p], vals[q]));
-      double[] sv = new double[n];
-      short[] sa = new short[n];
-      short[] sb = new short[n];
-      java.util.List<Double> expanded = new java.util.ArrayList<>();
       long total = 0;
+      for (int i = 0; i < n; i++) {
+        w[i] = rng.nextInt(4) == 0 ? 0 : rng.nextInt(5); // zero weights: undrawn pairs
+        vals[i] = Math.round(rng.nextDouble() * 8) / 8.0; // ties on purpose
+        total += (long) w[i];
+      }
+      if (total == 0) {
+        w[0] = 1;
+        total = 1;
+      }
+      double[] sorted = vals.clone();
+      int[] item = new int[n];
+      for (int i = 0; i < n; i++) {
+        item[i] = i;
+      }
+      IscMath.sortWithItems(sorted, item, 0, n);
+      java.util.List<Double> expanded = new java.util.ArrayList<>();
       for (int j = 0; j < n; j++) {
-        sv[j] = vals[ord[j]];
-        sa[j] = a[ord[j]];
-        sb[j] = bb[ord[j]];
-        int w = c[sa[j]] * c[sb[j]];
-        total += w;
-        for (int k = 0; k < w; k++) {
-          expanded.add(sv[j]);
+        assertThat(sorted[j]).isEqualTo(vals[item[j]]);
+        if (j > 0) {
+          assertThat(sorted[j]).isGreaterThanOrEqualTo(sorted[j - 1]);
+        }
+        for (int k = 0; k < (int) w[item[j]]; k++) {
+          expanded.add(sorted[j]);
         }
       }
-      assertThat(IscMath.medianOfPairs(sv, sa, sb, 0, n, c, total))
-          .isEqualTo(IscBruteForce.summarize(expanded, IscMetric.MEDIAN));
+      double expected = IscBruteForce.summarize(expanded, IscMetric.MEDIAN);
+      long below = 0;
+      for (int m0 = 1; m0 <= n; m0++) { // every starting point: walks down, up, or not at all
+        below += (long) w[item[m0 - 1]];
+        assertThat(IscMath.weightedMedian(sorted, item, 0, n, w, 0, total, m0, below))
+            .as("trial " + trial + " start " + m0).isEqualTo(expected);
+      }
     }
   }
 }
