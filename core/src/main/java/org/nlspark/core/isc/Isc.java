@@ -203,11 +203,16 @@ public final class Isc {
       this.k = k;
       // raw[(v * S + s) * T + t]: each voxel's subjects as a column-major T x S matrix
       this.raw = new double[vb * s * t];
+      // transpose in chunks of voxels so reads stay in short rows and writes in few streams
+      final int chunk = 32;
       for (int si = 0; si < s; si++) {
-        for (int ti = 0; ti < t; ti++) {
-          int src = (si * timepoints + ti) * voxels + v0;
-          for (int v = 0; v < vb; v++) {
-            raw[(v * s + si) * t + ti] = data[src + v];
+        for (int c0 = 0; c0 < vb; c0 += chunk) {
+          int c1 = Math.min(vb, c0 + chunk);
+          for (int ti = 0; ti < t; ti++) {
+            int src = (si * timepoints + ti) * voxels + v0;
+            for (int v = c0; v < c1; v++) {
+              raw[(v * s + si) * t + ti] = data[src + v];
+            }
           }
         }
       }
