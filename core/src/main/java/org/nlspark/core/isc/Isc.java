@@ -35,6 +35,10 @@ import org.nlspark.core.timeseries.Surrogates;
  * Draws with a single distinct subject have no pair; they are redrawn from the same replicate
  * generator, so replicate r still depends only on (seed, r).
  *
+ * <p>Pairwise circle shifts are look-ups in each voxel's circular cross-correlations (the lag
+ * between two subjects is the difference of their shifts); phase randomization and leave-one-out
+ * surrogates recompute the correlations of each surrogate, a full ISC per replicate.
+ *
  * <p>p-values use the one rule (count + 1)/(B + 1) (DESIGN §4): for the bootstrap the null is the
  * bootstrap distribution shifted by the observed ISC; for surrogates it is the surrogate ISC, and
  * the max over voxels gives FWER. Intervals are exact numpy percentiles from retained tails. Every
@@ -320,11 +324,16 @@ public final class Isc {
       double[] vals = new double[window * vb];
       double[] keys = new double[window * vb];
       Bootstrap boot = perm ? null : new Bootstrap(values, n, window);
-      double[] surrogate = perm ? new double[raw.length] : null;
-      double[] nullValues = perm ? new double[vb * n] : null;
+      boolean lagged = o.nullMethod() == IscNull.CIRCLE_SHIFT
+          && o.summary() == IscSummary.PAIRWISE;
+      double[] shifted = lagged ? circleShiftNull(values, n, p) : null;
+      double[] surrogate = perm && !lagged ? new double[raw.length] : null;
+      double[] nullValues = perm && !lagged ? new double[vb * n] : null;
       for (int r0 = 0; r0 < p; r0 += window) {
         int rows = Math.min(window, p - r0);
-        if (perm) {
+        if (lagged) {
+          System.arraycopy(shifted, r0 * vb, vals, 0, rows * vb);
+        } else if (perm) {
           for (int r = 0; r < rows; r++) {
             surrogate(r0 + r, surrogate);
             correlations(surrogate, nullValues);
@@ -357,6 +366,75 @@ public final class Isc {
       tails.percentiles(100.0 * (alpha / 2.0), lower);
       tails.percentiles(100.0 * (1.0 - alpha / 2.0), upper);
       return new BlockOut(v0, observed, lower, upper, counter.counts(), nullMax);
+    }
+
+    /**
+     * Every replicate's pairwise ISC under circle shifts, row-major (P, vb). Shifting subjects by
+     * a_s and a_t turns r_st into the circular cross-correlation at lag d = (a_s − a_t) mod T, so
+     * each voxel's T lags of every pair are computed once (T − 1 GEMMs of S × S × T on the
+     * standardised series; lag 0 is the observed r itself) and a replicate is S(S−1)/2 look-ups
+     * instead of a new correlation matrix. A draw with all shifts equal thus reproduces the
+     * observed ISC bit for bit: a tie, which counts.
+     */
+    private double[] circleShiftNull(double[] values, int n, int p) {
+      int[][] shifts = new int[p][];
+      for (int r = 0; r < p; r++) {
+        shifts[r] = subjectShifts(o.seed(), r, s, t);
+      }
+      boolean mean = o.metric() == IscMetric.MEAN;
+      double[] out = new double[p * vb];
+      double[] z = new double[s * t];
+      double[] zext = new double[2 * t * s + t]; // each subject twice in a row, ld 2T
+      double[] lag = new double[s * s];
+      double[] table = new double[n * t]; // table[pair * T + d]
+      double[] scratch = new double[n];
+      for (int v = 0; v < vb; v++) {
+        if (Double.isNaN(values[v * n])) {
+          for (int r = 0; r < p; r++) {
+            out[r * vb + v] = Double.NaN;
+          }
+          continue;
+        }
+        System.arraycopy(raw, v * s * t, z, 0, s * t);
+        for (int si = 0; si < s; si++) {
+          Series.standardize(z, si * t, t);
+          System.arraycopy(z, si * t, zext, si * 2 * t, t);
+          System.arraycopy(z, si * t, zext, si * 2 * t + t, t);
+        }
+        for (int d = 1; d < t; d++) {
+          // lag[i + j*S] = Σ_u z_i[u] z_j[(u + d) mod T]
+          blas.dgemm("T", "N", s, s, t, 1.0, z, 0, t, zext, d, 2 * t, 0.0, lag, 0, s);
+          int idx = 0;
+          for (int i = 0; i < s; i++) {
+            for (int j = i + 1; j < s; j++) {
+              table[idx++ * t + d] = clamp(lag[j * s + i]);
+            }
+          }
+        }
+        for (int idx = 0; idx < n; idx++) {
+          table[idx * t] = values[v * n + idx];
+        }
+        if (mean) {
+          for (int i = 0; i < table.length; i++) {
+            table[i] = IscMath.fisherZ(table[i]);
+          }
+        }
+        for (int r = 0; r < p; r++) {
+          int[] a = shifts[r];
+          int idx = 0;
+          double zsum = 0;
+          for (int i = 0; i < s; i++) {
+            for (int j = i + 1; j < s; j++) {
+              int d = a[i] - a[j];
+              double x = table[idx * t + (d < 0 ? d + t : d)];
+              scratch[idx++] = x;
+              zsum += x;
+            }
+          }
+          out[r * vb + v] = mean ? Math.tanh(zsum / n) : IscMath.medianInPlace(scratch, n);
+        }
+      }
+      return out;
     }
 
     /** Replicate r's surrogate of the block's raw series. */

@@ -157,6 +157,46 @@ class IscTest {
   }
 
   @Test
+  void circleShiftsThatAreAllEqualReproduceTheObservedIscExactly() {
+    // with 3 subjects and 5 time points, 1 in 25 draws shifts everyone alike: the alignment is
+    // intact, so that replicate's ISC must equal the observed one bit for bit (a tie, counted)
+    int s = 3;
+    int t = 5;
+    double[] d = new SplittableRandom(12).doubles(s * t).toArray();
+    for (IscMetric metric : IscMetric.values()) {
+      Isc.Options o = new Isc.Options(IscSummary.PAIRWISE, metric, IscNull.CIRCLE_SHIFT, 400,
+          0.95, Tail.TWO, true, 4L, 1, 1, Grid.DEFAULT);
+      IscResult res = Isc.run(d, s, t, 1, o);
+      int aligned = 0;
+      for (int r = 0; r < 400; r++) {
+        int[] a = Isc.subjectShifts(4L, r, s, t);
+        if (a[0] == a[1] && a[1] == a[2]) {
+          aligned++;
+          assertThat(res.nullMax[r]).as(metric + " replicate " + r)
+              .isEqualTo(Math.abs(res.isc[0]));
+        }
+      }
+      assertThat(aligned).isGreaterThan(5);
+    }
+  }
+
+  @Test
+  void quickselectMedianEqualsTheSortedMedian() {
+    SplittableRandom rng = new SplittableRandom(8);
+    for (int trial = 0; trial < 2000; trial++) {
+      int n = 1 + rng.nextInt(60);
+      double[] a = new double[n];
+      for (int i = 0; i < n; i++) {
+        a[i] = rng.nextInt(3) == 0 ? Math.round(rng.nextDouble() * 4) / 4.0 : rng.nextGaussian();
+      }
+      double[] sorted = a.clone();
+      Arrays.sort(sorted);
+      double expected = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+      assertThat(IscMath.medianInPlace(a.clone(), n)).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void medianWalkFromAnyStartMatchesExpandedMultisetForEvenAndOddTotals() {
     SplittableRandom rng = new SplittableRandom(5);
     for (int trial = 0; trial < 300; trial++) {
