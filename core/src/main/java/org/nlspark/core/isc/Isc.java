@@ -36,8 +36,9 @@ import org.nlspark.core.timeseries.Surrogates;
  * generator, so replicate r still depends only on (seed, r).
  *
  * <p>Pairwise circle shifts are look-ups in each voxel's circular cross-correlations (the lag
- * between two subjects is the difference of their shifts); phase randomization and leave-one-out
- * surrogates recompute the correlations of each surrogate, a full ISC per replicate.
+ * between two subjects is the difference of their shifts). Phase randomization, and circle
+ * shifts for leave-one-out, rotate each subject's Fourier coefficients (computed once per block)
+ * and take dot products of them: no surrogate series is ever built.
  *
  * <p>p-values use the one rule (count + 1)/(B + 1) (DESIGN §4): for the bootstrap the null is the
  * bootstrap distribution shifted by the observed ISC; for surrogates it is the surrogate ISC, and
@@ -169,17 +170,6 @@ public final class Isc {
     return shifts;
   }
 
-  /** Per subject the phase-randomization kernel h (see {@link Surrogates}). */
-  public static double[][] subjectPhaseKernels(long seed, long replicate, int subjects,
-      int timepoints) {
-    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
-    double[][] h = new double[subjects][];
-    for (int s = 0; s < subjects; s++) {
-      h[s] = Surrogates.phaseKernel(Surrogates.drawPhases(rng, timepoints), timepoints);
-    }
-    return h;
-  }
-
   private record BlockOut(int from, double[] observed, double[] lower, double[] upper,
       long[] counts, NullMaxAccumulator nullMax) {}
 
@@ -195,6 +185,8 @@ public final class Isc {
     private final double[] raw;
     private final double[] work;
     private final double[] gram;
+    /** Voxels whose every subject series varies (set by {@link #correlations}). */
+    private boolean[] defined;
     private final BLAS blas = Blas.get();
 
     Block(double[] data, int subjects, int timepoints, int voxels, int b, Options o, int k) {
@@ -235,21 +227,36 @@ public final class Isc {
     void correlations(double[] x, double[] values) {
       int n = valuesPerVoxel();
       System.arraycopy(x, 0, work, 0, x.length);
+      defined = new boolean[vb];
       for (int v = 0; v < vb; v++) {
-        boolean defined = true;
+        boolean ok = true;
         int base = v * s * t;
         for (int si = 0; si < s; si++) {
           int off = base + si * t;
-          defined &= o.summary() == IscSummary.PAIRWISE
+          ok &= o.summary() == IscSummary.PAIRWISE
               ? Series.standardize(work, off, t) : Series.center(work, off, t);
         }
-        if (!defined) {
+        defined[v] = ok;
+      }
+      correlationsOfPrepared(work, values);
+    }
+
+    /**
+     * As {@link #correlations} for series already standardised (pairwise) or centred
+     * (leave-one-out), in time or in an orthonormal basis: only dot products and sums are used.
+     */
+    void correlationsOfPrepared(double[] prepared, double[] values) {
+      int n = valuesPerVoxel();
+      for (int v = 0; v < vb; v++) {
+        int base = v * s * t;
+        if (!defined[v]) {
           Arrays.fill(values, v * n, (v + 1) * n, Double.NaN);
           continue;
         }
         if (o.summary() == IscSummary.PAIRWISE) {
           // gram = Z^T Z (S x S), Z = the voxel's T x S standardised series
-          blas.dgemm("T", "N", s, s, t, 1.0, work, base, t, work, base, t, 0.0, gram, 0, s);
+          blas.dgemm("T", "N", s, s, t, 1.0, prepared, base, t, prepared, base, t, 0.0, gram, 0,
+              s);
           int idx = v * n;
           for (int i = 0; i < s; i++) {
             for (int j = i + 1; j < s; j++) {
@@ -257,7 +264,7 @@ public final class Isc {
             }
           }
         } else {
-          leaveOneOut(work, base, values, v * n);
+          leaveOneOut(prepared, base, values, v * n);
         }
       }
     }
@@ -327,7 +334,8 @@ public final class Isc {
       boolean lagged = o.nullMethod() == IscNull.CIRCLE_SHIFT
           && o.summary() == IscSummary.PAIRWISE;
       double[] shifted = lagged ? circleShiftNull(values, n, p) : null;
-      double[] surrogate = perm && !lagged ? new double[raw.length] : null;
+      double[] spectra = perm && !lagged ? spectra() : null;
+      double[] rotated = perm && !lagged ? new double[raw.length] : null;
       double[] nullValues = perm && !lagged ? new double[vb * n] : null;
       for (int r0 = 0; r0 < p; r0 += window) {
         int rows = Math.min(window, p - r0);
@@ -335,8 +343,8 @@ public final class Isc {
           System.arraycopy(shifted, r0 * vb, vals, 0, rows * vb);
         } else if (perm) {
           for (int r = 0; r < rows; r++) {
-            surrogate(r0 + r, surrogate);
-            correlations(surrogate, nullValues);
+            rotate(spectra, r0 + r, rotated);
+            correlationsOfPrepared(rotated, nullValues);
             for (int v = 0; v < vb; v++) {
               vals[r * vb + v] = Double.isNaN(observed[v]) ? Double.NaN
                   : summarize(nullValues, v * n, n);
@@ -437,30 +445,77 @@ public final class Isc {
       return out;
     }
 
-    /** Replicate r's surrogate of the block's raw series. */
-    private void surrogate(long replicate, double[] out) {
+    /**
+     * The prepared series of the block (as {@link #correlations} leaves them in work) in the
+     * orthonormal real Fourier basis: row 0 the mean, rows 2k−1 and 2k the cosine and sine
+     * parts of frequency k = 1..⌊(T−1)/2⌋, row T−1 the Nyquist term when T is even. One GEMM for
+     * the block. Dot products are unchanged (Parseval), and both surrogates act per subject as
+     * rotations of each frequency's (cos, sin) pair: phase randomization by φ_k, a circular
+     * shift by a by −2πka/T (and the Nyquist term by (−1)^a). So a surrogate's correlations
+     * are dot products of rotated coefficients, with no per-series convolution.
+     */
+    private double[] spectra() { // reads work as left by correlations(raw, ...)
+      double[] basis = new double[t * t]; // column-major: basis[row + u*T]
+      double c0 = Math.sqrt(1.0 / t);
+      double c1 = Math.sqrt(2.0 / t);
+      for (int u = 0; u < t; u++) {
+        basis[u * t] = c0;
+        for (int k = 1; 2 * k < t; k++) {
+          double angle = 2 * Math.PI * (((long) k * u) % t) / t;
+          basis[2 * k - 1 + u * t] = c1 * Math.cos(angle);
+          basis[2 * k + u * t] = -c1 * Math.sin(angle);
+        }
+        if (t % 2 == 0) {
+          basis[t - 1 + u * t] = (u % 2 == 0) ? c0 : -c0;
+        }
+      }
+      double[] out = new double[raw.length];
+      // out (T x S*vb) = basis (T x T) * work (T x S*vb)
+      blas.dgemm("N", "N", t, s * vb, t, 1.0, basis, 0, t, work, 0, t, 0.0, out, 0, t);
+      return out;
+    }
+
+    /** Replicate r's surrogate coefficients: each subject's frequencies rotated by its draw. */
+    private void rotate(double[] spectra, long replicate, double[] out) {
+      int kmax = (t - 1) / 2;
+      double[] cos = new double[s * kmax];
+      double[] sin = new double[s * kmax];
+      double[] nyquist = new double[s];
       if (o.nullMethod() == IscNull.CIRCLE_SHIFT) {
         int[] shifts = subjectShifts(o.seed(), replicate, s, t);
-        for (int v = 0; v < vb; v++) {
-          for (int si = 0; si < s; si++) {
-            int off = (v * s + si) * t;
-            Surrogates.roll(raw, off, t, shifts[si], out, off);
+        for (int si = 0; si < s; si++) {
+          for (int k = 1; k <= kmax; k++) {
+            double angle = -2 * Math.PI * (((long) k * shifts[si]) % t) / t;
+            cos[si * kmax + k - 1] = Math.cos(angle);
+            sin[si * kmax + k - 1] = Math.sin(angle);
           }
+          nyquist[si] = shifts[si] % 2 == 0 ? 1.0 : -1.0;
         }
       } else {
-        double[][] h = subjectPhaseKernels(o.seed(), replicate, s, t);
-        double[] in = new double[t * vb];
-        double[] res = new double[t * vb];
+        SplittableRandom rng = Seeds.forReplicate(o.seed(), replicate);
         for (int si = 0; si < s; si++) {
-          // contiguous T x vb copies: netlib's bounds check rejects the strided view (ld = S*T)
-          for (int v = 0; v < vb; v++) {
-            System.arraycopy(raw, (v * s + si) * t, in, v * t, t);
+          double[] phases = Surrogates.drawPhases(rng, t);
+          for (int k = 1; k <= kmax; k++) {
+            cos[si * kmax + k - 1] = Math.cos(phases[k - 1]);
+            sin[si * kmax + k - 1] = Math.sin(phases[k - 1]);
           }
-          // res (T x vb) = H_s (T x T) * in (T x vb)
-          blas.dgemm("N", "N", t, vb, t, 1.0, Surrogates.circulant(h[si]), 0, t, in, 0, t, 0.0,
-              res, 0, t);
-          for (int v = 0; v < vb; v++) {
-            System.arraycopy(res, v * t, out, (v * s + si) * t, t);
+          nyquist[si] = 1.0;
+        }
+      }
+      for (int v = 0; v < vb; v++) {
+        for (int si = 0; si < s; si++) {
+          int off = (v * s + si) * t;
+          out[off] = spectra[off];
+          for (int k = 1; k <= kmax; k++) {
+            double re = spectra[off + 2 * k - 1];
+            double im = spectra[off + 2 * k];
+            double c = cos[si * kmax + k - 1];
+            double sn = sin[si * kmax + k - 1];
+            out[off + 2 * k - 1] = re * c - im * sn;
+            out[off + 2 * k] = re * sn + im * c;
+          }
+          if (t % 2 == 0) {
+            out[off + t - 1] = spectra[off + t - 1] * nyquist[si];
           }
         }
       }

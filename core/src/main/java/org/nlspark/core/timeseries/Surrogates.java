@@ -9,8 +9,7 @@ import java.util.SplittableRandom;
  * <p>Phase randomization (Theiler et al. 1992; Lancaster et al. 2018): with X = DFT(x), frequency k
  * in 1..⌊(T−1)/2⌋ gets X[k]·e^{iφ_k} and T−k the conjugate; DC and (T even) Nyquist are kept, so the
  * surrogate is real with the same mean and power spectrum. That map is a circular convolution with
- * the real kernel h[d] = (1/T)·(1 + [T even]·(−1)^d + 2 Σ_k cos(2πkd/T + φ_k)), so many series share
- * one T × T circulant matrix and the surrogates of a whole voxel block are one GEMM.
+ * the real kernel h[d] = (1/T)·(1 + [T even]·(−1)^d + 2 Σ_k cos(2πkd/T + φ_k)).
  */
 public final class Surrogates {
   private Surrogates() {}
@@ -59,17 +58,5 @@ public final class Surrogates {
       h[d] = s / t;
     }
     return h;
-  }
-
-  /** Column-major T × T circulant matrix H[i, j] = h[(i − j) mod T]: surrogate = H · x. */
-  public static double[] circulant(double[] h) {
-    int t = h.length;
-    double[] m = new double[t * t];
-    for (int j = 0; j < t; j++) {
-      for (int i = 0; i < t; i++) {
-        m[j * t + i] = h[Math.floorMod(i - j, t)];
-      }
-    }
-    return m;
   }
 }
