@@ -13,31 +13,75 @@ final class CorrelationStatistic extends GemmStatistic {
   private final double[] target;
   private final long seed;
   private final int[] perm;
+  /** Per-voxel denominators for Spearman's exact integer sums; null for Pearson. */
+  private final double[] denominator;
 
   private CorrelationStatistic(Precision precision, double[] standardised, int n, int b,
-      int window, double[] target, long seed, int[] undefined) {
+      int window, double[] target, long seed, int[] undefined, double[] denominator) {
     super(precision, standardised, null, n, b, window, undefined);
     this.target = target;
     this.seed = seed;
     this.perm = new int[n];
+    this.denominator = denominator;
   }
 
   static CorrelationStatistic create(Precision precision, double[] x, int n, int b, int window,
       double[] y, boolean spearman, long seed) {
     int[] undefined = constantColumns(x, n, b);
+    if (spearman) {
+      return createSpearman(precision, x, n, b, window, y, seed, undefined);
+    }
     double[] xs = new double[n * b];
     double[] column = new double[n];
     for (int v = 0; v < b; v++) {
       for (int i = 0; i < n; i++) {
         column[i] = x[i * b + v];
       }
-      double[] s = standardise(spearman ? Ranks.average(column) : column);
+      double[] s = standardise(column);
       for (int i = 0; i < n; i++) {
         xs[i * b + v] = s[i];
       }
     }
-    double[] ys = standardise(spearman ? Ranks.average(y) : y.clone());
-    return new CorrelationStatistic(precision, xs, n, b, window, ys, seed, undefined);
+    double[] ys = standardise(y.clone());
+    return new CorrelationStatistic(precision, xs, n, b, window, ys, seed, undefined, null);
+  }
+
+  private static CorrelationStatistic createSpearman(Precision precision, double[] x, int n,
+      int b, int window, double[] y, long seed, int[] undefined) {
+    double[] xs = new double[n * b];
+    double[] column = new double[n];
+    double[] sxx = new double[b];
+    for (int v = 0; v < b; v++) {
+      for (int i = 0; i < n; i++) {
+        column[i] = x[i * b + v];
+      }
+      double[] r = centredDoubledRanks(column);
+      for (int i = 0; i < n; i++) {
+        xs[i * b + v] = r[i];
+        sxx[v] += r[i] * r[i];
+      }
+    }
+    double[] ys = centredDoubledRanks(y);
+    double syy = 0;
+    for (double r : ys) {
+      syy += r * r;
+    }
+    double[] denominator = new double[b];
+    for (int v = 0; v < b; v++) {
+      denominator[v] = Math.sqrt(sxx[v] * syy);
+    }
+    return new CorrelationStatistic(precision, xs, n, b, window, ys, seed, undefined,
+        denominator);
+  }
+
+  /** 2 * rank - (n + 1): exact integers (average ranks are multiples of 1/2), mean zero. */
+  static double[] centredDoubledRanks(double[] v) {
+    double[] r = Ranks.average(v);
+    int n = v.length;
+    for (int i = 0; i < n; i++) {
+      r[i] = 2 * r[i] - (n + 1);
+    }
+    return r;
   }
 
   /** (v - mean) / ||v - mean||; all zeros for a constant vector. */
@@ -76,9 +120,18 @@ final class CorrelationStatistic extends GemmStatistic {
 
   @Override
   void epilogue(int rows, double[] out) {
-    final int end = rows * b;
-    for (int i = 0; i < end; i++) {
-      out[i] = Math.max(-1.0, Math.min(1.0, product[i]));
+    if (denominator == null) {
+      final int end = rows * b;
+      for (int i = 0; i < end; i++) {
+        out[i] = Math.max(-1.0, Math.min(1.0, product[i]));
+      }
+      return;
+    }
+    for (int r = 0; r < rows; r++) {
+      int base = r * b;
+      for (int v = 0; v < b; v++) {
+        out[base + v] = Math.max(-1.0, Math.min(1.0, product[base + v] / denominator[v]));
+      }
     }
   }
 }

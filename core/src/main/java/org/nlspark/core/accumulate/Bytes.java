@@ -1,0 +1,83 @@
+package org.nlspark.core.accumulate;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Header and bounds checks shared by the accumulators' serialized forms. Every form starts with a
+ * magic byte naming the class and a version byte; all numbers are little-endian.
+ */
+final class Bytes {
+  static final byte VERSION_1 = 1;
+
+  private Bytes() {}
+
+  static ByteBuffer allocate(String what, long size, byte magic) {
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "Cannot serialize " + what + ": " + size + " bytes exceed the 2 GiB limit of one array;"
+              + " use smaller voxel blocks or replicate windows");
+    }
+    ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(magic).put(VERSION_1);
+    return b;
+  }
+
+  /** Checks magic and version and returns a buffer positioned after them. */
+  static ByteBuffer open(String what, byte[] bytes, byte magic) {
+    if (bytes == null || bytes.length < 2) {
+      throw new IllegalArgumentException(
+          "Cannot read " + what + ": expected at least 2 header bytes, but got "
+              + (bytes == null ? "null" : bytes.length));
+    }
+    if (bytes[0] != magic) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Cannot read %s: magic byte must be 0x%02x, but was: 0x%02x (bytes of another summary?)",
+              what, magic, bytes[0]));
+    }
+    if (bytes[1] != VERSION_1) {
+      throw new IllegalArgumentException(
+          "Cannot read " + what + ": unknown format version " + bytes[1]
+              + " (this build reads version " + VERSION_1 + "); use the same nlspark version on"
+              + " driver and executors");
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    b.position(2);
+    return b;
+  }
+
+  /** Fails unless exactly {@code expected} bytes remain. */
+  static void expectRemaining(String what, ByteBuffer b, long expected) {
+    if (b.remaining() != expected) {
+      throw new IllegalArgumentException(
+          "Cannot read " + what + ": the header announces " + expected + " more bytes, but "
+              + b.remaining() + " remain (truncated or corrupt)");
+    }
+  }
+
+  static IllegalArgumentException corrupt(String what, String detail) {
+    return new IllegalArgumentException("Cannot read " + what + ": " + detail);
+  }
+
+  static IllegalArgumentException truncated(String what, BufferUnderflowException e) {
+    return new IllegalArgumentException("Cannot read " + what + ": the bytes are truncated", e);
+  }
+
+  /** Bounds of a row-major window buffer, with the shapes in the message. */
+  static void checkWindow(String what, double[] buf, int offset, int rows, int cols) {
+    if (rows < 0 || cols < 0 || offset < 0
+        || (long) offset + (long) rows * cols > buf.length) {
+      throw new IllegalArgumentException(
+          "Cannot update " + what + ": window of " + rows + " x " + cols + " at offset " + offset
+              + " does not fit a buffer of length " + buf.length);
+    }
+  }
+
+  /** Total order on non-NaN doubles that also separates -0.0 < +0.0, so retained sets are unique. */
+  static boolean less(double a, double b) {
+    return a < b
+        || (a == b && Double.doubleToRawLongBits(a) < Double.doubleToRawLongBits(b));
+  }
+}
