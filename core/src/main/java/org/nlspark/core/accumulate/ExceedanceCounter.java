@@ -59,6 +59,25 @@ public final class ExceedanceCounter {
     n += rows;
   }
 
+  /**
+   * Adds per-element counts that a fused kernel epilogue already computed for {@code rows} null
+   * replicates (the hot path: the kernel compares while its products are in cache).
+   */
+  public void addCounts(int[] windowCounts, int rows) {
+    if (windowCounts.length != elements || rows < 0) {
+      throw new IllegalArgumentException("[BUG] " + windowCounts.length + " counts for "
+          + elements + " elements, rows " + rows);
+    }
+    for (int e = 0; e < elements; e++) {
+      if (windowCounts[e] < 0 || windowCounts[e] > rows) {
+        throw new IllegalArgumentException("[BUG] count " + windowCounts[e] + " outside [0, "
+            + rows + "]");
+      }
+      counts[e] += windowCounts[e];
+    }
+    n += rows;
+  }
+
   /** Adds the counts of other replicates for the same elements. */
   public void merge(ExceedanceCounter other) {
     if (other.elements != elements) {

@@ -61,6 +61,22 @@ public final class NullMaxAccumulator {
     }
   }
 
+  /**
+   * Folds per-replicate maxima that a fused kernel epilogue already reduced over one block's
+   * elements: {@code rowMaxima[0, rows)} for replicates starting at {@code firstReplicateOfRows}.
+   */
+  public void updateRowMaxima(double[] rowMaxima, int rows, long firstReplicateOfRows) {
+    ReplicateRange.checkInside(WHAT, first, maxima.length, firstReplicateOfRows, rows);
+    int base = (int) (firstReplicateOfRows - first);
+    for (int r = 0; r < rows; r++) {
+      double x = rowMaxima[r];
+      if (Bytes.less(maxima[base + r], x)) { // false for NaN
+        maxima[base + r] = x;
+      }
+      seen[base + r] = true;
+    }
+  }
+
   /** Max where the ranges overlap, union of the ranges; a gap throws "[BUG] ...". */
   public void merge(NullMaxAccumulator other) {
     if (other.maxima.length == 0) {

@@ -15,8 +15,9 @@ public final class GpuProbes {
   public static final String NO_GPU_BACKEND = "no GPU backend is built into this process";
 
   private static final Logger LOG = Logger.getLogger(GpuProbes.class.getName());
-  private static final GpuStatus NO_GPU = GpuStatus.unavailable(NO_GPU_BACKEND);
-  private static final AtomicReference<GpuProbe> INSTALLED = new AtomicReference<>(() -> NO_GPU);
+  /** Default: the CUDA probe of the shim shipped in this jar (reports why no GPU is usable). */
+  private static final AtomicReference<GpuProbe> INSTALLED =
+      new AtomicReference<>(new LazyCudaProbe());
 
   /** Reads the installed probe on every call, so a reference taken before install stays valid. */
   private static final GpuProbe SYSTEM = guard(() -> INSTALLED.get().probe());
@@ -54,5 +55,24 @@ public final class GpuProbes {
       }
       return status != null ? status : GpuStatus.unavailable("[BUG] the GPU probe returned null");
     };
+  }
+
+  /** Creates the CUDA probe on first use, so merely resolving "cpu" never loads native code. */
+  private static final class LazyCudaProbe implements GpuProbe {
+    private volatile GpuProbe delegate;
+
+    @Override
+    public GpuStatus probe() {
+      GpuProbe d = delegate;
+      if (d == null) {
+        synchronized (this) {
+          if (delegate == null) {
+            delegate = new org.nlspark.core.gpu.CudaGpuProbe();
+          }
+          d = delegate;
+        }
+      }
+      return d.probe();
+    }
   }
 }

@@ -56,7 +56,9 @@ public final class LocalEngine {
     }
     final TilePlan finalPlan = plan;
     ResultMerger merger = new ResultMerger(job.spec, job.resampling, plan);
-    int poolSize = Math.min(threads, plan.concurrentTiles());
+    // One GPU tile at a time per device (tiles queue on the device anyway); CPU tiles per thread.
+    int poolSize = job.backend.kind() == org.nlspark.core.backend.BackendKind.GPU ? 1
+        : Math.min(threads, plan.concurrentTiles());
     ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
       Thread t = new Thread(r, "nlspark-tile");
       t.setDaemon(true);
@@ -66,7 +68,8 @@ public final class LocalEngine {
       List<Future<?>> futures = new ArrayList<>();
       for (TileSpec tile : plan.tiles()) {
         futures.add(pool.submit(() -> merger.add(
-            TileExecutor.execute(job.spec, job.inputs, job.resampling, finalPlan, tile))));
+            TileExecutor.execute(job.spec, job.inputs, job.resampling, finalPlan, tile,
+                job.backend.kind(), 0))));
       }
       for (Future<?> f : futures) {
         f.get();

@@ -1,12 +1,14 @@
 package org.nlspark.core.engine;
 
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.BackendResolver;
 import org.nlspark.core.backend.GpuProbe;
 import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
@@ -46,6 +48,9 @@ public final class PreparedJob {
       MemoryProbe memory) {
     inputs.validate(spec.analysis());
     Backend backend = BackendResolver.resolve(spec.backend(), gpu);
+    if (backend.kind() == BackendKind.GPU && !spec.precisionExplicit()) {
+      spec = spec.toBuilder().precision(Precision.FLOAT32).build(); // DESIGN: float32 by default on GPU
+    }
     MemoryBudget budget = MemoryBudget.resolve(spec.memoryBudgetGb(), backend.kind(), memory,
         false);
     double required = 0;

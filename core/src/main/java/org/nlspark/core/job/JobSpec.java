@@ -28,6 +28,7 @@ public final class JobSpec implements Serializable {
   private final CiMethod ci;
   private final boolean saveSamples;
   private final Precision precision;
+  private final boolean precisionExplicit;
   private final String backend;
   private final Double memoryBudgetGb;
 
@@ -42,7 +43,8 @@ public final class JobSpec implements Serializable {
     this.confidence = b.confidence;
     this.ci = b.ci;
     this.saveSamples = b.saveSamples;
-    this.precision = b.precision;
+    this.precision = b.precision == null ? Precision.FLOAT64 : b.precision;
+    this.precisionExplicit = b.precision != null;
     this.backend = b.backend;
     this.memoryBudgetGb = b.memoryBudgetGb;
     validate();
@@ -85,7 +87,7 @@ public final class JobSpec implements Serializable {
     b.confidence = confidence;
     b.ci = ci;
     b.saveSamples = saveSamples;
-    b.precision = precision;
+    b.precision = precisionExplicit ? precision : null;
     b.backend = backend;
     b.memoryBudgetGb = memoryBudgetGb;
     return b;
@@ -132,6 +134,11 @@ public final class JobSpec implements Serializable {
     return precision;
   }
 
+  /** False when the precision was left to the backend's default (float32 on GPU, float64 on CPU). */
+  public boolean precisionExplicit() {
+    return precisionExplicit;
+  }
+
   /** The backend as requested: "cpu", "gpu" or "auto" (resolved by BackendResolver). */
   public String backend() {
     return backend;
@@ -174,7 +181,7 @@ public final class JobSpec implements Serializable {
     private double confidence = DEFAULT_CONFIDENCE;
     private CiMethod ci = CiMethod.PERCENTILE;
     private boolean saveSamples;
-    private Precision precision = Precision.FLOAT64;
+    private Precision precision; // null: the backend's default
     private String backend = "cpu";
     private Double memoryBudgetGb;
 

@@ -19,6 +19,17 @@ public interface BlockStatistic {
   /** Voxels of the block whose statistic is undefined (NaN everywhere). */
   int undefinedVoxels();
 
+  /**
+   * Optional fused permutation epilogue: computes replicates [first, first + rows) and folds them
+   * straight into per-voxel exceedance counts and per-replicate maximum keys (DESIGN §4 rules),
+   * never writing the statistics out. Returns false when the kernel has no fused path for this
+   * tail; the caller then uses {@link #compute} and the generic fold.
+   */
+  default boolean foldWindow(long first, int rows, org.nlspark.core.stats.Tail tail, int[] counts,
+      double[] rowMax) {
+    return false;
+  }
+
   /** Floating-point work done so far (GEMM flops; 0 for non-GEMM kernels). */
   long flops();
 }

@@ -71,6 +71,31 @@ abstract class GemmStatistic implements BlockStatistic {
     System.arraycopy(full, 0, out, 0, b);
   }
 
+  /** Fills the window's draws and multiplies; {@link #product} then holds rows [0, rows). */
+  protected final void multiplyDraws(long first, int rows) {
+    for (int r = 0; r < rows; r++) {
+      fillDraw(first + r, draws, r * n);
+    }
+    Arrays.fill(draws, rows * n, window * n, 0.0);
+    multiplyOnly();
+  }
+
+  /** Multiplies the identity draw (row 0 of a full window); {@link #product} row 0 is observed. */
+  protected final void multiplyIdentity() {
+    Arrays.fill(draws, 0.0);
+    fillIdentity(draws, 0);
+    multiplyOnly();
+  }
+
+  private void multiplyOnly() {
+    gemm.multiply(draws, product);
+    flops += gemm.flops();
+    if (gemm2 != null) {
+      gemm2.multiply(draws, product2);
+      flops += gemm2.flops();
+    }
+  }
+
   private void multiplyAndFinish(int rows, double[] out) {
     gemm.multiply(draws, product);
     flops += gemm.flops();

@@ -1,6 +1,8 @@
 package org.nlspark.core.tile;
 
 import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.gpu.GpuTileExecutor;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.SampleStore;
@@ -22,6 +24,19 @@ import org.nlspark.core.stats.Tail;
 public final class TileExecutor {
   private TileExecutor() {}
 
+  /**
+   * Runs a tile on the resolved backend: the GPU executor (same draws, same cells, same
+   * accumulators) on {@code device}, else the CPU.
+   */
+  public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
+      TilePlan plan, TileSpec tile, BackendKind backend, int device) {
+    if (backend == BackendKind.GPU) {
+      return GpuTileExecutor.execute(spec, inputs, resampling, plan, tile, device);
+    }
+    return execute(spec, inputs, resampling, plan, tile);
+  }
+
+  /** Runs a tile on the CPU. */
   public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
       TilePlan plan, TileSpec tile) {
     long start = System.nanoTime();
@@ -61,23 +76,22 @@ public final class TileExecutor {
     Tail tail = spec.tail();
     double[] observed = new double[b];
     kernel.observed(observed);
-    double[] observedKeys = new double[b];
-    for (int v = 0; v < b; v++) {
-      observedKeys[v] = tail.key(observed[v]);
-    }
+    double[] thresholds = PermutationFold.thresholds(observed, tail);
+    int[] windowCounts = new int[b];
+    double[] rowMax = new double[w];
     ExceedanceCounter counts = new ExceedanceCounter(b);
     NullMaxAccumulator nullMax = new NullMaxAccumulator(firstReplicate, rowsInTile);
     for (int k = 0; k < tile.windowCount(); k++) {
       int window = tile.firstWindow() + k;
       int rows = plan.windowRows(window);
       long first = plan.windowStart(window);
-      kernel.compute(first, rows, buf);
-      int end = rows * b;
-      for (int i = 0; i < end; i++) {
-        buf[i] = tail.key(buf[i]);
+      java.util.Arrays.fill(windowCounts, 0);
+      if (!kernel.foldWindow(first, rows, tail, windowCounts, rowMax)) {
+        kernel.compute(first, rows, buf);
+        PermutationFold.fold(buf, rows, b, tail, thresholds, windowCounts, rowMax);
       }
-      counts.update(buf, 0, rows, b, observedKeys, 0);
-      nullMax.update(buf, 0, rows, b, first);
+      counts.addCounts(windowCounts, rows);
+      nullMax.updateRowMaxima(rowMax, rows, first);
     }
     return new PartialResult(tile, tile.firstWindow() == 0 ? observed : null, counts, nullMax,
         null, null, null, kernel.flops(), System.nanoTime() - start, kernel.undefinedVoxels());

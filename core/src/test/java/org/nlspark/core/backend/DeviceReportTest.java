@@ -75,7 +75,8 @@ class DeviceReportTest {
   @Test
   void systemCollectUsesTheGivenProbe() {
     DeviceReport r = DeviceReport.collect(GpuProbes.system());
-    assertThat(r.gpuUnavailableReason()).isEqualTo(GpuProbes.NO_GPU_BACKEND);
+    org.junit.jupiter.api.Assumptions.assumeFalse(r.gpuAvailable(), "a GPU is usable here");
+    assertThat(r.gpuUnavailableReason()).isEqualTo(GpuProbes.system().probe().reason());
     assertThat(r.cpuBudgetGb()).isPositive();
   }
 }

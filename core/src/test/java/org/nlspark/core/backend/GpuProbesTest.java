@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 
 class GpuProbesTest {
   @Test
-  void withoutAnInstalledProbeTheProcessHasNoGpu() {
+  void theDefaultProbeIsTheCudaShimAndSaysWhyNoGpuIsUsable() {
     GpuStatus status = GpuProbes.system().probe();
-    assertThat(status.available()).isFalse();
-    assertThat(status.reason()).isEqualTo("no GPU backend is built into this process");
+    org.junit.jupiter.api.Assumptions.assumeFalse(status.available(), "a GPU is usable here");
+    assertThat(status.reason()).isNotBlank();
     assertThat(GpuProbes.system()).isSameAs(GpuProbes.system());
   }
 

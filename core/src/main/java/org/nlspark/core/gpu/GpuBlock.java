@@ -1,0 +1,354 @@
+package org.nlspark.core.gpu;
+
+import java.util.Arrays;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.resample.Draws;
+import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.stats.Ranks;
+import org.nlspark.core.tile.Grid;
+
+/**
+ * The host side of one voxel block on the GPU: the transformed data blocks the GEMMs read, the
+ * per-voxel constants the epilogues read, which voxels are constant or undefined, and each
+ * replicate's draw. It ports the constructors and {@code fillDraw} methods of the CPU kernels in
+ * {@code org.nlspark.core.stats} (same formulas, same summation order, same {@link Draws}), so
+ * the GPU sees exactly the data and replicates the CPU sees.
+ */
+final class GpuBlock {
+  enum Kind { SIGN_FLIP, TWO_SAMPLE, CORRELATION, BOOTSTRAP_LINEAR, BOOTSTRAP_ORDER }
+
+  /** Bootstrap linear statistics, as the kernel's kind codes. */
+  static final int SUM = 0;
+  static final int MEAN = 1;
+  static final int STD = 2;
+  /** Bootstrap order statistics, as the kernel's kind codes. */
+  static final int MEDIAN = 0;
+  static final int MIN = 1;
+  static final int MAX = 2;
+
+  final Kind kind;
+  final int n;
+  final int b;
+  final long seed;
+  /** GEMM operand(s): row-major n x b; data2 null when one GEMM suffices. */
+  double[] data;
+  double[] data2;
+  /** Per-voxel constants: sum of squares (sign flip); column totals (two-sample). */
+  double[] perVoxel;
+  double[] perVoxel2;
+  /** Columns whose statistic is undefined: NaN in every row (after the epilogue). */
+  int[] undefined = new int[0];
+  /** Bootstrap: constant columns and their exact statistic (set inside the epilogue). */
+  int[] constant = new int[0];
+  double[] constantValue = new double[0];
+  boolean tStat;
+  boolean enumerated;
+  boolean welch;
+  int n1;
+  int n2;
+  int statCode;
+  double[] target;
+  /** Bootstrap order: sorted column values and their rows, voxel-major (v * n + j). */
+  double[] sortedValues;
+  int[] sortedRows;
+
+  private final int[] scratch;
+
+  private GpuBlock(Kind kind, int n, int b, long seed) {
+    this.kind = kind;
+    this.n = n;
+    this.b = b;
+    this.seed = seed;
+    this.scratch = new int[n];
+  }
+
+  boolean usesGemm() {
+    return kind != Kind.BOOTSTRAP_ORDER;
+  }
+
+  static GpuBlock create(JobSpec spec, JobInputs inputs, ResamplingPlan plan, Grid grid,
+      int block) {
+    DataMatrix x = inputs.x();
+    int from = grid.blockStart(block);
+    int to = grid.blockEnd(block, x.cols());
+    int b = to - from;
+    int n = x.rows();
+    double[] xb = x.copyColumns(from, to);
+    String stat = spec.statistic();
+    switch (spec.analysis()) {
+      case BOOTSTRAP:
+        switch (stat) {
+          case "mean":
+            return bootstrapLinear(xb, n, b, MEAN, plan.seed());
+          case "sum":
+            return bootstrapLinear(xb, n, b, SUM, plan.seed());
+          case "std":
+            return bootstrapLinear(xb, n, b, STD, plan.seed());
+          case "median":
+            return bootstrapOrder(xb, n, b, MEDIAN, plan.seed());
+          case "min":
+            return bootstrapOrder(xb, n, b, MIN, plan.seed());
+          case "max":
+            return bootstrapOrder(xb, n, b, MAX, plan.seed());
+          default:
+            break;
+        }
+        break;
+      case ONE_SAMPLE:
+        return signFlip(xb, n, b, stat.equals("t"), plan.enumerated(), plan.seed());
+      case TWO_SAMPLE: {
+        DataMatrix y = inputs.y();
+        return twoSample(xb, n, y.copyColumns(from, to), y.rows(), b, stat.equals("welch-t"),
+            plan.seed());
+      }
+      case CORRELATION:
+        return correlation(xb, n, b, inputs.target(), stat.equals("spearman"), plan.seed());
+      default:
+        break;
+    }
+    throw new IllegalStateException("[BUG] no GPU kernel for " + spec.analysis() + " " + stat);
+  }
+
+  static GpuBlock signFlip(double[] x, int n, int b, boolean tStat, boolean enumerated,
+      long seed) {
+    GpuBlock g = new GpuBlock(Kind.SIGN_FLIP, n, b, seed);
+    g.data = x;
+    g.tStat = tStat;
+    g.enumerated = enumerated;
+    g.undefined = tStat ? constantColumns(x, n, b) : new int[0];
+    g.perVoxel = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        double xv = x[i * b + v];
+        g.perVoxel[v] += xv * xv;
+      }
+    }
+    return g;
+  }
+
+  static GpuBlock twoSample(double[] x, int n1, double[] y, int n2, int b, boolean welch,
+      long seed) {
+    int n = n1 + n2;
+    GpuBlock g = new GpuBlock(Kind.TWO_SAMPLE, n, b, seed);
+    double[] z = new double[n * b];
+    System.arraycopy(x, 0, z, 0, n1 * b);
+    System.arraycopy(y, 0, z, n1 * b, n2 * b);
+    double[] mean = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        mean[v] += z[i * b + v];
+      }
+    }
+    for (int v = 0; v < b; v++) {
+      mean[v] /= n;
+    }
+    double[] squares = welch ? new double[n * b] : null;
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        double c = z[i * b + v] - mean[v];
+        z[i * b + v] = c;
+        if (welch) {
+          squares[i * b + v] = c * c;
+        }
+      }
+    }
+    if (welch) {
+      int[] cx = constantColumns(x, n1, b);
+      int[] cy = constantColumns(y, n2, b);
+      g.undefined = Arrays.stream(cx).filter(v -> Arrays.binarySearch(cy, v) >= 0).toArray();
+    }
+    g.data = z;
+    g.data2 = squares;
+    g.welch = welch;
+    g.n1 = n1;
+    g.n2 = n2;
+    g.perVoxel = new double[b];
+    g.perVoxel2 = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        double c = z[i * b + v];
+        g.perVoxel[v] += c;
+        g.perVoxel2[v] += c * c;
+      }
+    }
+    return g;
+  }
+
+  static GpuBlock correlation(double[] x, int n, int b, double[] y, boolean spearman, long seed) {
+    GpuBlock g = new GpuBlock(Kind.CORRELATION, n, b, seed);
+    g.undefined = constantColumns(x, n, b);
+    double[] xs = new double[n * b];
+    double[] column = new double[n];
+    for (int v = 0; v < b; v++) {
+      for (int i = 0; i < n; i++) {
+        column[i] = x[i * b + v];
+      }
+      double[] s = standardise(spearman ? Ranks.average(column) : column);
+      for (int i = 0; i < n; i++) {
+        xs[i * b + v] = s[i];
+      }
+    }
+    g.data = xs;
+    g.target = standardise(spearman ? Ranks.average(y) : y.clone());
+    return g;
+  }
+
+  static GpuBlock bootstrapLinear(double[] x, int n, int b, int statCode, long seed) {
+    GpuBlock g = new GpuBlock(Kind.BOOTSTRAP_LINEAR, n, b, seed);
+    g.statCode = statCode;
+    g.constant = constantColumns(x, n, b);
+    g.constantValue = new double[g.constant.length];
+    for (int k = 0; k < g.constant.length; k++) {
+      double c = x[g.constant[k]];
+      g.constantValue[k] = statCode == MEAN ? c : statCode == SUM ? c * n : 0.0;
+    }
+    if (statCode != STD) {
+      g.data = x;
+      return g;
+    }
+    double[] mean = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        mean[v] += x[i * b + v];
+      }
+    }
+    double[] xc = new double[n * b];
+    double[] sq = new double[n * b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        double c = x[i * b + v] - mean[v] / n;
+        xc[i * b + v] = c;
+        sq[i * b + v] = c * c;
+      }
+    }
+    g.data = xc;
+    g.data2 = sq;
+    return g;
+  }
+
+  static GpuBlock bootstrapOrder(double[] x, int n, int b, int statCode, long seed) {
+    GpuBlock g = new GpuBlock(Kind.BOOTSTRAP_ORDER, n, b, seed);
+    g.statCode = statCode;
+    g.sortedValues = new double[n * b];
+    g.sortedRows = new int[n * b];
+    Integer[] order = new Integer[n];
+    for (int v = 0; v < b; v++) {
+      final int col = v;
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, (p, q) -> Double.compare(x[p * b + col], x[q * b + col]));
+      for (int j = 0; j < n; j++) {
+        g.sortedRows[v * n + j] = order[j];
+        g.sortedValues[v * n + j] = x[order[j] * b + v];
+      }
+    }
+    return g;
+  }
+
+  /** Replicate {@code replicate}'s row of D at {@code offset} (GEMM statistics). */
+  void fillDraw(long replicate, double[] d, int offset) {
+    switch (kind) {
+      case SIGN_FLIP:
+        if (enumerated) {
+          Draws.enumeratedSignFlips(replicate, n, d, offset);
+        } else {
+          Draws.signFlips(seed, replicate, n, d, offset);
+        }
+        break;
+      case TWO_SAMPLE:
+        Draws.permutation(seed, replicate, n, scratch);
+        Arrays.fill(d, offset, offset + n, 0.0);
+        for (int j = 0; j < n1; j++) {
+          d[offset + scratch[j]] = 1.0;
+        }
+        break;
+      case CORRELATION:
+        Draws.permutation(seed, replicate, n, scratch);
+        for (int i = 0; i < n; i++) {
+          d[offset + i] = target[scratch[i]];
+        }
+        break;
+      case BOOTSTRAP_LINEAR:
+        Draws.bootstrapCounts(seed, replicate, n, scratch);
+        for (int i = 0; i < n; i++) {
+          d[offset + i] = scratch[i];
+        }
+        break;
+      default:
+        throw new IllegalStateException("[BUG] " + kind + " has no GEMM draw");
+    }
+  }
+
+  /** The identity (observed) row of D at {@code offset}. */
+  void fillIdentity(double[] d, int offset) {
+    switch (kind) {
+      case SIGN_FLIP:
+      case BOOTSTRAP_LINEAR:
+        Arrays.fill(d, offset, offset + n, 1.0);
+        break;
+      case TWO_SAMPLE:
+        Arrays.fill(d, offset, offset + n1, 1.0);
+        Arrays.fill(d, offset + n1, offset + n, 0.0);
+        break;
+      case CORRELATION:
+        System.arraycopy(target, 0, d, offset, n);
+        break;
+      default:
+        throw new IllegalStateException("[BUG] " + kind + " has no observed statistic");
+    }
+  }
+
+  /** Replicate {@code replicate}'s draw counts at {@code offset} (bootstrap order statistics). */
+  void fillCounts(long replicate, int[] counts, int offset) {
+    Draws.bootstrapCounts(seed, replicate, n, scratch);
+    System.arraycopy(scratch, 0, counts, offset, n);
+  }
+
+  /** Indices of columns of a row-major n x b block whose values are all equal. */
+  static int[] constantColumns(double[] x, int n, int b) {
+    int count = 0;
+    boolean[] constant = new boolean[b];
+    for (int v = 0; v < b; v++) {
+      double first = x[v];
+      boolean same = true;
+      for (int i = 1; i < n && same; i++) {
+        same = x[i * b + v] == first;
+      }
+      constant[v] = same;
+      if (same) {
+        count++;
+      }
+    }
+    int[] idx = new int[count];
+    for (int v = 0, k = 0; v < b; v++) {
+      if (constant[v]) {
+        idx[k++] = v;
+      }
+    }
+    return idx;
+  }
+
+  /** (v - mean) / ||v - mean||; all zeros for a constant vector. */
+  static double[] standardise(double[] v) {
+    int n = v.length;
+    double mean = 0;
+    for (double x : v) {
+      mean += x;
+    }
+    mean /= n;
+    double ss = 0;
+    double[] out = new double[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = v[i] - mean;
+      ss += out[i] * out[i];
+    }
+    double norm = Math.sqrt(ss);
+    for (int i = 0; i < n; i++) {
+      out[i] = norm > 0 ? out[i] / norm : 0.0;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,141 @@
+package org.nlspark.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.result.Output;
+import org.nlspark.core.result.Result;
+import org.nlspark.spark.engine.SparkEngine;
+import org.nlspark.spark.io.HadoopFiles;
+
+/**
+ * The programmatic API (DESIGN §6): the CLI's commands as methods for notebooks and Spark
+ * programs. Each runs on the given session's cluster through {@link SparkEngine} and returns core's
+ * {@link RunReport} ({@code report.result} holds the per-voxel arrays). Paths are Hadoop URIs.
+ */
+public final class Nlspark {
+  private Nlspark() {}
+
+  public static RunReport bootstrap(SparkSession spark, String inputPath, NlsparkOptions options) {
+    return bootstrap(spark, read(spark, inputPath, "--input"), options);
+  }
+
+  public static RunReport bootstrap(SparkSession spark, DataMatrix x, NlsparkOptions options) {
+    return run(spark, Analysis.BOOTSTRAP, JobInputs.of(x), options, false);
+  }
+
+  /** Sign-flip test of the mean (or t) against 0. */
+  public static RunReport oneSample(SparkSession spark, String inputPath, NlsparkOptions options) {
+    return oneSample(spark, read(spark, inputPath, "--input"), options);
+  }
+
+  public static RunReport oneSample(SparkSession spark, DataMatrix x, NlsparkOptions options) {
+    return run(spark, Analysis.ONE_SAMPLE, JobInputs.of(x), options, false);
+  }
+
+  /** Label-permutation test of group X against group Y (same voxels). */
+  public static RunReport twoSample(SparkSession spark, String x, String y,
+      NlsparkOptions options) {
+    return twoSample(spark, read(spark, x, "--input"), read(spark, y, "--input2"), options);
+  }
+
+  public static RunReport twoSample(SparkSession spark, DataMatrix x, DataMatrix y,
+      NlsparkOptions options) {
+    return run(spark, Analysis.TWO_SAMPLE, JobInputs.twoGroups(x, y), options, false);
+  }
+
+  /** Permutation test of each voxel's correlation with the target (y permuted). */
+  public static RunReport correlation(SparkSession spark, String x, String target,
+      NlsparkOptions options) {
+    return correlation(spark, read(spark, x, "--input"),
+        HadoopFiles.readVector(hadoopConf(spark), target, "--target"), options);
+  }
+
+  public static RunReport correlation(SparkSession spark, DataMatrix x, double[] target,
+      NlsparkOptions options) {
+    return run(spark, Analysis.CORRELATION, JobInputs.withTarget(x, target), options, false);
+  }
+
+  /** Runs any analysis; {@code progress} draws a progress line on stderr. */
+  public static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
+      NlsparkOptions options, boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    JobSpec spec = o.toSpec(analysis);
+    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(spec, inputs);
+  }
+
+  /**
+   * One row per voxel: {@code voxel} (int), then one double column per per-voxel output, in the
+   * order of DESIGN §6 (e.g. mean, std, ci_lower, ci_upper, z, p). Outputs of another shape
+   * (samples, null_max) are left out; read them from {@code result.outputs()}.
+   */
+  public static Dataset<Row> toDataFrame(SparkSession spark, Result result) {
+    int voxels = result.voxels();
+    List<Output> columns = new ArrayList<>();
+    List<StructField> fields = new ArrayList<>();
+    fields.add(DataTypes.createStructField("voxel", DataTypes.IntegerType, false));
+    for (Output o : result.outputs()) {
+      if (o.shape().length == 1 && o.shape()[0] == voxels) {
+        columns.add(o);
+        fields.add(DataTypes.createStructField(o.name(), DataTypes.DoubleType, true));
+      }
+    }
+    List<Row> rows = new ArrayList<>(voxels);
+    for (int v = 0; v < voxels; v++) {
+      Object[] values = new Object[columns.size() + 1];
+      values[0] = v;
+      for (int c = 0; c < columns.size(); c++) {
+        values[c + 1] = columns.get(c).values()[v];
+      }
+      rows.add(RowFactory.create(values));
+    }
+    return spark.createDataFrame(rows, DataTypes.createStructType(fields));
+  }
+
+  /** A Breeze vector over the same values (copied), for Scala users. */
+  public static breeze.linalg.DenseVector<Object> toBreeze(double[] values) {
+    return new breeze.linalg.DenseVector$mcD$sp(values.clone());
+  }
+
+  /**
+   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopFiles}),
+   * using the active session's Hadoop configuration. Returns the directory written.
+   */
+  public static String write(RunReport report, String dir, boolean overwrite) {
+    Configuration conf = SparkSession.getActiveSession().isDefined()
+        ? hadoopConf(SparkSession.getActiveSession().get()) : new Configuration();
+    return write(conf, report, report.summary(), dir, overwrite);
+  }
+
+  /** Writes {@code summary} as summary.json next to the report's outputs. */
+  public static String write(Configuration conf, RunReport report, Map<String, Object> summary,
+      String dir, boolean overwrite) {
+    try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
+      for (Output o : report.result.outputs()) {
+        out.writeNpy(o);
+      }
+      out.writeJson("summary.json", summary);
+      return out.commit();
+    }
+  }
+
+  static DataMatrix read(SparkSession spark, String path, String flag) {
+    return HadoopFiles.readMatrix(hadoopConf(spark), path, flag);
+  }
+
+  static Configuration hadoopConf(SparkSession spark) {
+    return spark.sparkContext().hadoopConfiguration();
+  }
+}

@@ -1,0 +1,91 @@
+package org.nlspark.spark;
+
+import java.io.Serializable;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.CiMethod;
+import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Precision;
+import org.nlspark.core.stats.Tail;
+import org.nlspark.core.tile.Grid;
+
+/**
+ * Options of one programmatic run: the settings of core's {@link JobSpec.Builder} (unset ones keep
+ * its defaults) plus Spark-side options (partitions, grid). The analysis comes from the
+ * {@link Nlspark} method called, so one options object can serve several analyses.
+ */
+public final class NlsparkOptions implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private String statistic;
+  private Long replicates;
+  private Long seed;
+  private Tail tail;
+  private Boolean fwer;
+  private Double confidence;
+  private CiMethod ci;
+  private Boolean saveSamples;
+  private Precision precision;
+  private String backend;
+  private Double memoryBudgetGb;
+  private Integer partitions;
+  private Grid grid = Grid.DEFAULT;
+
+  public static NlsparkOptions defaults() {
+    return new NlsparkOptions();
+  }
+
+  public NlsparkOptions statistic(String s) { this.statistic = s; return this; }
+  /** B for bootstrap ({@code --samples}), P for permutation tests ({@code --permutations}). */
+  public NlsparkOptions replicates(long r) { this.replicates = r; return this; }
+  public NlsparkOptions seed(long s) { this.seed = s; return this; }
+  public NlsparkOptions tail(Tail t) { this.tail = t; return this; }
+  public NlsparkOptions fwer(boolean f) { this.fwer = f; return this; }
+  public NlsparkOptions confidence(double c) { this.confidence = c; return this; }
+  public NlsparkOptions ci(CiMethod c) { this.ci = c; return this; }
+  public NlsparkOptions saveSamples(boolean s) { this.saveSamples = s; return this; }
+  public NlsparkOptions precision(Precision p) { this.precision = p; return this; }
+  public NlsparkOptions backend(String b) { this.backend = b; return this; }
+  public NlsparkOptions memoryBudgetGb(Double g) { this.memoryBudgetGb = g; return this; }
+
+  /** Spark partitions for the tiles; null (default) = one tile per partition. */
+  public NlsparkOptions partitions(Integer n) {
+    if (n != null && n < 1) {
+      throw new InvalidInputException("--partitions must be at least 1, but was: " + n);
+    }
+    this.partitions = n;
+    return this;
+  }
+
+  /** The logical grid (changes the computation, so it is recorded); default {@link Grid#DEFAULT}. */
+  public NlsparkOptions grid(Grid g) { this.grid = g == null ? Grid.DEFAULT : g; return this; }
+
+  public Integer partitions() {
+    return partitions;
+  }
+
+  public Grid grid() {
+    return grid;
+  }
+
+  public Double memoryBudgetGb() {
+    return memoryBudgetGb;
+  }
+
+  /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */
+  public JobSpec toSpec(Analysis analysis) {
+    JobSpec.Builder b = JobSpec.builder(analysis);
+    if (statistic != null) b.statistic(statistic);
+    if (replicates != null) b.replicates(replicates);
+    if (seed != null) b.seed(seed);
+    if (tail != null) b.tail(tail);
+    if (fwer != null) b.fwer(fwer);
+    if (confidence != null) b.confidence(confidence);
+    if (ci != null) b.ci(ci);
+    if (saveSamples != null) b.saveSamples(saveSamples);
+    if (precision != null) b.precision(precision);
+    if (backend != null) b.backend(backend);
+    if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
+    return b.build();
+  }
+}

@@ -1,0 +1,104 @@
+package org.nlspark.spark.budget;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.nlspark.core.memory.BudgetSource;
+import org.nlspark.core.memory.MemoryBudget;
+
+/**
+ * The memory and task slots a Spark job's tiles may use, read on the driver before any task runs.
+ *
+ * <p>Precedence: {@code --memory-budget-gb} (core's {@link MemoryBudget} rule: explicit, &gt; 0,
+ * uncapped) &gt; what Spark will give each executor &gt; nothing else. Spark's unified memory per
+ * executor is {@code (heap - 300 MB) * spark.memory.fraction}; the heap is
+ * {@code spark.executor.memory} on a cluster and the driver heap in local mode, where the driver is
+ * the executor. Either budget is shared by the tiles running at once in one executor, so a tile
+ * must fit {@code budget / slotsPerExecutor}, with {@code slotsPerExecutor = cores per executor /
+ * spark.task.cpus} ({@code local[N]}: N threads).
+ *
+ * @param executorHeapBytes heap of one executor (local: the driver's max heap)
+ * @param memoryFraction {@code spark.memory.fraction}
+ * @param slotsPerExecutor tasks one executor runs at once
+ * @param executors executors the job may use (1 in local mode)
+ * @param taskCpus {@code spark.task.cpus}
+ * @param perExecutor the budget of one executor (explicit or measured)
+ * @param source how {@code perExecutor} was decided, in words (for summary.json)
+ */
+public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int slotsPerExecutor,
+    int executors, int taskCpus, MemoryBudget perExecutor, String source) {
+
+  /** Spark's reserved system memory per executor (not usable by tasks). */
+  public static final long RESERVED_BYTES = 300L * 1024 * 1024;
+  public static final double DEFAULT_MEMORY_FRACTION = 0.6;
+
+  public static ExecutorBudget of(SparkContext sc, Double explicitGb) {
+    SparkConf conf = sc.getConf();
+    boolean local = sc.isLocal();
+    int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
+    long heap;
+    int cores;
+    int executors;
+    if (local) {
+      heap = Runtime.getRuntime().maxMemory();
+      cores = Math.max(1, sc.defaultParallelism());
+      executors = 1;
+    } else {
+      heap = conf.getSizeAsBytes("spark.executor.memory", "1g");
+      cores = Math.max(1, conf.getInt("spark.executor.cores", 1));
+      int registered = sc.getExecutorMemoryStatus().size() - 1; // minus the driver
+      executors = Math.max(1, Math.max(registered, conf.getInt("spark.executor.instances", 1)));
+    }
+    double fraction = conf.getDouble("spark.memory.fraction", DEFAULT_MEMORY_FRACTION);
+    return compute(heap, fraction, cores, taskCpus, executors, local, explicitGb);
+  }
+
+  /** The rule itself, without Spark (what the tests pin). */
+  public static ExecutorBudget compute(long heapBytes, double memoryFraction, int coresPerExecutor,
+      int taskCpus, int executors, boolean local, Double explicitGb) {
+    int slots = Math.max(1, coresPerExecutor / Math.max(1, taskCpus));
+    MemoryBudget budget;
+    String source;
+    if (explicitGb != null) {
+      budget = MemoryBudget.explicit(explicitGb);
+      source = "--memory-budget-gb per executor";
+    } else {
+      long usable = (long) (Math.max(0, heapBytes - RESERVED_BYTES) * memoryFraction);
+      budget = new MemoryBudget(usable / 1e9, BudgetSource.MEASURED_SYSTEM, false);
+      source = String.format("%s heap %.3g GB minus 300 MB reserved, x spark.memory.fraction %s",
+          local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9,
+          memoryFraction);
+    }
+    return new ExecutorBudget(heapBytes, memoryFraction, slots, Math.max(1, executors),
+        Math.max(1, taskCpus), budget, source);
+  }
+
+  /** Tasks that run at once over the whole job: executors x slots per executor. */
+  public int taskSlots() {
+    return executors * slotsPerExecutor;
+  }
+
+  /** What one tile may use: the executor's budget shared by its running tasks. */
+  public MemoryBudget perTask() {
+    return new MemoryBudget(perExecutor.gb() / slotsPerExecutor, perExecutor.source(), false);
+  }
+
+  /** A label for the tile plan: where the per-task budget came from. */
+  public String perTaskSource() {
+    return source + ", / " + slotsPerExecutor + " task slot(s) per executor";
+  }
+
+  public Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("executor_heap_bytes", executorHeapBytes);
+    m.put("memory_fraction", memoryFraction);
+    m.put("executors", executors);
+    m.put("slots_per_executor", slotsPerExecutor);
+    m.put("task_cpus", taskCpus);
+    m.put("executor_budget_gb", perExecutor.gb());
+    m.put("task_budget_gb", perTask().gb());
+    m.put("budget_source", source);
+    return m;
+  }
+}
