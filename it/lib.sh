@@ -50,16 +50,6 @@ find_app_jar() {
   return 0
 }
 
-# Compiles the stand-in job under it/standin into a jar; prints its path.
-build_standin_jar() {
-  local out=$IT_CACHE/standin
-  rm -rf "$out" && mkdir -p "$out/classes"
-  javac -nowarn -d "$out/classes" -cp "$SPARK_HOME/jars/*" \
-    "$IT_DIR"/standin/org/nlspark/it/*.java >&2 || die "cannot compile the stand-in job"
-  jar --create --file "$out/nlspark-standin.jar" -C "$out/classes" . || die "cannot jar the stand-in"
-  echo "$out/nlspark-standin.jar"
-}
-
 # Prints a TCP port on 127.0.0.1 that nothing listens on.
 free_port() {
   local port

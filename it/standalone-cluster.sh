@@ -7,7 +7,6 @@
 #
 # Usage: it/standalone-cluster.sh            (after: mvn -B install -DskipTests)
 # Env:   NLSPARK_JAR=...        application jar (default spark-jobs/target/*-app.jar)
-#        NLSPARK_IT_STANDIN=1   use the stand-in job under it/standin instead of the real jar
 #        IT_TIMEOUT_S=...       bound on each Spark run (default 300)
 #        IT_FAULT_PERMUTATIONS  length of the fault-case job (default 200000)
 # Everything it starts it stops (trap on EXIT); logs stay in it/work/standalone-cluster/logs.
@@ -59,35 +58,18 @@ read -r -a OPENS <<< "$(spark_jvm_opens)"
 
 # --- the application under test -----------------------------------------------------------
 MAIN_CLASS=org.nlspark.spark.Main
-APP_JAR=""
-if [[ ${NLSPARK_IT_STANDIN:-0} != 1 ]]; then
-  APP_JAR=$(find_app_jar)
-fi
-if [[ -n $APP_JAR ]]; then
-  [[ -x $REPO_ROOT/bin/nlspark ]] || die "bin/nlspark is missing; it runs the embedded reference"
-  log "application jar: ${APP_JAR#"$REPO_ROOT"/}"
-elif [[ -f $REPO_ROOT/spark-jobs/pom.xml && ${NLSPARK_IT_STANDIN:-0} != 1 ]]; then
-  die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
-else
-  APP_JAR=$(build_standin_jar)
-  MAIN_CLASS=org.nlspark.it.StandInJob
-  log "STAND-IN job (it/standin), not the nlspark engine: ${APP_JAR#"$REPO_ROOT"/}"
-fi
+APP_JAR=$(find_app_jar)
+[[ -n $APP_JAR && -f $APP_JAR ]] \
+  || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
+[[ -x $REPO_ROOT/bin/nlspark ]] || die "bin/nlspark is missing; it runs the embedded reference"
+log "application jar: ${APP_JAR#"$REPO_ROOT"/}"
 
-# Embedded reference run: bin/nlspark for the real jar, local[2] SparkSubmit for the stand-in.
+# Embedded reference run: the same command through bin/nlspark (local[*], one JVM).
 run_embedded() {
   local name=$1
   shift
-  if [[ $MAIN_CLASS == org.nlspark.spark.Main ]]; then
-    timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "$@" > "$LOGS/$name.log" 2>&1 \
-      || die "embedded run '$name' failed or timed out (${RUN_TIMEOUT}s)"
-  else
-    timeout "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
-      -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
-      org.apache.spark.deploy.SparkSubmit --master 'local[2]' --class "$MAIN_CLASS" \
-      "$APP_JAR" "$@" > "$LOGS/$name.log" 2>&1 \
-      || die "embedded run '$name' failed or timed out (${RUN_TIMEOUT}s)"
-  fi
+  timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "$@" > "$LOGS/$name.log" 2>&1 \
+    || die "embedded run '$name' failed or timed out (${RUN_TIMEOUT}s)"
 }
 
 # Cluster run through SparkSubmit (client deploy mode: the driver is this JVM, so the
@@ -225,4 +207,4 @@ grep -q "ExecutorLostFailure" "$LOGS/cluster-fault.log" \
 log "  job finished after the executor loss in $((SECONDS - t))s"
 compare_outputs "$WORK/embedded/fault" "$WORK/cluster/fault"
 
-log "standalone-cluster: OK in $((SECONDS - T0))s (${MAIN_CLASS})"
+log "standalone-cluster: OK in $((SECONDS - T0))s"
