@@ -15,40 +15,45 @@ import org.nlspark.core.stats.NumpyPercentile;
  *  1. n = number of replicates (rows) seen; every row holds one value per element.
  *  2. undefined[e] = number of NaN values seen for element e; NaN is never retained, and any NaN
  *     makes the element's percentiles NaN (as numpy's).
- *  3. filled[e] = min(k, n - undefined[e]) values are retained at each end of element e.
- *  4. lower[e*k .. e*k+filled[e]) is a max-heap of the filled[e] smallest values seen, upper[..]
- *     a min-heap of the largest, both under the total order -0.0 &lt; +0.0 (so the retained multiset
- *     is unique and merge order cannot change it).
- *  5. lowerRoot[e] == lower[e*k] and upperRoot[e] == upper[e*k] when filled[e] == k, else NaN:
- *     dense copies of the roots, so the common "belongs to neither tail" test reads memory
- *     sequentially (a NaN root sends every value to the exact path while the heaps fill).
+ *  3. Values are kept as sortable keys (a monotone map of the total order -0.0 &lt; +0.0, so the
+ *     retained multiset is unique and merge order cannot change it).
+ *  4. The lower region of e, lo[e*2k .. e*2k + loN[e]), contains the min(k, seen) smallest values
+ *     seen (seen = n - undefined[e]) plus at most k later candidates; likewise hi for the largest.
+ *     {@link #settle} selects exactly the min(k, seen) extremes (what every reader sees).
+ *  5. While seen &lt; k the thresholds are NaN and every value is kept; afterwards loTau[e] is the
+ *     largest of the k smallest as of the last settle — only values below it (total order) can
+ *     still be among the k smallest — and hiTau[e] the mirror for the largest.
  *  6. toBytes() stores each tail sorted ascending, so equal state gives equal bytes.
  * </pre>
  *
  * <p>Serialized layout (little-endian): byte magic 'T' (0x54), byte version 1, int elements, int k,
- * long n, long[elements] undefined, then per element e: filled[e] doubles of the lower tail
- * ascending followed by filled[e] doubles of the upper tail ascending.
+ * long n, long[elements] undefined, then per element e: min(k, seen) doubles of the lower tail
+ * ascending followed as many doubles of the upper tail ascending.
  *
- * <p>The update is on the hot path (B = 5,000 × 20,000 voxels, k = 126): heaps live in flat
- * primitive arrays, the buffer is read in memory order, and a value that belongs to neither tail
- * costs one comparison with each (densely stored) root. Columns are walked in cache-sized blocks so
- * the heaps being sifted stay in cache across a window.
+ * <p>The update is on the hot path (B = 5,000 × 20,000 voxels, k = 126). A value that belongs to
+ * neither tail costs one comparison with each (densely stored) threshold. A candidate is appended
+ * to its region (no sifting); when a region holds 2k values, a branch-free quickselect keeps the k
+ * extremes and tightens the threshold — a few operations per candidate instead of a heap's
+ * unpredictable sift over log2(k) levels.
  */
 public final class TailAccumulator {
   private static final byte MAGIC = 'T';
   private static final String WHAT = "TailAccumulator";
-  /** Heap bytes one column block of update() may touch: about half a typical per-core L2. */
+  /** Region bytes one column block of update() may touch: about half a typical per-core L2. */
   private static final int CACHE_BLOCK_BYTES = 256 * 1024;
 
   private final int elements;
   private final int k;
+  private final int cap;
   private long n;
   private final long[] undefined;
-  private final int[] filled;
-  private final double[] lower;
-  private final double[] upper;
-  private final double[] lowerRoot;
-  private final double[] upperRoot;
+  private final long[] lo;
+  private final long[] hi;
+  private final int[] loN;
+  private final int[] hiN;
+  private final double[] loTau;
+  private final double[] hiTau;
+  private final long[] scratch;
 
   public TailAccumulator(int elements, int k) {
     if (elements < 0) {
@@ -57,7 +62,7 @@ public final class TailAccumulator {
     if (k < 1) {
       throw new IllegalArgumentException("Retained tail size k must be >= 1, but was: " + k);
     }
-    long cells = (long) elements * k;
+    long cells = (long) elements * k * 2;
     if (cells > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(
           "Cannot allocate tails of " + elements + " elements x k=" + k + ": " + cells
@@ -65,14 +70,27 @@ public final class TailAccumulator {
     }
     this.elements = elements;
     this.k = k;
+    this.cap = 2 * k;
     this.undefined = new long[elements];
-    this.filled = new int[elements];
-    this.lower = new double[(int) cells];
-    this.upper = new double[(int) cells];
-    this.lowerRoot = new double[elements];
-    this.upperRoot = new double[elements];
-    Arrays.fill(lowerRoot, Double.NaN);
-    Arrays.fill(upperRoot, Double.NaN);
+    this.lo = new long[(int) cells];
+    this.hi = new long[(int) cells];
+    this.loN = new int[elements];
+    this.hiN = new int[elements];
+    this.loTau = new double[elements];
+    this.hiTau = new double[elements];
+    this.scratch = new long[cap];
+    Arrays.fill(loTau, Double.NaN);
+    Arrays.fill(hiTau, Double.NaN);
+  }
+
+  /** Sortable key: monotone in the total order of doubles (-0.0 &lt; +0.0); its own inverse. */
+  static long key(double x) {
+    long bits = Double.doubleToRawLongBits(x);
+    return bits ^ ((bits >> 63) & 0x7FFFFFFFFFFFFFFFL);
+  }
+
+  static double value(long key) {
+    return Double.longBitsToDouble(key ^ ((key >> 63) & 0x7FFFFFFFFFFFFFFFL));
   }
 
   /** Adds {@code rows} replicates from a row-major window buffer; {@code cols} must equal elements. */
@@ -83,26 +101,112 @@ public final class TailAccumulator {
               + elements + " elements");
     }
     Bytes.checkWindow(WHAT, buf, offset, rows, cols);
-    final double[] lowerRoot = this.lowerRoot;
-    final double[] upperRoot = this.upperRoot;
-    // Column blocks whose heaps fit in cache, rows inside, columns innermost: each row's run of a
-    // block is contiguous, and the heaps a block sifts into stay hot for the whole window.
-    final int block = Math.max(1, CACHE_BLOCK_BYTES / (16 * k));
+    final double[] loTau = this.loTau;
+    final double[] hiTau = this.hiTau;
+    // Column blocks whose regions fit in cache, rows inside, columns innermost.
+    final int block = Math.max(1, CACHE_BLOCK_BYTES / (32 * k));
     for (int c0 = 0; c0 < cols; c0 += block) {
       final int c1 = Math.min(cols, c0 + block);
       for (int r = 0; r < rows; r++) {
         int row = offset + r * cols;
         for (int e = c0; e < c1; e++) {
           double x = buf[row + e];
-          // One comparison per root; true also for NaN x, for a root still NaN (filling), and for
-          // x equal to a root (where -0.0 / +0.0 must be told apart): insert() decides exactly.
-          if (!(x > lowerRoot[e]) || !(x < upperRoot[e])) {
-            insert(e, x);
+          // True also for NaN x, for NaN thresholds (filling) and for x equal to a threshold
+          // (where -0.0 / +0.0 must be told apart): offer() decides exactly.
+          if (!(x > loTau[e]) || !(x < hiTau[e])) {
+            offer(e, x);
           }
         }
       }
     }
     n += rows;
+  }
+
+  /** The exact rule for one value. */
+  private void offer(int e, double x) {
+    if (x != x) {
+      undefined[e]++;
+      return;
+    }
+    long kx = key(x);
+    int base = e * cap;
+    if (Double.isNaN(loTau[e])) { // filling: fewer than k values seen, all are kept at both ends
+      int s = loN[e];
+      lo[base + s] = kx;
+      hi[base + s] = kx;
+      loN[e] = s + 1;
+      hiN[e] = s + 1;
+      if (s + 1 == k) {
+        refreshThresholds(e);
+      }
+      return;
+    }
+    if (kx < key(loTau[e])) {
+      lo[base + loN[e]++] = kx;
+      if (loN[e] == cap) {
+        settleLower(e);
+      }
+    }
+    if (kx > key(hiTau[e])) {
+      hi[base + hiN[e]++] = kx;
+      if (hiN[e] == cap) {
+        settleUpper(e);
+      }
+    }
+  }
+
+  /** Keeps exactly the k smallest of the lower region; tightens the threshold. */
+  private void settleLower(int e) {
+    int m = loN[e];
+    if (m > k) {
+      int base = e * cap;
+      QuickSelect.select(lo, base, base + m, base + k - 1);
+      loN[e] = k;
+    }
+    refreshThresholds(e);
+  }
+
+  private void settleUpper(int e) {
+    int m = hiN[e];
+    if (m > k) {
+      int base = e * cap;
+      // the k largest: move them to the front by selecting on the mirrored order
+      QuickSelect.select(hi, base, base + m, base + m - k);
+      System.arraycopy(hi, base + m - k, scratch, 0, k);
+      System.arraycopy(scratch, 0, hi, base, k);
+      hiN[e] = k;
+    }
+    refreshThresholds(e);
+  }
+
+  /** Brings element e to exactly min(k, seen) values at each end (invariant 4). */
+  private void settle(int e) {
+    if (loN[e] > k) {
+      settleLower(e);
+    }
+    if (hiN[e] > k) {
+      settleUpper(e);
+    }
+  }
+
+  /** Invariant 5 from the current regions (call when each holds at most k values). */
+  private void refreshThresholds(int e) {
+    int base = e * cap;
+    if (loN[e] < k) {
+      loTau[e] = Double.NaN;
+      hiTau[e] = Double.NaN;
+      return;
+    }
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < loN[e]; i++) {
+      max = Math.max(max, lo[base + i]);
+    }
+    long min = Long.MAX_VALUE;
+    for (int i = 0; i < hiN[e]; i++) {
+      min = Math.min(min, hi[base + i]);
+    }
+    loTau[e] = value(max);
+    hiTau[e] = value(min);
   }
 
   /** Adds another accumulator of the same shape; the result does not depend on merge order. */
@@ -112,74 +216,37 @@ public final class TailAccumulator {
           "[BUG] Cannot merge " + WHAT + " of " + other.elements + " elements, k=" + other.k
               + " into one of " + elements + " elements, k=" + k);
     }
-    double[] a = new double[k];
-    double[] b = new double[k];
-    double[] merged = new double[k];
-    for (int e = 0, h = 0; e < elements; e++, h += k) {
-      int sa = filled[e];
-      int sb = other.filled[e];
+    long[] a = new long[cap];
+    long[] b = new long[cap];
+    for (int e = 0; e < elements; e++) {
+      settle(e);
+      other.settle(e);
+      int base = e * cap;
+      int sa = loN[e];
+      int sb = other.loN[e];
       int m = Math.min(k, sa + sb);
-      // lower: the m smallest of both, stored descending (a valid max-heap)
-      sortedCopy(lower, h, sa, a);
-      sortedCopy(other.lower, h, sb, b);
+      // lower: the m smallest of both
+      sortedKeys(lo, base, sa, a);
+      sortedKeys(other.lo, base, sb, b);
       int i = 0;
       int j = 0;
       for (int t = 0; t < m; t++) {
-        merged[t] = (j >= sb || (i < sa && !Bytes.less(b[j], a[i]))) ? a[i++] : b[j++];
+        lo[base + t] = (j >= sb || (i < sa && a[i] <= b[j])) ? a[i++] : b[j++];
       }
-      for (int t = 0; t < m; t++) {
-        lower[h + t] = merged[m - 1 - t];
-      }
-      // upper: the m largest of both, stored ascending (a valid min-heap)
-      sortedCopy(upper, h, sa, a);
-      sortedCopy(other.upper, h, sb, b);
+      loN[e] = m;
+      // upper: the m largest of both
+      sortedKeys(hi, base, sa, a);
+      sortedKeys(other.hi, base, sb, b);
       i = sa - 1;
       j = sb - 1;
       for (int t = m - 1; t >= 0; t--) {
-        merged[t] = (j < 0 || (i >= 0 && !Bytes.less(a[i], b[j]))) ? a[i--] : b[j--];
+        hi[base + t] = (j < 0 || (i >= 0 && a[i] >= b[j])) ? a[i--] : b[j--];
       }
-      System.arraycopy(merged, 0, upper, h, m);
-      filled[e] = m;
-      refreshRoots(e);
+      hiN[e] = m;
       undefined[e] += other.undefined[e];
+      refreshThresholds(e);
     }
     n += other.n;
-  }
-
-  /** The exact rule for one value; update() calls it only when a root test could not rule it out. */
-  private void insert(int e, double x) {
-    if (x != x) {
-      undefined[e]++;
-      return;
-    }
-    int h = e * k;
-    int s = filled[e];
-    if (s < k) {
-      siftUpMax(lower, h, s, x);
-      siftUpMin(upper, h, s, x);
-      filled[e] = s + 1;
-      if (s + 1 == k) {
-        lowerRoot[e] = lower[h];
-        upperRoot[e] = upper[h];
-      }
-      return;
-    }
-    if (Bytes.less(x, lower[h])) {
-      siftDownMax(lower, h, k, x);
-      lowerRoot[e] = lower[h];
-    }
-    if (Bytes.less(upper[h], x)) {
-      siftDownMin(upper, h, k, x);
-      upperRoot[e] = upper[h];
-    }
-  }
-
-  /** Re-derives the dense roots from the heaps (invariant 5). */
-  private void refreshRoots(int e) {
-    int h = e * k;
-    boolean full = filled[e] == k;
-    lowerRoot[e] = full ? lower[h] : Double.NaN;
-    upperRoot[e] = full ? upper[h] : Double.NaN;
   }
 
   /** Replicates seen. */
@@ -212,9 +279,7 @@ public final class TailAccumulator {
    */
   public double percentile(int element, double q) {
     checkElement(element);
-    double[] lo = new double[k];
-    double[] hi = new double[k];
-    return percentile(element, q, lo, hi);
+    return percentile(element, q, new double[cap], new double[cap]);
   }
 
   /** {@link #percentile(int, double)} of every element into {@code out}. */
@@ -223,14 +288,14 @@ public final class TailAccumulator {
       throw new IllegalArgumentException(
           "[BUG] output must have " + elements + " elements, but had: " + out.length);
     }
-    double[] lo = new double[k];
-    double[] hi = new double[k];
+    double[] lo = new double[cap];
+    double[] hi = new double[cap];
     for (int e = 0; e < elements; e++) {
       out[e] = percentile(e, q, lo, hi);
     }
   }
 
-  private double percentile(int e, double q, double[] lo, double[] hi) {
+  private double percentile(int e, double q, double[] lower, double[] upper) {
     if (n == 0) {
       throw new IllegalStateException(
           "Cannot take percentile " + q + " of element " + e + ": no replicates were accumulated");
@@ -238,32 +303,34 @@ public final class TailAccumulator {
     if (undefined[e] > 0) {
       return Double.NaN;
     }
-    final int m = filled[e];
+    settle(e);
+    final int m = loN[e];
     final long n = this.n;
-    int h = e * k;
-    sortedCopy(lower, h, m, lo);
-    sortedCopy(upper, h, m, hi);
+    sortedValues(lo, e * cap, m, lower);
+    sortedValues(hi, e * cap, m, upper);
     final long upperStart = n - m;
     return NumpyPercentile.ofOrderStatistics(
         n,
         q,
-        j -> j < m ? lo[(int) j] : hi[(int) (j - upperStart)],
+        j -> j < m ? lower[(int) j] : upper[(int) (j - upperStart)],
         j -> j < m || j >= upperStart);
   }
 
   /** The retained smallest values of one element, sorted ascending (a copy). */
   public double[] lowerTail(int element) {
     int e = checkElement(element);
-    double[] out = new double[filled[e]];
-    sortedCopy(lower, e * k, filled[e], out);
+    settle(e);
+    double[] out = new double[loN[e]];
+    sortedValues(lo, e * cap, loN[e], out);
     return out;
   }
 
   /** The retained largest values of one element, sorted ascending (a copy). */
   public double[] upperTail(int element) {
     int e = checkElement(element);
-    double[] out = new double[filled[e]];
-    sortedCopy(upper, e * k, filled[e], out);
+    settle(e);
+    double[] out = new double[hiN[e]];
+    sortedValues(hi, e * cap, hiN[e], out);
     return out;
   }
 
@@ -271,21 +338,22 @@ public final class TailAccumulator {
   public byte[] toBytes() {
     long size = 2 + 4 + 4 + 8 + 8L * elements;
     for (int e = 0; e < elements; e++) {
-      size += 16L * filled[e];
+      settle(e);
+      size += 8L * (loN[e] + hiN[e]);
     }
     ByteBuffer b = Bytes.allocate(WHAT, size, MAGIC);
     b.putInt(elements).putInt(k).putLong(n);
     for (int e = 0; e < elements; e++) {
       b.putLong(undefined[e]);
     }
-    double[] tmp = new double[k];
-    for (int e = 0, h = 0; e < elements; e++, h += k) {
-      int m = filled[e];
-      sortedCopy(lower, h, m, tmp);
+    double[] tmp = new double[cap];
+    for (int e = 0; e < elements; e++) {
+      int m = loN[e];
+      sortedValues(lo, e * cap, m, tmp);
       for (int i = 0; i < m; i++) {
         b.putDouble(tmp[i]);
       }
-      sortedCopy(upper, h, m, tmp);
+      sortedValues(hi, e * cap, m, tmp);
       for (int i = 0; i < m; i++) {
         b.putDouble(tmp[i]);
       }
@@ -309,6 +377,7 @@ public final class TailAccumulator {
       TailAccumulator acc = new TailAccumulator(elements, k);
       acc.n = n;
       long expected = 0;
+      int[] filled = new int[elements];
       for (int e = 0; e < elements; e++) {
         long u = b.getLong();
         if (u < 0 || u > n) {
@@ -316,24 +385,34 @@ public final class TailAccumulator {
               + "], but was: " + u);
         }
         acc.undefined[e] = u;
-        acc.filled[e] = (int) Math.min(k, n - u);
-        expected += 16L * acc.filled[e];
+        filled[e] = (int) Math.min(k, n - u);
+        expected += 16L * filled[e];
       }
       Bytes.expectRemaining(WHAT, b, expected);
-      for (int e = 0, h = 0; e < elements; e++, h += k) {
-        int m = acc.filled[e];
-        for (int i = m - 1; i >= 0; i--) {
-          acc.lower[h + i] = b.getDouble(); // ascending in, descending stored: a max-heap
-        }
+      for (int e = 0; e < elements; e++) {
+        int m = filled[e];
+        int base = e * acc.cap;
+        double prevLo = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < m; i++) {
-          acc.upper[h + i] = b.getDouble(); // ascending: a min-heap
-        }
-        acc.refreshRoots(e);
-        for (int i = 1; i < m; i++) {
-          if (!(acc.lower[h + i - 1] >= acc.lower[h + i]) || !(acc.upper[h + i - 1] <= acc.upper[h + i])) {
+          double v = b.getDouble();
+          if (!(v >= prevLo)) {
             throw Bytes.corrupt(WHAT, "the tails of element " + e + " are not sorted or hold NaN");
           }
+          prevLo = v;
+          acc.lo[base + i] = key(v);
         }
+        double prevHi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < m; i++) {
+          double v = b.getDouble();
+          if (!(v >= prevHi)) {
+            throw Bytes.corrupt(WHAT, "the tails of element " + e + " are not sorted or hold NaN");
+          }
+          prevHi = v;
+          acc.hi[base + i] = key(v);
+        }
+        acc.loN[e] = m;
+        acc.hiN[e] = m;
+        acc.refreshThresholds(e);
       }
       return acc;
     } catch (BufferUnderflowException e) {
@@ -349,79 +428,18 @@ public final class TailAccumulator {
     return element;
   }
 
-  /** Copies heap[h .. h+m) into out[0 .. m) sorted ascending (-0.0 before +0.0). */
-  private static void sortedCopy(double[] heap, int h, int m, double[] out) {
-    System.arraycopy(heap, h, out, 0, m);
+  private static void sortedKeys(long[] region, int base, int m, long[] out) {
+    System.arraycopy(region, base, out, 0, m);
     Arrays.sort(out, 0, m);
   }
 
-  /** Inserts x into the max-heap heap[h .. h+s), growing it by one. */
-  private static void siftUpMax(double[] heap, int h, int s, double x) {
-    int i = s;
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      double p = heap[h + parent];
-      if (!Bytes.less(p, x)) {
-        break;
-      }
-      heap[h + i] = p;
-      i = parent;
+  /** region[base .. base+m) as doubles sorted ascending (-0.0 before +0.0). */
+  private static void sortedValues(long[] region, int base, int m, double[] out) {
+    long[] keys = new long[m];
+    System.arraycopy(region, base, keys, 0, m);
+    Arrays.sort(keys);
+    for (int i = 0; i < m; i++) {
+      out[i] = value(keys[i]);
     }
-    heap[h + i] = x;
-  }
-
-  private static void siftUpMin(double[] heap, int h, int s, double x) {
-    int i = s;
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      double p = heap[h + parent];
-      if (!Bytes.less(x, p)) {
-        break;
-      }
-      heap[h + i] = p;
-      i = parent;
-    }
-    heap[h + i] = x;
-  }
-
-  /** Replaces the root of the full max-heap heap[h .. h+s) by x. */
-  private static void siftDownMax(double[] heap, int h, int s, double x) {
-    int i = 0;
-    int half = s >>> 1;
-    while (i < half) {
-      int c = 2 * i + 1;
-      double cv = heap[h + c];
-      int right = c + 1;
-      if (right < s && Bytes.less(cv, heap[h + right])) {
-        c = right;
-        cv = heap[h + c];
-      }
-      if (!Bytes.less(x, cv)) {
-        break;
-      }
-      heap[h + i] = cv;
-      i = c;
-    }
-    heap[h + i] = x;
-  }
-
-  private static void siftDownMin(double[] heap, int h, int s, double x) {
-    int i = 0;
-    int half = s >>> 1;
-    while (i < half) {
-      int c = 2 * i + 1;
-      double cv = heap[h + c];
-      int right = c + 1;
-      if (right < s && Bytes.less(heap[h + right], cv)) {
-        c = right;
-        cv = heap[h + c];
-      }
-      if (!Bytes.less(cv, x)) {
-        break;
-      }
-      heap[h + i] = cv;
-      i = c;
-    }
-    heap[h + i] = x;
   }
 }

@@ -64,6 +64,25 @@ public final class BlockGemm {
     }
   }
 
+  /**
+   * float32 only: OUT := D * X left in single precision (no widening pass); the returned buffer is
+   * reused by the next call. Fused epilogues read it directly.
+   */
+  public float[] multiplyFloat(double[] d) {
+    if (precision != Precision.FLOAT32) {
+      throw new IllegalStateException("[BUG] multiplyFloat on a float64 block");
+    }
+    for (int i = 0; i < window * n; i++) {
+      df[i] = (float) d[i];
+    }
+    blas.sgemm("N", "N", b, window, n, 1.0f, xf, b, df, n, 0.0f, outf, b);
+    return outf;
+  }
+
+  public boolean isFloat32() {
+    return precision == Precision.FLOAT32;
+  }
+
   /** Floating-point operations of one multiply (for the performance report). */
   public long flops() {
     return 2L * n * b * window;

@@ -71,13 +71,22 @@ abstract class GemmStatistic implements BlockStatistic {
     System.arraycopy(full, 0, out, 0, b);
   }
 
-  /** Fills the window's draws and multiplies; {@link #product} then holds rows [0, rows). */
-  protected final void multiplyDraws(long first, int rows) {
+  /**
+   * Fills the window's draws and multiplies the first data block. Returns the float32 product
+   * when the precision is float32 (rows [0, rows) valid, no widening pass), else null and
+   * {@link #product} holds the float64 rows.
+   */
+  protected final float[] multiplyDraws(long first, int rows) {
     for (int r = 0; r < rows; r++) {
       fillDraw(first + r, draws, r * n);
     }
     Arrays.fill(draws, rows * n, window * n, 0.0);
+    if (gemm.isFloat32() && gemm2 == null) {
+      flops += gemm.flops();
+      return gemm.multiplyFloat(draws);
+    }
     multiplyOnly();
+    return null;
   }
 
   /** Multiplies the identity draw (row 0 of a full window); {@link #product} row 0 is observed. */

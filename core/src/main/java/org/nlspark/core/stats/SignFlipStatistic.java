@@ -103,7 +103,7 @@ final class SignFlipStatistic extends GemmStatistic {
             : tStat ? ratio(g, scale[v]) : Math.abs(g);
       }
     }
-    multiplyDraws(first, rows);
+    final float[] gf = multiplyDraws(first, rows);
     final double[] g = product;
     final double[] thr = observedCore;
     final double[] c = scale;
@@ -111,17 +111,27 @@ final class SignFlipStatistic extends GemmStatistic {
       final int base = r * b;
       double m = 0.0;
       if (tStat) {
-        for (int v = 0; v < b; v++) {
-          double gv = g[base + v];
-          double u = gv * gv;
-          double k = u / Math.max(c[v] - u, 0.0);
-          counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
-          m = Math.max(m, k);
+        if (gf != null) {
+          for (int v = 0; v < b; v++) {
+            double gv = gf[base + v];
+            double u = gv * gv;
+            double k = u / Math.max(c[v] - u, 0.0);
+            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
+            m = Math.max(m, k);
+          }
+        } else {
+          for (int v = 0; v < b; v++) {
+            double gv = g[base + v];
+            double u = gv * gv;
+            double k = u / Math.max(c[v] - u, 0.0);
+            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
+            m = Math.max(m, k);
+          }
         }
         rowMax[r] = anyDefined ? Math.sqrt((n - 1) * m) : Double.NEGATIVE_INFINITY;
       } else {
         for (int v = 0; v < b; v++) {
-          double k = Math.abs(g[base + v]);
+          double k = Math.abs(gf != null ? gf[base + v] : g[base + v]);
           counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
           m = Math.max(m, k);
         }

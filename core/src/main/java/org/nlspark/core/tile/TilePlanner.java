@@ -70,7 +70,7 @@ public final class TilePlanner {
     long cells = w * n * 8 + 3 * w * b * 8; // draws, two products, statistic buffer
     long acc;
     if (spec.analysis() == Analysis.BOOTSTRAP) {
-      acc = 2L * tail * b * 8 + windowsPerTile * b * 24L
+      acc = 4L * tail * b * 8 + windowsPerTile * b * 24L // tails: two regions of 2k keys
           + (spec.saveSamples() ? windowsPerTile * w * b * 8 : 0);
     } else {
       acc = b * 24 + windowsPerTile * w * 8;

@@ -1,0 +1,53 @@
+package org.nlspark.core.accumulate;
+
+/**
+ * In-place selection on a range of longs: after {@link #select}, a[nth] holds the value it would
+ * hold if the range were sorted, everything before it is &lt;= and everything after is &gt;=.
+ * Partitioning is Lomuto's without branches on the data (a swap every step, the boundary advanced
+ * by the comparison's outcome), because tails see random data where a branch mispredicts half the
+ * time.
+ */
+final class QuickSelect {
+  private QuickSelect() {}
+
+  static void select(long[] a, int from, int to, int nth) {
+    int lo = from;
+    int hi = to - 1;
+    while (hi > lo) {
+      // median of three as pivot, moved to hi
+      int mid = (lo + hi) >>> 1;
+      if (a[mid] < a[lo]) {
+        swap(a, mid, lo);
+      }
+      if (a[hi] < a[lo]) {
+        swap(a, hi, lo);
+      }
+      if (a[mid] < a[hi]) {
+        swap(a, mid, hi);
+      }
+      long pivot = a[hi];
+      int store = lo;
+      for (int i = lo; i < hi; i++) {
+        long v = a[i];
+        a[i] = a[store];
+        a[store] = v;
+        store += v < pivot ? 1 : 0;
+      }
+      swap(a, store, hi);
+      if (store == nth) {
+        return;
+      }
+      if (store < nth) {
+        lo = store + 1;
+      } else {
+        hi = store - 1;
+      }
+    }
+  }
+
+  private static void swap(long[] a, int i, int j) {
+    long t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}
