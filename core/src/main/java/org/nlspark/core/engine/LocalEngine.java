@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.memory.CpuWorkerPlanner;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
@@ -49,8 +50,14 @@ public final class LocalEngine {
 
   public RunReport run(PreparedJob job) {
     long start = System.nanoTime();
+    // DESIGN §3.9: the thread ceiling, lowered when per-worker memory would not fit the budget.
+    int workers = job.spec.analysis() == org.nlspark.core.job.Analysis.BOOTSTRAP
+        ? CpuWorkerPlanner.bootstrapWorkers(job.inputs.bytes(), job.resampling.replicates(),
+            job.budget, threads)
+        : CpuWorkerPlanner.workers(job.inputs.bytes(), job.resampling.replicates(), job.budget,
+            threads);
     TilePlan plan = TilePlanner.plan(job.spec, job.inputs, job.resampling, grid, job.budget,
-        threads);
+        workers);
     if (windowsPerTile != null) {
       plan = plan.withWindowsPerTile(windowsPerTile);
     }
@@ -58,7 +65,7 @@ public final class LocalEngine {
     ResultMerger merger = new ResultMerger(job.spec, job.resampling, plan);
     // One GPU tile at a time per device (tiles queue on the device anyway); CPU tiles per thread.
     int poolSize = job.backend.kind() == org.nlspark.core.backend.BackendKind.GPU ? 1
-        : Math.min(threads, plan.concurrentTiles());
+        : Math.min(workers, plan.concurrentTiles());
     ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
       Thread t = new Thread(r, "nlspark-tile");
       t.setDaemon(true);

@@ -1,0 +1,84 @@
+# shellcheck shell=bash
+# Shared by the integration scripts: a Spark home laid out from Maven Central, the JVM options
+# Spark needs on Java 17, and where the application jar is. Source it; it defines functions only.
+
+IT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$IT_DIR/.." && pwd)
+IT_CACHE=${NLSPARK_IT_CACHE:-$IT_DIR/.cache}
+SPARK_HOME=$IT_CACHE/spark-home
+export SPARK_HOME
+# The launcher library (used by the worker to build executor commands) asks for these.
+export SPARK_SCALA_VERSION=2.12
+export SPARK_LOCAL_IP=127.0.0.1
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "FAILED: $*"; exit 1; }
+
+# The --add-opens list of the root pom (property spark.jvm.opens): one source of truth.
+spark_jvm_opens() {
+  sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' "$REPO_ROOT/pom.xml"
+}
+
+# Lays out $SPARK_HOME/jars once per content of it/spark-home/pom.xml (cached, ignored by git).
+ensure_spark_home() {
+  local stamp
+  stamp=$(sha256sum "$IT_DIR/spark-home/pom.xml" | cut -c1-16)
+  if [[ -f $SPARK_HOME/.stamp && $(cat "$SPARK_HOME/.stamp") == "$stamp" ]]; then
+    return 0
+  fi
+  log "laying out a Spark home from Maven Central in $SPARK_HOME (once)"
+  rm -rf "$SPARK_HOME"
+  mkdir -p "$SPARK_HOME/jars"
+  timeout 900 mvn -q -B -Dstyle.color=never -f "$IT_DIR/spark-home/pom.xml" dependency:copy-dependencies \
+    -DoutputDirectory="$SPARK_HOME/jars" || die "cannot copy the Spark jars from Maven"
+  # With a RELEASE file the launcher takes jars/ as the class path, as in a distribution.
+  echo "Spark 3.5.3 (Scala 2.12) jars from Maven Central, laid out by it/lib.sh" \
+    > "$SPARK_HOME/RELEASE"
+  echo "$stamp" > "$SPARK_HOME/.stamp"
+}
+
+# Prints the shaded application jar of spark-jobs, or nothing when it is not built.
+find_app_jar() {
+  if [[ -n ${NLSPARK_JAR:-} ]]; then
+    echo "$NLSPARK_JAR"
+    return 0
+  fi
+  local jar
+  for jar in "$REPO_ROOT"/spark-jobs/target/nlspark-spark-jobs-*-app.jar; do
+    [[ -f $jar ]] && { echo "$jar"; return 0; }
+  done
+  return 0
+}
+
+# Prints a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+  local port
+  for _ in $(seq 1 200); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  die "cannot find a free port on 127.0.0.1 after 200 tries"
+}
+
+# Waits until FILE contains PATTERN (grep -E), at most SECONDS.
+wait_for_log() {
+  local file=$1 pattern=$2 seconds=$3 what=$4
+  local deadline=$((SECONDS + seconds))
+  until grep -qE "$pattern" "$file" 2>/dev/null; do
+    ((SECONDS < deadline)) || die "timed out after ${seconds}s waiting for $what (in $file)"
+    sleep 1
+  done
+}
+
+# Prints the last lines of every log under a folder (called on failure).
+print_log_tails() {
+  local dir=$1 f
+  [[ -d $dir ]] || return 0
+  while IFS= read -r f; do
+    printf '\n===== tail of %s =====\n' "${f#"$REPO_ROOT"/}" >&2
+    tail -n 40 "$f" >&2
+  done < <(find "$dir" -type f \( -name '*.log' -o -name stderr -o -name stdout \) | sort)
+}
