@@ -77,6 +77,8 @@ class CoreCommandsCliTest {
     assertFilesEqual(out, expected);
     Map<String, Object> s = summary(out);
     assertThat(s.get("command")).isEqualTo("isc");
+    assertThat((Map<String, Object>) s.get("input")).containsEntry("input", List.of(4L, 20L, 30L));
+    assertThat((Map<String, Object>) s.get("tile_plan")).containsEntry("voxel_blocks", 1L);
     assertThat((List<Object>) s.get("files")).containsExactly("isc.npy", "p.npy",
         "ci_lower.npy", "ci_upper.npy", "p_fwer.npy", "null_max.npy", "summary.json");
   }

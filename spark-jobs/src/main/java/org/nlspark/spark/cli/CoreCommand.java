@@ -10,12 +10,12 @@ import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.Blas;
+import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
-import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.spark.Main;
@@ -37,6 +37,9 @@ public abstract class CoreCommand {
   protected Args args;
   private String[] raw;
   private Configuration conf;
+  private final Map<String, Object> inputs = new LinkedHashMap<>();
+  /** The grid and how the work was cut, for summary.json; filled by {@link #compute}. */
+  protected final Map<String, Object> tilePlan = new LinkedHashMap<>();
 
   CoreCommand(PrintStream out) {
     this.out = out;
@@ -85,15 +88,24 @@ public abstract class CoreCommand {
         written = dir.commit();
       }
       if (!args.flag("--quiet")) {
-        out.printf(Locale.ROOT, "%s: %d voxels, %s in %.2f s on %d threads; wrote %s%n", name(),
-            result.voxels(), result.facts(), wall, threads(), written);
+        Map<String, Object> facts = result.facts();
+        Object replicates = facts.containsKey("replicates") ? facts.get("replicates")
+            : facts.get("draws");
+        out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s on %d threads; wrote %s%n",
+            name(), result.voxels(), replicates, wall, threads(), written);
       }
       return 0;
     }
   }
 
   final NpyArray read(String flag, int rank) {
-    return HadoopFiles.readNpy(conf, args.require(flag), flag, rank);
+    NpyArray a = HadoopFiles.readNpy(conf, args.require(flag), flag, rank);
+    List<Long> shape = new java.util.ArrayList<>();
+    for (long d : a.shape()) {
+      shape.add(d);
+    }
+    inputs.put(flag.substring(2), shape);
+    return a;
   }
 
   /** --threads, default all cores of the driver. */
@@ -180,6 +192,8 @@ public abstract class CoreCommand {
     m.put("backend", backend);
     m.put("blas", Blas.describe());
     m.put("precision", "float64");
+    m.put("input", inputs);
+    m.put("tile_plan", tilePlan);
     m.put("result", result.facts());
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("wall_seconds", wall);

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Map;
 import java.util.Set;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
@@ -79,7 +80,10 @@ final class IscCommand extends CoreCommand {
     parameters.put("confidence", options.confidence());
     parameters.put("tail", options.tail().cliName());
     parameters.put("fwer", options.nullMethod().isPermutation() && options.fwer());
-    parameters.put("grid", options.grid().toMap());
-    return Isc.run(read("--input", 3), options);
+    NpyArray input = read("--input", 3);
+    tilePlan.putAll(options.grid().toMap());
+    tilePlan.put("voxel_blocks", options.grid().blocks(input.dim(2)));
+    tilePlan.put("replicate_windows", options.grid().windows(options.samples()));
+    return Isc.run(input, options);
   }
 }

@@ -7,6 +7,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.ridge.RidgeResult;
 
 /** {@code nlspark ridge-bootstrap}: bootstrap of ridge weights or predictions. */
 final class RidgeBootstrapCommand extends CoreCommand {
@@ -66,6 +67,10 @@ final class RidgeBootstrapCommand extends CoreCommand {
     parameters.put("output", xTest == null ? "weights" : "predictions");
     parameters.put("memory_budget_gb", options.budget().gb());
     parameters.put("memory_budget_source", options.budget().source().describe());
-    return RidgeBootstrap.run(x, y, xTest, options);
+    RidgeResult result = RidgeBootstrap.run(x, y, xTest, options);
+    tilePlan.put("batch_size", result.batchSize);
+    tilePlan.put("batches", result.batches);
+    tilePlan.put("fold", "replicate order, one replicate at a time");
+    return result;
   }
 }

@@ -3,6 +3,7 @@ package org.nlspark.spark.cli;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Set;
+import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.stats.Tail;
 import org.nlspark.core.tile.Grid;
@@ -58,7 +59,11 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
     parameters.put("permutations", options.permutations());
     parameters.put("tail", options.tail().cliName());
     parameters.put("fwer", options.fwer());
-    parameters.put("grid", options.grid().toMap());
-    return TimeSeriesCorrelation.run(read("--input", 2), read("--target", 1), options);
+    NpyArray x = read("--input", 2);
+    NpyArray y = read("--target", 1);
+    tilePlan.putAll(options.grid().toMap());
+    tilePlan.put("voxel_blocks", options.grid().blocks(x.dim(1)));
+    tilePlan.put("replicate_windows", options.grid().windows(options.permutations()));
+    return TimeSeriesCorrelation.run(x, y, options);
   }
 }
