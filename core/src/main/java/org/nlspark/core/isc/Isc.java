@@ -1,6 +1,7 @@
 package org.nlspark.core.isc;
 
 import dev.ludovic.netlib.blas.BLAS;
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -51,7 +52,7 @@ public final class Isc {
   /** Options; {@code threads} and {@code blocksPerTask} change only the schedule, never a bit. */
   public record Options(IscSummary summary, IscMetric metric, IscNull nullMethod, long samples,
       double confidence, Tail tail, boolean fwer, long seed, int threads, int blocksPerTask,
-      Grid grid) {
+      Grid grid) implements Serializable {
     public Options {
       if (summary == null || metric == null || nullMethod == null || tail == null
           || grid == null) {
@@ -101,25 +102,81 @@ public final class Isc {
   /** @param data C-order (subjects, timepoints, voxels) */
   public static IscResult run(double[] data, int subjects, int timepoints, int voxels,
       Options o) {
-    validate(data, subjects, timepoints, voxels);
+    checkInput(data, subjects, timepoints, voxels);
+    List<BlockOutcome> outs = BlockScheduler.run(o.grid().blocks(voxels), o.threads(),
+        o.blocksPerTask(), b -> block(data, subjects, timepoints, voxels, b, o));
+    return merge(outs, voxels, o);
+  }
+
+  /**
+   * One fixed voxel block of a run: its observed ISC, interval, exceedance counts and (surrogate
+   * nulls with FWER) per-replicate maxima. A pure function of the data, the options and the block
+   * index, so an engine may compute blocks anywhere, in any order, and {@link #merge} them.
+   */
+  public static BlockOutcome block(double[] data, int subjects, int timepoints, int voxels,
+      int block, Options o) {
+    int k = BootstrapMemory.tailSize(o.samples(), o.confidence());
+    return new Block(data, subjects, timepoints, voxels, block, o, k).run(block);
+  }
+
+  /** The (subjects, timepoints, block's voxels) C-order slice of block {@code block}, to ship. */
+  public static double[] blockSlice(double[] data, int subjects, int timepoints, int voxels,
+      Grid grid, int block) {
+    int v0 = grid.blockStart(block);
+    int vb = grid.blockEnd(block, voxels) - v0;
+    double[] out = new double[subjects * timepoints * vb];
+    for (int row = 0; row < subjects * timepoints; row++) {
+      System.arraycopy(data, row * voxels + v0, out, row * vb, vb);
+    }
+    return out;
+  }
+
+  /** {@link #block} computed from its {@link #blockSlice}: the same bits. */
+  public static BlockOutcome blockOfSlice(double[] slice, int subjects, int timepoints, int block,
+      Options o) {
+    int vb = slice.length / (subjects * timepoints);
+    if (vb < 1 || vb > o.grid().voxelBlock() || vb * subjects * timepoints != slice.length) {
+      throw new IllegalArgumentException("[BUG] a slice of " + slice.length + " values is not "
+          + subjects + " x " + timepoints + " x (1.." + o.grid().voxelBlock() + ") voxels");
+    }
+    int k = BootstrapMemory.tailSize(o.samples(), o.confidence());
+    // within the slice the block starts at voxel 0; every computation is per voxel or shaped by
+    // the block's width, so the bits equal those of the block inside the whole array
+    return new Block(slice, subjects, timepoints, vb, 0, o, k).run(block);
+  }
+
+  /** The result from every block's outcome, in any order (each block exactly once). */
+  public static IscResult merge(List<BlockOutcome> outcomes, int voxels, Options o) {
     int p = (int) o.samples();
-    int k = BootstrapMemory.tailSize(p, o.confidence());
-    List<BlockOut> outs = BlockScheduler.run(o.grid().blocks(voxels), o.threads(),
-        o.blocksPerTask(), b -> new Block(data, subjects, timepoints, voxels, b, o, k).run());
+    int blocks = o.grid().blocks(voxels);
+    boolean[] seen = new boolean[blocks];
     double[] isc = new double[voxels];
     double[] lower = new double[voxels];
     double[] upper = new double[voxels];
     long[] counts = new long[voxels];
     boolean perm = o.nullMethod().isPermutation() && o.fwer();
     NullMaxAccumulator nullMax = perm ? new NullMaxAccumulator(0, p) : null;
-    for (BlockOut out : outs) {
-      int n = out.observed.length;
-      System.arraycopy(out.observed, 0, isc, out.from, n);
-      System.arraycopy(out.lower, 0, lower, out.from, n);
-      System.arraycopy(out.upper, 0, upper, out.from, n);
-      System.arraycopy(out.counts, 0, counts, out.from, n);
+    for (BlockOutcome out : outcomes) {
+      int b = out.block();
+      int from = o.grid().blockStart(b);
+      int n = out.observed().length;
+      if (b < 0 || b >= blocks || seen[b] || n != o.grid().blockEnd(b, voxels) - from) {
+        throw new IllegalArgumentException("[BUG] cannot merge the outcome of block " + b + " ("
+            + n + " voxels) into " + blocks + " blocks of " + voxels + " voxels"
+            + (b >= 0 && b < blocks && seen[b] ? ": it was merged before" : ""));
+      }
+      seen[b] = true;
+      System.arraycopy(out.observed(), 0, isc, from, n);
+      System.arraycopy(out.lower(), 0, lower, from, n);
+      System.arraycopy(out.upper(), 0, upper, from, n);
+      System.arraycopy(out.counts(), 0, counts, from, n);
       if (perm) {
-        nullMax.merge(out.nullMax);
+        nullMax.updateRowMaxima(out.nullMax(), p, 0);
+      }
+    }
+    for (int b = 0; b < blocks; b++) {
+      if (!seen[b]) {
+        throw new IllegalArgumentException("[BUG] the outcome of block " + b + " is missing");
       }
     }
     double[] keys = new double[voxels];
@@ -170,8 +227,12 @@ public final class Isc {
     return shifts;
   }
 
-  private record BlockOut(int from, double[] observed, double[] lower, double[] upper,
-      long[] counts, NullMaxAccumulator nullMax) {}
+  /**
+   * What one voxel block contributes: per voxel the observed ISC, interval and exceedance count;
+   * with a surrogate null and FWER, per replicate the largest key over the block (else null).
+   */
+  public record BlockOutcome(int block, double[] observed, double[] lower, double[] upper,
+      long[] counts, double[] nullMax) implements Serializable {}
 
   /** One fixed voxel block: observed ISC and every replicate, folded window by window. */
   private static final class Block {
@@ -312,7 +373,7 @@ public final class Isc {
       return Math.tanh(z / n);
     }
 
-    BlockOut run() {
+    BlockOutcome run(int block) {
       int n = valuesPerVoxel();
       double[] values = new double[vb * n];
       correlations(raw, values);
@@ -373,7 +434,8 @@ public final class Isc {
       double[] upper = new double[vb];
       tails.percentiles(100.0 * (alpha / 2.0), lower);
       tails.percentiles(100.0 * (1.0 - alpha / 2.0), upper);
-      return new BlockOut(v0, observed, lower, upper, counter.counts(), nullMax);
+      return new BlockOutcome(block, observed, lower, upper, counter.counts(),
+          nullMax == null ? null : nullMax.maxima());
     }
 
     /**
@@ -639,7 +701,8 @@ public final class Isc {
     return r > 1 ? 1 : (r < -1 ? -1 : r);
   }
 
-  private static void validate(double[] data, int subjects, int timepoints, int voxels) {
+  /** The bad-input rules (exit 2), checked before any block is computed. */
+  public static void checkInput(double[] data, int subjects, int timepoints, int voxels) {
     if (subjects < 3) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 3 subjects"
           + " (axis 0 of --input), but the input has " + subjects);

@@ -34,6 +34,32 @@ class IscDeterminismAndInputTest {
   }
 
   @Test
+  void blocksComputedFromSlicesInAnyOrderMergeToTheSameBits() {
+    double[] d = IscTest.data(31);
+    for (IscNull nul : IscNull.values()) {
+      Isc.Options o = new Isc.Options(IscSummary.PAIRWISE, IscMetric.MEDIAN, nul, 90, 0.9,
+          Tail.TWO, true, 5L, 2, 1, new Grid(3, 16));
+      IscResult whole = Isc.run(d, IscTest.S, IscTest.T, IscTest.V, o);
+      java.util.List<Isc.BlockOutcome> outs = new java.util.ArrayList<>();
+      for (int b : new int[] {2, 0, 1}) {
+        double[] slice = Isc.blockSlice(d, IscTest.S, IscTest.T, IscTest.V, o.grid(), b);
+        outs.add(Isc.blockOfSlice(slice, IscTest.S, IscTest.T, b, o));
+      }
+      IscResult merged = Isc.merge(outs, IscTest.V, o);
+      for (Output out : whole.outputs()) {
+        assertThat(merged.output(out.name())).as(nul + " " + out.name()).isEqualTo(out.values());
+      }
+      java.util.List<Isc.BlockOutcome> twice = new java.util.ArrayList<>(outs);
+      twice.add(outs.get(0));
+      assertThatThrownBy(() -> Isc.merge(twice, IscTest.V, o))
+          .hasMessage("[BUG] cannot merge the outcome of block 2 (1 voxels) into 3 blocks of 7"
+              + " voxels: it was merged before");
+      assertThatThrownBy(() -> Isc.merge(outs.subList(0, 2), IscTest.V, o))
+          .hasMessage("[BUG] the outcome of block 1 is missing");
+    }
+  }
+
+  @Test
   void badInputIsRefusedWithTheFlagAndTheValue() {
     Isc.Options o = Isc.Options.defaults(IscNull.BOOTSTRAP, 10, 1L);
     assertThatThrownBy(() -> Isc.run(new double[2 * 5 * 3], 2, 5, 3, o))
