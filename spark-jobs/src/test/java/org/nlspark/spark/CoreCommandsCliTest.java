@@ -63,6 +63,7 @@ class CoreCommandsCliTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
   void iscWritesTheCoreResultAndASummary() throws Exception {
     double[] d = gaussian(1, 4 * 20 * 30);
     Path in = npy("d.npy", new long[] {4, 20, 30}, d);
@@ -81,6 +82,33 @@ class CoreCommandsCliTest {
     assertThat((Map<String, Object>) s.get("tile_plan")).containsEntry("voxel_blocks", 1L);
     assertThat((List<Object>) s.get("files")).containsExactly("isc.npy", "p.npy",
         "ci_lower.npy", "ci_upper.npy", "p_fwer.npy", "null_max.npy", "summary.json");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void iscAsSparkTasksWritesTheSameBitsAsDriverThreads() throws Exception {
+    // 2,100 voxels = 3 blocks of the default grid
+    double[] d = gaussian(9, 3 * 8 * 2100);
+    Path in = npy("d3.npy", new long[] {3, 8, 2100}, d);
+    Path threads = dir.resolve("threads");
+    Path tasks = dir.resolve("tasks");
+    for (Path out : new Path[] {threads, tasks}) {
+      String[] common = {"isc", "--input", in.toString(), "--output", out.toString(), "--null",
+          "phase-randomize", "--permutations", "20", "--metric", "median", "--quiet"};
+      String[] argv = out == tasks
+          ? java.util.stream.Stream.concat(java.util.Arrays.stream(common),
+              java.util.stream.Stream.of("--partitions", "2")).toArray(String[]::new)
+          : common;
+      CliRun run = CliRun.of(argv);
+      assertThat(run.err()).isEmpty();
+      assertThat(run.code()).isZero();
+    }
+    for (String f : new String[] {"isc", "p", "ci_lower", "ci_upper", "p_fwer", "null_max"}) {
+      assertThat(Files.readAllBytes(tasks.resolve(f + ".npy"))).as(f)
+          .isEqualTo(Files.readAllBytes(threads.resolve(f + ".npy")));
+    }
+    assertThat((Map<String, Object>) summary(tasks).get("engine")).containsEntry("name", "spark")
+        .containsEntry("partitions", 2L);
   }
 
   @Test

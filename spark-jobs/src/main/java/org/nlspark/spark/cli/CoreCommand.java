@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.BackendKind;
@@ -23,9 +24,9 @@ import org.nlspark.spark.io.HadoopFiles;
 
 /**
  * What the isc, timeseries-correlation and ridge-bootstrap commands share: the common options of
- * DESIGN §6, reading inputs and writing outputs through Hadoop paths, and summary.json. These
- * commands compute on the driver's CPU threads (core's block scheduler; results are bit-identical
- * for any thread count); Spark provides the file systems.
+ * DESIGN §6, reading inputs and writing outputs through Hadoop paths, and summary.json. By default
+ * they compute on the driver's CPU threads (core's block scheduler; bit-identical for any thread
+ * count); isc runs its voxel blocks as Spark tasks with --partitions or a non-local master.
  */
 public abstract class CoreCommand {
   static final Set<String> COMMON_VALUED = Set.of("--seed", "--output", "--backend",
@@ -38,6 +39,10 @@ public abstract class CoreCommand {
   private String[] raw;
   private Configuration conf;
   private final Map<String, Object> inputs = new LinkedHashMap<>();
+  /** The session of this command, set before {@link #compute}. */
+  protected SparkSession spark;
+  /** How the blocks ran, for summary.json; {@link #compute} may replace the default. */
+  protected final Map<String, Object> engine = new LinkedHashMap<>();
   /** The grid and how the work was cut, for summary.json; filled by {@link #compute}. */
   protected final Map<String, Object> tilePlan = new LinkedHashMap<>();
 
@@ -72,7 +77,10 @@ public abstract class CoreCommand {
     boolean overwrite = args.flag("--overwrite");
     try (Main.SessionHandle session = Main.SessionHandle.open(args.get("--master"),
         "nlspark " + name())) {
-      conf = session.spark.sparkContext().hadoopConfiguration();
+      spark = session.spark;
+      conf = spark.sparkContext().hadoopConfiguration();
+      engine.put("name", "local threads");
+      engine.put("threads", threads());
       HadoopFiles.OutputDir.checkTarget(conf, output, overwrite);
       Map<String, Object> parameters = new LinkedHashMap<>();
       long t0 = System.nanoTime();
@@ -91,8 +99,8 @@ public abstract class CoreCommand {
         Map<String, Object> facts = result.facts();
         Object replicates = facts.containsKey("replicates") ? facts.get("replicates")
             : facts.get("draws");
-        out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s on %d threads; wrote %s%n",
-            name(), result.voxels(), replicates, wall, threads(), written);
+        out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s (%s); wrote %s%n",
+            name(), result.voxels(), replicates, wall, engine, written);
       }
       return 0;
     }
@@ -198,9 +206,6 @@ public abstract class CoreCommand {
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("wall_seconds", wall);
     m.put("timings", timing);
-    Map<String, Object> engine = new LinkedHashMap<>();
-    engine.put("name", "local threads");
-    engine.put("threads", threads());
     m.put("engine", engine);
     m.put("command_line", "nlspark " + String.join(" ", raw));
     List<String> files = new java.util.ArrayList<>();
