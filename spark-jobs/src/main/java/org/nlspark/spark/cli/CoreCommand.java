@@ -99,8 +99,11 @@ public abstract class CoreCommand {
         Map<String, Object> facts = result.facts();
         Object replicates = facts.containsKey("replicates") ? facts.get("replicates")
             : facts.get("draws");
-        out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s (%s); wrote %s%n",
-            name(), result.voxels(), replicates, wall, engine, written);
+        String where = "spark".equals(engine.get("name"))
+            ? "Spark " + engine.get("master") + ", " + engine.get("partitions") + " partitions"
+            : engine.get("threads") + " driver threads";
+        out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s on %s; wrote %s%n",
+            name(), result.voxels(), replicates, wall, where, written);
       }
       return 0;
     }
