@@ -48,6 +48,12 @@ public final class KernelBenchmark {
     System.out.printf("peak DGEMM %.1f GFLOP/s, SGEMM %.1f GFLOP/s%n", peak64, peak32);
 
     int scale = quick ? 10 : 1;
+    // Warm-up (not reported): lets the JIT compile the kernels before anything is timed.
+    for (Precision p : Precision.values()) {
+      oneSample("warm-up", 30, 5_000, 2_000, p, 1, cores);
+      bootstrap("warm-up", 50, 2_000, 1_000, p, 1, cores);
+    }
+    System.out.println("-- timed --");
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Precision p : Precision.values()) {
       double peak = p == Precision.FLOAT64 ? peak64 : peak32;

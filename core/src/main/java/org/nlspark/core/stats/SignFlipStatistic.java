@@ -89,55 +89,124 @@ final class SignFlipStatistic extends GemmStatistic {
     }
   }
 
+  /** Relative width of the band below |g_obs| where a count is decided by the exact key. */
+  private static final double NEAR_BAND = 1e-7;
+
   @Override
   public boolean foldWindow(long first, int rows, Tail tail, int[] counts, double[] rowMax) {
     if (tail != Tail.TWO) {
       return false;
     }
     if (observedCore == null) {
-      multiplyIdentity();
-      observedCore = new double[b];
-      for (int v = 0; v < b; v++) {
-        double g = product[v];
-        observedCore[v] = scale[v] == Double.POSITIVE_INFINITY ? Double.POSITIVE_INFINITY
-            : tStat ? ratio(g, scale[v]) : Math.abs(g);
-      }
+      prepareThresholds();
     }
     final float[] gf = multiplyDraws(first, rows);
     final double[] g = product;
-    final double[] thr = observedCore;
-    final double[] c = scale;
     for (int r = 0; r < rows; r++) {
       final int base = r * b;
-      double m = 0.0;
       if (tStat) {
-        if (gf != null) {
-          for (int v = 0; v < b; v++) {
-            double gv = gf[base + v];
-            double u = gv * gv;
-            double k = u / Math.max(c[v] - u, 0.0);
-            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
-            m = Math.max(m, k);
-          }
-        } else {
-          for (int v = 0; v < b; v++) {
-            double gv = g[base + v];
-            double u = gv * gv;
-            double k = u / Math.max(c[v] - u, 0.0);
-            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
-            m = Math.max(m, k);
-          }
-        }
+        double m = gf != null ? foldRowT(gf, base, counts) : foldRowT(g, base, counts);
         rowMax[r] = anyDefined ? Math.sqrt((n - 1) * m) : Double.NEGATIVE_INFINITY;
       } else {
+        double m = 0.0;
         for (int v = 0; v < b; v++) {
           double k = Math.abs(gf != null ? gf[base + v] : g[base + v]);
-          counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
+          counts[v] += (int) (~Double.doubleToRawLongBits(k - observedCore[v]) >>> 63);
           m = Math.max(m, k);
         }
         rowMax[r] = m / n;
       }
     }
     return true;
+  }
+
+  /** |g_obs| per voxel, and the near band below it as centre and half-width. */
+  private double[] gObs;
+  private double[] gMid;
+  private double[] gHalf;
+
+  private void prepareThresholds() {
+    multiplyIdentity();
+    observedCore = new double[b];
+    gObs = new double[b];
+    gMid = new double[b];
+    gHalf = new double[b];
+    for (int v = 0; v < b; v++) {
+      double g = product[v];
+      boolean undefined = scale[v] == Double.POSITIVE_INFINITY;
+      observedCore[v] = undefined ? Double.POSITIVE_INFINITY
+          : tStat ? ratio(g, scale[v]) : Math.abs(g);
+      gObs[v] = undefined ? Double.POSITIVE_INFINITY : Math.abs(g);
+      double low = Math.abs(g) * (1 - NEAR_BAND);
+      gMid[v] = undefined ? Double.POSITIVE_INFINITY : (gObs[v] + low) / 2;
+      gHalf[v] = undefined ? 0.0 : (gObs[v] - low) / 2;
+    }
+  }
+
+  /*
+   * One row of the two-tailed t fold without a division per value. The key is
+   * ratio = g^2 / max(n sum(x^2) - g^2, 0), computed the same way everywhere; it is monotone in |g|,
+   * so |g| >= |g_obs| implies a count, and only |g| in a narrow band below |g_obs| needs the exact
+   * key. The row maximum keeps the best (u, d) pair and tests u * B >= A (1 - band) * d, so a
+   * value can only beat the exact maximum so far if it passes; those (few) get the exact key.
+   */
+  private double foldRowT(double[] g, int base, int[] counts) {
+    final double[] c = scale;
+    final double[] thr = observedCore;
+    final double[] obs = gObs;
+    final double[] mid = gMid;
+    final double[] half = gHalf;
+    double m = 0.0;
+    double bestD = 1.0;
+    double bestScaled = 0.0;
+    for (int v = 0; v < b; v++) {
+      double gv = g[base + v];
+      double ag = Math.abs(gv);
+      counts[v] += (int) (~Double.doubleToRawLongBits(ag - obs[v]) >>> 63);
+      if (Math.abs(ag - mid[v]) < half[v]) { // one predictable test: ag inside the near band
+        counts[v] += ag < obs[v] && ratio(gv, c[v]) >= thr[v] ? 1 : 0; // ag >= obs counted above
+      }
+      double u = gv * gv;
+      double d = c[v] - u;
+      if (u * bestD >= bestScaled * d) {
+        double k = u / Math.max(d, 0.0);
+        if (k > m) {
+          m = k;
+          bestD = d;
+          bestScaled = u * (1 - NEAR_BAND);
+        }
+      }
+    }
+    return m;
+  }
+
+  private double foldRowT(float[] g, int base, int[] counts) {
+    final double[] c = scale;
+    final double[] thr = observedCore;
+    final double[] obs = gObs;
+    final double[] mid = gMid;
+    final double[] half = gHalf;
+    double m = 0.0;
+    double bestD = 1.0;
+    double bestScaled = 0.0;
+    for (int v = 0; v < b; v++) {
+      double gv = g[base + v];
+      double ag = Math.abs(gv);
+      counts[v] += (int) (~Double.doubleToRawLongBits(ag - obs[v]) >>> 63);
+      if (Math.abs(ag - mid[v]) < half[v]) { // one predictable test: ag inside the near band
+        counts[v] += ag < obs[v] && ratio(gv, c[v]) >= thr[v] ? 1 : 0; // ag >= obs counted above
+      }
+      double u = gv * gv;
+      double d = c[v] - u;
+      if (u * bestD >= bestScaled * d) {
+        double k = u / Math.max(d, 0.0);
+        if (k > m) {
+          m = k;
+          bestD = d;
+          bestScaled = u * (1 - NEAR_BAND);
+        }
+      }
+    }
+    return m;
   }
 }
