@@ -6,6 +6,7 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.Draws;
 import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.stats.BlockTransforms;
 import org.nlspark.core.stats.Ranks;
 import org.nlspark.core.tile.Grid;
 
@@ -118,13 +119,7 @@ final class GpuBlock {
     g.tStat = tStat;
     g.enumerated = enumerated;
     g.undefined = tStat ? constantColumns(x, n, b) : new int[0];
-    g.perVoxel = new double[b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        double xv = x[i * b + v];
-        g.perVoxel[v] += xv * xv;
-      }
-    }
+    g.perVoxel = BlockTransforms.columnSumSquares(x, n, b);
     return g;
   }
 
@@ -132,32 +127,10 @@ final class GpuBlock {
       long seed) {
     int n = n1 + n2;
     GpuBlock g = new GpuBlock(Kind.TWO_SAMPLE, n, b, seed);
-    double[] z = new double[n * b];
-    System.arraycopy(x, 0, z, 0, n1 * b);
-    System.arraycopy(y, 0, z, n1 * b, n2 * b);
-    double[] mean = new double[b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        mean[v] += z[i * b + v];
-      }
-    }
-    for (int v = 0; v < b; v++) {
-      mean[v] /= n;
-    }
-    double[] squares = welch ? new double[n * b] : null;
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        double c = z[i * b + v] - mean[v];
-        z[i * b + v] = c;
-        if (welch) {
-          squares[i * b + v] = c * c;
-        }
-      }
-    }
+    double[] z = BlockTransforms.stackAndCentre(x, n1, y, n2, b);
+    double[] squares = welch ? BlockTransforms.squares(z) : null;
     if (welch) {
-      int[] cx = constantColumns(x, n1, b);
-      int[] cy = constantColumns(y, n2, b);
-      g.undefined = Arrays.stream(cx).filter(v -> Arrays.binarySearch(cy, v) >= 0).toArray();
+      g.undefined = BlockTransforms.constantInBoth(x, n1, y, n2, b);
     }
     g.data = z;
     g.data2 = squares;
@@ -179,19 +152,10 @@ final class GpuBlock {
   static GpuBlock correlation(double[] x, int n, int b, double[] y, boolean spearman, long seed) {
     GpuBlock g = new GpuBlock(Kind.CORRELATION, n, b, seed);
     g.undefined = constantColumns(x, n, b);
-    double[] xs = new double[n * b];
-    double[] column = new double[n];
-    for (int v = 0; v < b; v++) {
-      for (int i = 0; i < n; i++) {
-        column[i] = x[i * b + v];
-      }
-      double[] s = standardise(spearman ? Ranks.average(column) : column);
-      for (int i = 0; i < n; i++) {
-        xs[i * b + v] = s[i];
-      }
-    }
+    double[] xs = spearman ? BlockTransforms.standardiseColumns(rankColumns(x, n, b), n, b)
+        : BlockTransforms.standardiseColumns(x, n, b);
     g.data = xs;
-    g.target = standardise(spearman ? Ranks.average(y) : y.clone());
+    g.target = BlockTransforms.standardise(spearman ? Ranks.average(y) : y.clone());
     return g;
   }
 
@@ -307,47 +271,22 @@ final class GpuBlock {
     System.arraycopy(scratch, 0, counts, offset, n);
   }
 
-  /** Indices of columns of a row-major n x b block whose values are all equal. */
   static int[] constantColumns(double[] x, int n, int b) {
-    int count = 0;
-    boolean[] constant = new boolean[b];
-    for (int v = 0; v < b; v++) {
-      double first = x[v];
-      boolean same = true;
-      for (int i = 1; i < n && same; i++) {
-        same = x[i * b + v] == first;
-      }
-      constant[v] = same;
-      if (same) {
-        count++;
-      }
-    }
-    int[] idx = new int[count];
-    for (int v = 0, k = 0; v < b; v++) {
-      if (constant[v]) {
-        idx[k++] = v;
-      }
-    }
-    return idx;
+    return BlockTransforms.constantColumns(x, n, b);
   }
 
-  /** (v - mean) / ||v - mean||; all zeros for a constant vector. */
-  static double[] standardise(double[] v) {
-    int n = v.length;
-    double mean = 0;
-    for (double x : v) {
-      mean += x;
-    }
-    mean /= n;
-    double ss = 0;
-    double[] out = new double[n];
-    for (int i = 0; i < n; i++) {
-      out[i] = v[i] - mean;
-      ss += out[i] * out[i];
-    }
-    double norm = Math.sqrt(ss);
-    for (int i = 0; i < n; i++) {
-      out[i] = norm > 0 ? out[i] / norm : 0.0;
+  /** Average ranks of every column (Spearman on the GPU: Pearson of standardised ranks). */
+  private static double[] rankColumns(double[] x, int n, int b) {
+    double[] out = new double[n * b];
+    double[] column = new double[n];
+    for (int v = 0; v < b; v++) {
+      for (int i = 0; i < n; i++) {
+        column[i] = x[i * b + v];
+      }
+      double[] r = Ranks.average(column);
+      for (int i = 0; i < n; i++) {
+        out[i * b + v] = r[i];
+      }
     }
     return out;
   }

@@ -31,18 +31,8 @@ final class CorrelationStatistic extends GemmStatistic {
     if (spearman) {
       return createSpearman(precision, x, n, b, window, y, seed, undefined);
     }
-    double[] xs = new double[n * b];
-    double[] column = new double[n];
-    for (int v = 0; v < b; v++) {
-      for (int i = 0; i < n; i++) {
-        column[i] = x[i * b + v];
-      }
-      double[] s = standardise(column);
-      for (int i = 0; i < n; i++) {
-        xs[i * b + v] = s[i];
-      }
-    }
-    double[] ys = standardise(y.clone());
+    double[] xs = BlockTransforms.standardiseColumns(x, n, b);
+    double[] ys = BlockTransforms.standardise(y.clone());
     return new CorrelationStatistic(precision, xs, n, b, window, ys, seed, undefined, null);
   }
 
@@ -82,27 +72,6 @@ final class CorrelationStatistic extends GemmStatistic {
       r[i] = 2 * r[i] - (n + 1);
     }
     return r;
-  }
-
-  /** (v - mean) / ||v - mean||; all zeros for a constant vector. */
-  static double[] standardise(double[] v) {
-    int n = v.length;
-    double mean = 0;
-    for (double x : v) {
-      mean += x;
-    }
-    mean /= n;
-    double ss = 0;
-    double[] out = new double[n];
-    for (int i = 0; i < n; i++) {
-      out[i] = v[i] - mean;
-      ss += out[i] * out[i];
-    }
-    double norm = Math.sqrt(ss);
-    for (int i = 0; i < n; i++) {
-      out[i] = norm > 0 ? out[i] / norm : 0.0;
-    }
-    return out;
   }
 
   @Override

@@ -130,27 +130,7 @@ abstract class GemmStatistic implements BlockStatistic {
   /** Turns {@link #product} (and {@link #product2}) rows [0, rows) into statistic values. */
   abstract void epilogue(int rows, double[] out);
 
-  /** Indices of columns of a row-major n x b block whose values are all equal. */
   static int[] constantColumns(double[] x, int n, int b) {
-    int count = 0;
-    boolean[] constant = new boolean[b];
-    for (int v = 0; v < b; v++) {
-      double first = x[v];
-      boolean same = true;
-      for (int i = 1; i < n && same; i++) {
-        same = x[i * b + v] == first;
-      }
-      constant[v] = same;
-      if (same) {
-        count++;
-      }
-    }
-    int[] idx = new int[count];
-    for (int v = 0, k = 0; v < b; v++) {
-      if (constant[v]) {
-        idx[k++] = v;
-      }
-    }
-    return idx;
+    return BlockTransforms.constantColumns(x, n, b);
   }
 }

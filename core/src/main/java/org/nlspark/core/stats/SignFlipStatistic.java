@@ -28,13 +28,7 @@ final class SignFlipStatistic extends GemmStatistic {
     this.tStat = tStat;
     this.enumerated = enumerated;
     this.seed = seed;
-    this.scale = new double[b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        double x = block[i * b + v];
-        scale[v] += x * x;
-      }
-    }
+    this.scale = BlockTransforms.columnSumSquares(block, n, b);
     for (int v = 0; v < b; v++) {
       scale[v] *= n;
     }

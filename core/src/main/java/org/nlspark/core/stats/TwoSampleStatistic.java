@@ -42,36 +42,9 @@ final class TwoSampleStatistic extends GemmStatistic {
   /** @param x group 1 block (n1 x b), @param y group 2 block (n2 x b) */
   static TwoSampleStatistic create(Precision precision, double[] x, int n1, double[] y, int n2,
       int b, int window, boolean welch, long seed) {
-    int n = n1 + n2;
-    double[] z = new double[n * b];
-    System.arraycopy(x, 0, z, 0, n1 * b);
-    System.arraycopy(y, 0, z, n1 * b, n2 * b);
-    double[] mean = new double[b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        mean[v] += z[i * b + v];
-      }
-    }
-    for (int v = 0; v < b; v++) {
-      mean[v] /= n;
-    }
-    double[] squares = welch ? new double[n * b] : null;
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        double c = z[i * b + v] - mean[v];
-        z[i * b + v] = c;
-        if (welch) {
-          squares[i * b + v] = c * c;
-        }
-      }
-    }
-    int[] undefined = new int[0];
-    if (welch) {
-      int[] cx = constantColumns(x, n1, b);
-      int[] cy = constantColumns(y, n2, b);
-      undefined = java.util.Arrays.stream(cx)
-          .filter(v -> java.util.Arrays.binarySearch(cy, v) >= 0).toArray();
-    }
+    double[] z = BlockTransforms.stackAndCentre(x, n1, y, n2, b);
+    double[] squares = welch ? BlockTransforms.squares(z) : null;
+    int[] undefined = welch ? BlockTransforms.constantInBoth(x, n1, y, n2, b) : new int[0];
     return new TwoSampleStatistic(precision, z, squares, n1, n2, b, window, welch, seed,
         undefined);
   }
