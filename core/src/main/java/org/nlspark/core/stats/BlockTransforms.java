@@ -78,12 +78,18 @@ public final class BlockTransforms {
     return xs;
   }
 
+  /** Two groups stacked: x rows, then y rows. */
+  public static double[] stack(double[] x, int n1, double[] y, int n2, int b) {
+    double[] z = new double[(n1 + n2) * b];
+    System.arraycopy(x, 0, z, 0, n1 * b);
+    System.arraycopy(y, 0, z, n1 * b, n2 * b);
+    return z;
+  }
+
   /** Two groups stacked (x rows, then y rows) and centred per voxel on the pooled mean. */
   public static double[] stackAndCentre(double[] x, int n1, double[] y, int n2, int b) {
     int n = n1 + n2;
-    double[] z = new double[n * b];
-    System.arraycopy(x, 0, z, 0, n1 * b);
-    System.arraycopy(y, 0, z, n1 * b, n2 * b);
+    double[] z = stack(x, n1, y, n2, b);
     double[] mean = new double[b];
     for (int i = 0; i < n; i++) {
       for (int v = 0; v < b; v++) {
