@@ -52,9 +52,21 @@ public final class Main {
     this.err = err;
   }
 
+  /** Held so the configured java.util.logging levels are not garbage-collected away. */
+  private static final java.util.logging.Logger[] QUIET_LOGGERS = {
+    java.util.logging.Logger.getLogger("org.nlspark"),
+    java.util.logging.Logger.getLogger("dev.ludovic.netlib"),
+  };
+
   public static void main(String[] args) {
     if (System.getProperty("log4j2.configurationFile") == null) {
       System.setProperty("log4j2.configurationFile", "nlspark-log4j2.properties");
+    }
+    // The command line speaks through its own output: the libraries' java.util.logging notes
+    // (which BLAS loaded, why no GPU) go to summary.json and `env`, not to stderr.
+    if (!java.util.List.of(args).contains("--verbose")) {
+      QUIET_LOGGERS[0].setLevel(java.util.logging.Level.WARNING);
+      QUIET_LOGGERS[1].setLevel(java.util.logging.Level.SEVERE);
     }
     System.exit(run(args));
   }
