@@ -50,8 +50,8 @@ public final class KernelBenchmark {
     int scale = quick ? 10 : 1;
     // Warm-up (not reported): lets the JIT compile the kernels before anything is timed.
     for (Precision p : Precision.values()) {
-      oneSample("warm-up", 30, 5_000, 2_000, p, 1, cores);
-      bootstrap("warm-up", 50, 2_000, 1_000, p, 1, cores);
+      oneSample("warm-up", 30, 20_000, 2_000, p, 1, cores);
+      bootstrap("warm-up", 50, 5_000, 2_000, p, 1, cores);
     }
     System.out.println("-- timed --");
     List<Map<String, Object>> rows = new ArrayList<>();
