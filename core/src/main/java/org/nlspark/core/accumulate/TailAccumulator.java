@@ -216,6 +216,17 @@ public final class TailAccumulator {
           "[BUG] Cannot merge " + WHAT + " of " + other.elements + " elements, k=" + other.k
               + " into one of " + elements + " elements, k=" + k);
     }
+    if (n == 0 && other.n > 0) { // merging into a fresh accumulator: take the other's state
+      System.arraycopy(other.lo, 0, lo, 0, lo.length);
+      System.arraycopy(other.hi, 0, hi, 0, hi.length);
+      System.arraycopy(other.loN, 0, loN, 0, elements);
+      System.arraycopy(other.hiN, 0, hiN, 0, elements);
+      System.arraycopy(other.loTau, 0, loTau, 0, elements);
+      System.arraycopy(other.hiTau, 0, hiTau, 0, elements);
+      System.arraycopy(other.undefined, 0, undefined, 0, elements);
+      n = other.n;
+      return;
+    }
     long[] a = new long[cap];
     long[] b = new long[cap];
     for (int e = 0; e < elements; e++) {
@@ -295,19 +306,49 @@ public final class TailAccumulator {
     }
   }
 
+  /**
+   * Two percentiles of every element (a confidence interval) with one sort of each tail per
+   * element: {@code outLow[e]} = percentile qLow, {@code outHigh[e]} = percentile qHigh.
+   */
+  public void interval(double qLow, double qHigh, double[] outLow, double[] outHigh) {
+    if (outLow.length != elements || outHigh.length != elements) {
+      throw new IllegalArgumentException("[BUG] outputs must have " + elements + " elements");
+    }
+    double[] lo = new double[cap];
+    double[] hi = new double[cap];
+    for (int e = 0; e < elements; e++) {
+      if (prepareSorted(e, qLow, lo, hi)) {
+        outLow[e] = fromSorted(e, qLow, lo, hi);
+        outHigh[e] = fromSorted(e, qHigh, lo, hi);
+      } else {
+        outLow[e] = Double.NaN;
+        outHigh[e] = Double.NaN;
+      }
+    }
+  }
+
   private double percentile(int e, double q, double[] lower, double[] upper) {
+    return prepareSorted(e, q, lower, upper) ? fromSorted(e, q, lower, upper) : Double.NaN;
+  }
+
+  /** Sorts element e's tails into lower/upper; false when its percentiles are NaN. */
+  private boolean prepareSorted(int e, double q, double[] lower, double[] upper) {
     if (n == 0) {
       throw new IllegalStateException(
           "Cannot take percentile " + q + " of element " + e + ": no replicates were accumulated");
     }
     if (undefined[e] > 0) {
-      return Double.NaN;
+      return false;
     }
     settle(e);
+    sortedValues(lo, e * cap, loN[e], lower);
+    sortedValues(hi, e * cap, loN[e], upper);
+    return true;
+  }
+
+  private double fromSorted(int e, double q, double[] lower, double[] upper) {
     final int m = loN[e];
     final long n = this.n;
-    sortedValues(lo, e * cap, m, lower);
-    sortedValues(hi, e * cap, m, upper);
     final long upperStart = n - m;
     return NumpyPercentile.ofOrderStatistics(
         n,

@@ -185,11 +185,14 @@ public final class ResultMerger {
       double[] s = folded[k].std(1);
       System.arraycopy(m, 0, mean, from, m.length);
       System.arraycopy(s, 0, std, from, s.length);
-      for (int v = 0; v < m.length; v++) {
-        if (spec.ci() == CiMethod.PERCENTILE) {
-          lower[from + v] = tails[k].percentile(v, qLow);
-          upper[from + v] = tails[k].percentile(v, qHigh);
-        } else {
+      if (spec.ci() == CiMethod.PERCENTILE) {
+        double[] lo = new double[m.length];
+        double[] hi = new double[m.length];
+        tails[k].interval(qLow, qHigh, lo, hi);
+        System.arraycopy(lo, 0, lower, from, m.length);
+        System.arraycopy(hi, 0, upper, from, m.length);
+      } else {
+        for (int v = 0; v < m.length; v++) {
           lower[from + v] = m[v] - zCrit * s[v];
           upper[from + v] = m[v] + zCrit * s[v];
         }
