@@ -50,14 +50,16 @@ public final class MomentAccumulator {
     }
     double[] mean = acc.mean;
     double[] m2 = acc.m2;
-    for (int r = 0; r < rows; r++) {
+    // Mean as first + sum(x - first) / rows: exact when every value is equal (a constant voxel
+    // then has M2 = 0 exactly) and no less accurate otherwise.
+    for (int r = 1; r < rows; r++) {
       int row = offset + r * cols;
       for (int e = 0; e < cols; e++) {
-        mean[e] += buf[row + e];
+        mean[e] += buf[row + e] - buf[offset + e];
       }
     }
     for (int e = 0; e < cols; e++) {
-      mean[e] /= rows;
+      mean[e] = buf[offset + e] + mean[e] / rows;
     }
     for (int r = 0; r < rows; r++) {
       int row = offset + r * cols;

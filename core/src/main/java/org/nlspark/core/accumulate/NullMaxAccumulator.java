@@ -88,6 +88,10 @@ public final class NullMaxAccumulator {
       seen = other.seen.clone();
       return;
     }
+    if (other.first >= first && other.first + other.maxima.length <= first + maxima.length) {
+      foldInto(maxima, seen, first, other); // inside this range: no reallocation (driver hot path)
+      return;
+    }
     long[] u = ReplicateRange.union(WHAT, first, maxima.length, other.first, other.maxima.length);
     double[] m = new double[(int) u[1]];
     boolean[] s = new boolean[m.length];

@@ -5,7 +5,8 @@ package org.nlspark.core.accumulate;
  * hold if the range were sorted, everything before it is &lt;= and everything after is &gt;=.
  * Partitioning is Lomuto's without branches on the data (a swap every step, the boundary advanced
  * by the comparison's outcome), because tails see random data where a branch mispredicts half the
- * time.
+ * time. When nth falls at or right of the boundary, a second branch-free pass gathers the values
+ * equal to the pivot, so many repeated values (small-n medians, integer data) stay linear.
  */
 final class QuickSelect {
   private QuickSelect() {}
@@ -34,14 +35,22 @@ final class QuickSelect {
         store += v < pivot ? 1 : 0;
       }
       swap(a, store, hi);
-      if (store == nth) {
-        return;
-      }
-      if (store < nth) {
-        lo = store + 1;
-      } else {
+      if (nth < store) {
         hi = store - 1;
+        continue;
       }
+      // [store, hi] >= pivot: gather the values equal to it at the front
+      int equal = store;
+      for (int i = store; i <= hi; i++) {
+        long v = a[i];
+        a[i] = a[equal];
+        a[equal] = v;
+        equal += v == pivot ? 1 : 0;
+      }
+      if (nth < equal) {
+        return; // a[nth] is the pivot; left <=, right >=
+      }
+      lo = equal;
     }
   }
 

@@ -54,7 +54,7 @@ public final class Draws {
     }
   }
 
-  /** True when all 2^n sign flips fit in the requested number of permutations (n < 63). */
+  /** True when all 2^n sign flips fit in the requested number of permutations (n < 62). */
   public static boolean enumerateSignFlips(int n, long permutations) {
     return n < 62 && (1L << n) <= permutations;
   }

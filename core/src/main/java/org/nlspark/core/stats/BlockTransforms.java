@@ -107,6 +107,31 @@ public final class BlockTransforms {
     return z;
   }
 
+  /**
+   * Two groups stacked and shifted per voxel by the pooled mean rounded to an integer: removes
+   * the offset (raw BOLD intensities sit near 1e3-1e4, which would cost float32 sums their digits)
+   * while integer-valued data stay integers, so equal group sums stay exactly equal.
+   */
+  public static double[] stackAndShift(double[] x, int n1, double[] y, int n2, int b) {
+    int n = n1 + n2;
+    double[] z = stack(x, n1, y, n2, b);
+    double[] shift = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        shift[v] += z[i * b + v];
+      }
+    }
+    for (int v = 0; v < b; v++) {
+      shift[v] = Math.rint(shift[v] / n);
+    }
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        z[i * b + v] -= shift[v];
+      }
+    }
+    return z;
+  }
+
   /** Element-wise squares. */
   public static double[] squares(double[] x) {
     double[] s = new double[x.length];

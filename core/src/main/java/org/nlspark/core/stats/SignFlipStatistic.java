@@ -24,7 +24,13 @@ final class SignFlipStatistic extends GemmStatistic {
 
   SignFlipStatistic(Precision precision, double[] block, int n, int b, int window, boolean tStat,
       boolean enumerated, long seed) {
-    super(precision, block, null, n, b, window, tStat ? constantColumns(block, n, b) : new int[0]);
+    this(precision, block, n, b, window, tStat, enumerated, seed,
+        tStat ? constantColumns(block, n, b) : new int[0]);
+  }
+
+  private SignFlipStatistic(Precision precision, double[] block, int n, int b, int window,
+      boolean tStat, boolean enumerated, long seed, int[] undefined) {
+    super(precision, block, null, n, b, window, undefined);
     this.tStat = tStat;
     this.enumerated = enumerated;
     this.seed = seed;
@@ -32,7 +38,6 @@ final class SignFlipStatistic extends GemmStatistic {
     for (int v = 0; v < b; v++) {
       scale[v] *= n;
     }
-    int[] undefined = tStat ? constantColumns(block, n, b) : new int[0];
     for (int v : undefined) {
       scale[v] = Double.POSITIVE_INFINITY;
     }
@@ -105,7 +110,7 @@ final class SignFlipStatistic extends GemmStatistic {
         double m = 0.0;
         for (int v = 0; v < b; v++) {
           double k = Math.abs(gf != null ? gf[base + v] : g[base + v]);
-          counts[v] += (int) (~Double.doubleToRawLongBits(k - observedCore[v]) >>> 63);
+          counts[v] += k >= observedCore[v] ? 1 : 0;
           m = Math.max(m, k);
         }
         rowMax[r] = m / n;

@@ -6,7 +6,7 @@ import org.nlspark.core.resample.Draws;
 /**
  * Two-sample tests under label permutation, group 1 minus group 2. For Welch the stacked data Z
  * (n1 + n2 rows) is centred per voxel first (the statistic is shift-invariant; centring keeps the
- * sums-of-squares form accurate); the mean difference uses the raw data. D holds the group-1 indicator of each permutation:
+ * sums-of-squares form accurate); the mean difference uses the data shifted by its pooled mean rounded to an integer. D holds the group-1 indicator of each permutation:
  * S1 = D * Zc, Q1 = D * Zc^2; group 2's sums are the column totals minus group 1's.
  * Welch t = (m1 - m2) / sqrt(v1/n1 + v2/n2) with ddof = 1 group variances; it is undefined
  * (NaN) for a voxel constant within both groups.
@@ -43,9 +43,9 @@ final class TwoSampleStatistic extends GemmStatistic {
   static TwoSampleStatistic create(Precision precision, double[] x, int n1, double[] y, int n2,
       int b, int window, boolean welch, long seed) {
     // Welch needs sums of squares, so the data is centred; the mean difference only needs sums,
-    // which on raw data are exact for integer-valued inputs, keeping mathematical ties as ties.
+    // taken on data shifted by an integer (exact for integer-valued inputs: ties stay ties).
     double[] z = welch ? BlockTransforms.stackAndCentre(x, n1, y, n2, b)
-        : BlockTransforms.stack(x, n1, y, n2, b);
+        : BlockTransforms.stackAndShift(x, n1, y, n2, b);
     double[] squares = welch ? BlockTransforms.squares(z) : null;
     int[] undefined = welch ? BlockTransforms.constantInBoth(x, n1, y, n2, b) : new int[0];
     return new TwoSampleStatistic(precision, z, squares, n1, n2, b, window, welch, seed,

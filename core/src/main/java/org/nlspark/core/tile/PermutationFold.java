@@ -5,8 +5,7 @@ import org.nlspark.core.stats.Tail;
 /**
  * The fused permutation epilogue: one pass over a window of null statistics that turns each into
  * its extremeness key, counts keys >= the observed key per voxel, and reduces each replicate's
- * maximum key — without branches in the inner loop, so the pass costs about as much as reading
- * the window once.
+ * maximum key, so the pass costs about as much as reading the window once.
  *
  * <p>Undefined voxels (NaN observed) get threshold +Infinity and every NaN key becomes -Infinity,
  * so they never count and never raise a maximum — the same rules as ExceedanceCounter and
@@ -40,7 +39,7 @@ final class PermutationFold {
           for (int v = 0; v < b; v++) {
             double k = Math.abs(stats[base + v]);
             k = k == k ? k : Double.NEGATIVE_INFINITY;
-            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
+            counts[v] += k >= thr[v] ? 1 : 0;
             m = Math.max(m, k);
           }
           break;
@@ -48,7 +47,7 @@ final class PermutationFold {
           for (int v = 0; v < b; v++) {
             double k = stats[base + v];
             k = k == k ? k : Double.NEGATIVE_INFINITY;
-            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
+            counts[v] += k >= thr[v] ? 1 : 0;
             m = Math.max(m, k);
           }
           break;
@@ -56,7 +55,7 @@ final class PermutationFold {
           for (int v = 0; v < b; v++) {
             double k = -stats[base + v];
             k = k == k ? k : Double.NEGATIVE_INFINITY;
-            counts[v] += (int) (~Double.doubleToRawLongBits(k - thr[v]) >>> 63);
+            counts[v] += k >= thr[v] ? 1 : 0;
             m = Math.max(m, k);
           }
           break;

@@ -79,7 +79,7 @@ public final class ResultMerger {
     } else {
       observed = new double[voxels];
       counts = new long[voxels];
-      nullMax = new NullMaxAccumulator(0, (int) plan.replicates());
+      nullMax = spec.fwer() ? new NullMaxAccumulator(0, (int) plan.replicates()) : null;
     }
   }
 
@@ -119,7 +119,9 @@ public final class ResultMerger {
       for (int v = 0; v < c.length; v++) {
         counts[from + v] += c[v];
       }
-      nullMax.merge(part.nullMax);
+      if (nullMax != null) {
+        nullMax.merge(part.nullMax);
+      }
       if (part.observed != null) {
         System.arraycopy(part.observed, 0, observed, from, part.observed.length);
         undefined += part.undefinedVoxels;
@@ -172,8 +174,8 @@ public final class ResultMerger {
     double[] lower = new double[voxels];
     double[] upper = new double[voxels];
     double alpha = 1.0 - spec.confidence();
-    double qLow = 100.0 * (alpha / 2.0);
-    double qHigh = 100.0 * (1.0 - alpha / 2.0);
+    double qLow = TilePlanner.lowerPercentile(alpha);
+    double qHigh = TilePlanner.upperPercentile(alpha);
     double zCrit = new NormalDistribution(0, 1).inverseCumulativeProbability(1.0 - alpha / 2.0);
     for (int k = 0; k < folded.length; k++) {
       if (!waiting[k].isEmpty() || folded[k].n() != plan.replicates()) {
@@ -208,7 +210,9 @@ public final class ResultMerger {
       } else {
         z[v] = Double.NaN;
         p[v] = Double.NaN;
-        zeroSpread++;
+        if (std[v] == 0) { // NaN std (a single replicate) is no spread to measure, not zero spread
+          zeroSpread++;
+        }
       }
     }
     return new BootstrapResult(mean, std, lower, upper, z, p, samples, plan.replicates(),

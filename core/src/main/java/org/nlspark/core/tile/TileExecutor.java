@@ -80,7 +80,8 @@ public final class TileExecutor {
     int[] windowCounts = new int[b];
     double[] rowMax = new double[w];
     ExceedanceCounter counts = new ExceedanceCounter(b);
-    NullMaxAccumulator nullMax = new NullMaxAccumulator(firstReplicate, rowsInTile);
+    NullMaxAccumulator nullMax = spec.fwer()
+        ? new NullMaxAccumulator(firstReplicate, rowsInTile) : null;
     for (int k = 0; k < tile.windowCount(); k++) {
       int window = tile.firstWindow() + k;
       int rows = plan.windowRows(window);
@@ -91,7 +92,9 @@ public final class TileExecutor {
         PermutationFold.fold(buf, rows, b, tail, thresholds, windowCounts, rowMax);
       }
       counts.addCounts(windowCounts, rows);
-      nullMax.updateRowMaxima(rowMax, rows, first);
+      if (nullMax != null) {
+        nullMax.updateRowMaxima(rowMax, rows, first);
+      }
     }
     return new PartialResult(tile, tile.firstWindow() == 0 ? observed : null, counts, nullMax,
         null, null, null, kernel.flops(), System.nanoTime() - start, kernel.undefinedVoxels());

@@ -180,9 +180,11 @@ extern "C" __global__ void window_moments(const double* x, long long rows, long 
                                           double* mean, double* m2) {
   long long v = thread_index();
   if (v >= b) return;
+  // shifted mean, as MomentAccumulator.ofWindow: exact for a constant voxel
+  double x0 = x[v];
   double s = 0.0;
-  for (long long r = 0; r < rows; r++) s += x[r * b + v];
-  double mu = s / (double)rows;
+  for (long long r = 1; r < rows; r++) s += x[r * b + v] - x0;
+  double mu = x0 + s / (double)rows;
   double q = 0.0;
   for (long long r = 0; r < rows; r++) {
     double d = x[r * b + v] - mu;

@@ -46,10 +46,10 @@ class AccumulatorBytesTest {
     double[] m2 = new double[cols];
     for (int v = 0; v < cols; v++) { // the order window_moments uses
       double s = 0;
-      for (int r = 0; r < rows; r++) {
-        s += x[r * cols + v];
+      for (int r = 1; r < rows; r++) {
+        s += x[r * cols + v] - x[v];
       }
-      double mu = s / rows;
+      double mu = x[v] + s / rows;
       double q = 0;
       for (int r = 0; r < rows; r++) {
         double d = x[r * cols + v] - mu;
