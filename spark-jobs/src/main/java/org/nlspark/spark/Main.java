@@ -196,7 +196,7 @@ public final class Main {
     try {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite);
+      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, input, input2, target);
       DataMatrix x = HadoopFiles.readMatrix(conf, input, "--input");
       JobInputs inputs;
       if (analysis == Analysis.TWO_SAMPLE) {
@@ -221,7 +221,7 @@ public final class Main {
   /** summary.json: core's summary plus the command line that produced it. */
   public static Map<String, Object> summary(RunReport report, String command, String[] args) {
     Map<String, Object> m = new LinkedHashMap<>(report.summary());
-    m.put("command_line", "nlspark " + String.join(" ", args));
+    m.put("command_line", commandLine(args));
     List<String> files = new java.util.ArrayList<>();
     for (Output o : report.result.outputs()) {
       files.add(o.name() + ".npy");
@@ -232,10 +232,31 @@ public final class Main {
   }
 
   static String describe(RunReport report, String dir) {
-    return String.format("%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s",
+    String line = String.format("%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s",
         report.job.spec.analysis().command(), report.result.voxels(),
         report.job.resampling.replicates(), report.plan.tileCount(),
         report.engineFacts.get("master"), report.wallSeconds, dir);
+    Object undefined = report.result.facts().getOrDefault("undefined_voxels",
+        report.result.facts().get("zero_variance_voxels"));
+    if (undefined instanceof Number && ((Number) undefined).longValue() > 0) {
+      line += String.format("%n%s of %d voxels have zero variance: their z/p (or statistic and p)"
+          + " are NaN", undefined, report.result.voxels());
+    }
+    return line;
+  }
+
+  /** The command as a shell would take it back (each argument quoted where needed). */
+  public static String commandLine(String[] args) {
+    StringBuilder b = new StringBuilder("nlspark");
+    for (String a : args) {
+      b.append(' ');
+      if (a.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+        b.append(a);
+      } else {
+        b.append('\'').append(a.replace("'", "'\\''")).append('\'');
+      }
+    }
+    return b.toString();
   }
 
   public static boolean progressWanted(boolean quiet) {
@@ -333,6 +354,9 @@ public final class Main {
      *     else {@code local[*]}
      */
     public static SessionHandle open(String master, String appName) {
+      if (master != null) {
+        checkMaster(master);
+      }
       scala.Option<SparkSession> active = SparkSession.getActiveSession();
       if (active.isEmpty()) {
         active = SparkSession.getDefaultSession();
@@ -349,6 +373,17 @@ public final class Main {
         }
       }
       return new SessionHandle(b.getOrCreate(), true);
+    }
+
+    /** A master URL Spark cannot parse is a usage error (exit 2), caught before Spark starts. */
+    static void checkMaster(String m) {
+      boolean ok = m.matches("local(\\[(\\*|[1-9][0-9]*)(,\\s*[1-9][0-9]*)?\\])?")
+          || m.matches("local-cluster\\[[1-9][0-9]*,\\s*[1-9][0-9]*,\\s*[1-9][0-9]*\\]")
+          || m.matches("(spark|mesos|k8s)://.+") || m.equals("yarn");
+      if (!ok) {
+        throw new InvalidInputException("--master must be local, local[N], local[*],"
+            + " local[N,F], spark://HOST:PORT, yarn, k8s://... or mesos://..., but was: " + m);
+      }
     }
 
     @Override

@@ -51,6 +51,10 @@ public final class Args {
           }
           value = args[++i];
         }
+        if (a.values.containsKey(name)) {
+          throw new InvalidInputException(name + " was given twice (" + a.values.get(name)
+              + " and " + value + "); give it once");
+        }
         a.values.put(name, value);
       } else {
         throw new InvalidInputException("Unknown option " + name + " for " + command

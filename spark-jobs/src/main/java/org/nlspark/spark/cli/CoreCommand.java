@@ -81,7 +81,8 @@ public abstract class CoreCommand {
       conf = spark.sparkContext().hadoopConfiguration();
       engine.put("name", "local threads");
       engine.put("threads", threads());
-      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite);
+      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, args.get("--input"),
+          args.get("--target"), args.get("--x-test"));
       Map<String, Object> parameters = new LinkedHashMap<>();
       long t0 = System.nanoTime();
       Result result = compute(parameters);
@@ -182,11 +183,21 @@ public abstract class CoreCommand {
           + ", but was: " + p);
     }
     if (args.has("--partitions")) {
+      if (!usesPartitions()) {
+        throw new InvalidInputException("Cannot use --partitions with " + name() + ": it runs on"
+            + " the driver's threads (--threads N); leave --partitions out");
+      }
       Integer n = args.intValue("--partitions");
       if (n == null || n < 1) {
         throw new InvalidInputException("--partitions must be >= 1, but was: " + n);
       }
     }
+    budget(); // an explicit --memory-budget-gb must be > 0 (DESIGN §3.5), checked before Spark
+  }
+
+  /** Whether --partitions means something for this command (Spark tasks). */
+  boolean usesPartitions() {
+    return false;
   }
 
   private Map<String, Object> summary(Map<String, Object> parameters, Result result,
@@ -210,7 +221,7 @@ public abstract class CoreCommand {
     timing.put("wall_seconds", wall);
     m.put("timings", timing);
     m.put("engine", engine);
-    m.put("command_line", "nlspark " + String.join(" ", raw));
+    m.put("command_line", Main.commandLine(raw));
     List<String> files = new java.util.ArrayList<>();
     for (Output o : result.outputs()) {
       files.add(o.name() + ".npy");

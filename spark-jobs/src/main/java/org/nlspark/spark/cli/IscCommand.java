@@ -61,6 +61,11 @@ final class IscCommand extends CoreCommand {
   }
 
   @Override
+  boolean usesPartitions() {
+    return true;
+  }
+
+  @Override
   void checkOptions() {
     IscSummary summary = IscSummary.parse(args.get("--summary", "pairwise"));
     IscMetric metric = IscMetric.parse(args.get("--metric", "median"));

@@ -95,7 +95,8 @@ public final class SparkEngine {
           NlsparkConf.BROADCAST_MAX_BYTES));
     }
     List<TileSpec> tiles = plan.tiles();
-    int numPartitions = partitions == null ? tiles.size() : partitions;
+    // More partitions than tiles would only add empty tasks.
+    int numPartitions = partitions == null ? tiles.size() : Math.min(partitions, tiles.size());
     int failOnce = NlsparkConf.failOnceTile(spark);
     long prepared = System.nanoTime();
 
@@ -107,6 +108,7 @@ public final class SparkEngine {
     sc.addSparkListener(listener);
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
     sc.setLocalProperty(RUN_ID_PROPERTY, runId);
+    String oldDescription = sc.getLocalProperty("spark.job.description");
     sc.setJobDescription("nlspark " + spec.analysis().command() + " (" + tiles.size()
         + " tiles)");
     MergeHandler handler = new MergeHandler(merger);
@@ -121,7 +123,7 @@ public final class SparkEngine {
       throw unwrap(e);
     } finally {
       sc.setLocalProperty(RUN_ID_PROPERTY, oldRunId);
-      sc.setJobDescription(null);
+      sc.setJobDescription(oldDescription); // the caller's own description (a notebook's)
       sc.removeSparkListener(listener);
       listener.finish();
       shared.destroy();

@@ -28,8 +28,8 @@ import org.nlspark.core.result.Output;
  *
  * <p>An output directory is written atomically (DESIGN §6): every file goes into a hidden
  * temporary sibling, which is renamed into place at the end; on any failure the sibling is
- * deleted, so a reader sees either no directory or a complete one. With {@code --overwrite} an
- * existing directory is deleted just before that rename.
+ * deleted (also when the JVM is killed), so a reader sees either no directory or a complete one.
+ * With {@code --overwrite} an existing directory is moved aside, replaced, then deleted.
  */
 public final class HadoopFiles {
   private HadoopFiles() {}
@@ -51,7 +51,7 @@ public final class HadoopFiles {
   public static NpyArray readNpy(Configuration conf, String uri, String flag, int expectedRank) {
     Path path = toPath(uri, flag);
     try {
-      FileSystem fs = path.getFileSystem(conf);
+      FileSystem fs = fileSystem(path, conf, flag, uri);
       FileStatus status;
       try {
         status = fs.getFileStatus(path);
@@ -68,6 +68,28 @@ public final class HadoopFiles {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + flag + " " + uri + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The file system of a path; a scheme with no file system on the class path (gs:, s3a: without
+   * their connector jars) is the user's to fix (exit 2), not an internal error.
+   */
+  static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri)
+      throws IOException {
+    try {
+      return path.getFileSystem(conf);
+    } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
+      throw new InvalidInputException("Cannot use " + flag + " " + uri + ": no file system for"
+          + " scheme '" + path.toUri().getScheme() + "' on this class path; add its Hadoop"
+          + " connector jar (e.g. gcs-connector, hadoop-aws) or use another path");
+    } catch (RuntimeException e) {
+      if (e.getCause() instanceof ClassNotFoundException) {
+        throw new InvalidInputException("Cannot use " + flag + " " + uri + ": the file system"
+            + " class for scheme '" + path.toUri().getScheme() + "' is missing ("
+            + e.getCause().getMessage() + "); add its Hadoop connector jar");
+      }
+      throw e;
     }
   }
 
@@ -99,13 +121,27 @@ public final class HadoopFiles {
     private final Path target;
     private final Path temp;
     private final boolean overwrite;
-    private boolean committed;
+    private volatile boolean committed;
+
+    private final Runnable cleanup = this::close;
 
     private OutputDir(FileSystem fs, Path target, Path temp, boolean overwrite) {
       this.fs = fs;
       this.target = target;
       this.temp = temp;
       this.overwrite = overwrite;
+      // Runs before Hadoop closes its file systems (higher priority), so a killed run leaves
+      // no half-written temporary directory.
+      org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(cleanup,
+          FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+    }
+
+    private void releaseShutdownHook() {
+      try {
+        org.apache.hadoop.util.ShutdownHookManager.get().removeShutdownHook(cleanup);
+      } catch (IllegalStateException e) {
+        // shutdown in progress: the hook is running or has run
+      }
     }
 
     /** Checks the target and creates the temporary sibling. */
@@ -113,7 +149,7 @@ public final class HadoopFiles {
       checkTarget(conf, uri, overwrite);
       Path target = toPath(uri, "--output");
       try {
-        FileSystem fs = withoutChecksums(target.getFileSystem(conf));
+        FileSystem fs = withoutChecksums(fileSystem(target, conf, "--output", uri));
         Path qualified = fs.makeQualified(target);
         Path parent = qualified.getParent();
         if (parent == null) {
@@ -132,13 +168,27 @@ public final class HadoopFiles {
 
     /**
      * Refuses a target that exists as a file, or as a non-empty directory without
-     * {@code overwrite} (exit 2). Call before the computation so nothing is wasted.
+     * {@code overwrite} (exit 2), and — since overwrite replaces the whole directory — a target
+     * that is, or contains, the working directory or any input. Also checks that the nearest
+     * existing ancestor is a directory. Call before the computation so nothing is wasted.
      */
-    public static void checkTarget(Configuration conf, String uri, boolean overwrite) {
+    public static void checkTarget(Configuration conf, String uri, boolean overwrite,
+        String... inputs) {
       Path target = toPath(uri, "--output");
       try {
-        FileSystem fs = target.getFileSystem(conf);
+        FileSystem fs = fileSystem(target, conf, "--output", uri);
+        Path qualified = fs.makeQualified(target);
+        refuseOverlap(conf, fs, qualified, uri, inputs);
         if (!fs.exists(target)) {
+          for (Path p = qualified.getParent(); p != null; p = p.getParent()) {
+            if (fs.exists(p)) {
+              if (!fs.getFileStatus(p).isDirectory()) {
+                throw new InvalidInputException("Cannot write --output " + uri + ": " + p
+                    + " is a file, not a directory; choose another path");
+              }
+              break;
+            }
+          }
           return;
         }
         FileStatus status = fs.getFileStatus(target);
@@ -153,6 +203,30 @@ public final class HadoopFiles {
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot check --output " + uri + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** The output directory is replaced whole, so it must not hold the inputs or the cwd. */
+    private static void refuseOverlap(Configuration conf, FileSystem fs, Path target, String uri,
+        String... inputs) throws IOException {
+      java.util.List<Path> guarded = new java.util.ArrayList<>();
+      if (fs.getUri().getScheme() != null && fs.getUri().getScheme().equals("file")) {
+        guarded.add(fs.makeQualified(new Path(System.getProperty("user.dir"))));
+      }
+      for (String in : inputs) {
+        if (in != null && !in.isBlank()) {
+          Path p = toPath(in, "--input");
+          guarded.add(p.getFileSystem(conf).makeQualified(p));
+        }
+      }
+      String t = target.toUri().normalize().toString().replaceAll("/+$", "");
+      for (Path g : guarded) {
+        String s = g.toUri().normalize().toString().replaceAll("/+$", "");
+        if (s.equals(t) || s.startsWith(t + "/")) {
+          throw new InvalidInputException("Cannot write --output " + uri + ": it is or contains "
+              + g + ", which the run reads or works in, and the output directory is replaced"
+              + " whole; choose a separate directory");
+        }
       }
     }
 
@@ -176,24 +250,40 @@ public final class HadoopFiles {
       }
     }
 
-    /** Moves the finished directory into place; the target is replaced only with overwrite. */
+    /**
+     * Moves the finished directory into place. With overwrite an existing directory is first
+     * renamed to a hidden backup sibling and deleted only after the new one is in place, so a
+     * failed rename never loses the old results.
+     */
     public String commit() {
       try {
+        Path backup = null;
         if (fs.exists(target)) {
           if (!overwrite && fs.listStatus(target).length > 0) {
             throw new InvalidInputException("Cannot write --output " + target
                 + ": the directory appeared and is not empty while the job ran; pass --overwrite");
           }
-          fs.delete(target, true);
+          backup = new Path(target.getParent(), "." + target.getName() + ".old-"
+              + UUID.randomUUID());
+          if (!fs.rename(target, backup)) {
+            throw new IOException("rename of " + target + " to " + backup + " failed");
+          }
         }
         Path parent = target.getParent();
         if (!fs.exists(parent)) {
           fs.mkdirs(parent);
         }
         if (!fs.rename(temp, target)) {
+          if (backup != null) {
+            fs.rename(backup, target); // put the old results back
+          }
           throw new IOException("rename of " + temp + " to " + target + " failed");
         }
         committed = true;
+        releaseShutdownHook();
+        if (backup != null) {
+          fs.delete(backup, true);
+        }
         return target.toString();
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot write --output " + target + ": " + e.getMessage(),
@@ -207,10 +297,11 @@ public final class HadoopFiles {
 
     /** Deletes the temporary directory unless committed; idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
       if (committed) {
         return;
       }
+      releaseShutdownHook();
       try {
         fs.delete(temp, true);
       } catch (IOException e) {
