@@ -46,9 +46,14 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
       executors = 1;
     } else {
       heap = conf.getSizeAsBytes("spark.executor.memory", "1g");
-      cores = Math.max(1, conf.getInt("spark.executor.cores", 1));
       int registered = sc.getExecutorMemoryStatus().size() - 1; // minus the driver
       executors = Math.max(1, Math.max(registered, conf.getInt("spark.executor.instances", 1)));
+      // spark.executor.cores is often unset where executors take every core of their worker
+      // (standalone, Databricks); then the registered cores per executor, so each concurrent
+      // tile is sized against its share of the executor's memory, not all of it.
+      int perExecutorFromParallelism = Math.max(1, sc.defaultParallelism() / executors);
+      cores = conf.contains("spark.executor.cores")
+          ? Math.max(1, conf.getInt("spark.executor.cores", 1)) : perExecutorFromParallelism;
     }
     double fraction = conf.getDouble("spark.memory.fraction", DEFAULT_MEMORY_FRACTION);
     return compute(heap, fraction, cores, taskCpus, executors, local, explicitGb);
