@@ -28,6 +28,38 @@ import org.nlspark.spark.io.HadoopFiles;
 public final class Nlspark {
   private Nlspark() {}
 
+  /**
+   * Intersubject correlation of a (subjects, timepoints, voxels) array, on the driver's threads
+   * ({@code nlspark isc --partitions N} runs the voxel blocks as Spark tasks, same bits).
+   */
+  public static org.nlspark.core.isc.IscResult isc(SparkSession spark, String inputPath,
+      org.nlspark.core.isc.Isc.Options options) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    return org.nlspark.core.isc.Isc.run(HadoopFiles.readNpy(conf, inputPath, "--input", 3),
+        options);
+  }
+
+  /** Each voxel's correlation with a target series against surrogates of the target. */
+  public static org.nlspark.core.result.PermutationResult timeseriesCorrelation(
+      SparkSession spark, String inputPath, String targetPath,
+      org.nlspark.core.timeseries.TimeSeriesCorrelation.Options options) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    return org.nlspark.core.timeseries.TimeSeriesCorrelation.run(
+        HadoopFiles.readNpy(conf, inputPath, "--input", 2),
+        HadoopFiles.readNpy(conf, targetPath, "--target", 1), options);
+  }
+
+  /** Bootstrap of ridge weights (xTestPath null) or of predictions on xTestPath. */
+  public static org.nlspark.core.ridge.RidgeResult ridgeBootstrap(SparkSession spark,
+      String inputPath, String targetPath, String xTestPath,
+      org.nlspark.core.ridge.RidgeBootstrap.Options options) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    return org.nlspark.core.ridge.RidgeBootstrap.run(
+        HadoopFiles.readNpy(conf, inputPath, "--input", 2),
+        HadoopFiles.readNpy(conf, targetPath, "--target", 0),
+        xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath, "--x-test", 2), options);
+  }
+
   public static RunReport bootstrap(SparkSession spark, String inputPath, NlsparkOptions options) {
     return bootstrap(spark, read(spark, inputPath, "--input"), options);
   }
