@@ -172,21 +172,8 @@ final class GpuBlock {
       g.data = x;
       return g;
     }
-    double[] mean = new double[b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        mean[v] += x[i * b + v];
-      }
-    }
-    double[] xc = new double[n * b];
-    double[] sq = new double[n * b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        double c = x[i * b + v] - mean[v] / n;
-        xc[i * b + v] = c;
-        sq[i * b + v] = c * c;
-      }
-    }
+    double[] xc = BlockTransforms.centreColumns(x, n, b);
+    double[] sq = BlockTransforms.squares(xc);
     g.data = xc;
     g.data2 = sq;
     return g;

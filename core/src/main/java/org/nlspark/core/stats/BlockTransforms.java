@@ -132,6 +132,23 @@ public final class BlockTransforms {
     return z;
   }
 
+  /** Every column centred on its mean (the bootstrap std works on centred data). */
+  public static double[] centreColumns(double[] x, int n, int b) {
+    double[] sum = new double[b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        sum[v] += x[i * b + v];
+      }
+    }
+    double[] xc = new double[n * b];
+    for (int i = 0; i < n; i++) {
+      for (int v = 0; v < b; v++) {
+        xc[i * b + v] = x[i * b + v] - sum[v] / n;
+      }
+    }
+    return xc;
+  }
+
   /** Element-wise squares. */
   public static double[] squares(double[] x) {
     double[] s = new double[x.length];

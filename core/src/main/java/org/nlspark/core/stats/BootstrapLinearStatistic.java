@@ -41,21 +41,8 @@ final class BootstrapLinearStatistic extends GemmStatistic {
       return new BootstrapLinearStatistic(precision, x, null, n, b, window, kind, seed, constant,
           constantValue);
     }
-    double[] mean = new double[b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        mean[v] += x[i * b + v];
-      }
-    }
-    double[] xc = new double[n * b];
-    double[] sq = new double[n * b];
-    for (int i = 0; i < n; i++) {
-      for (int v = 0; v < b; v++) {
-        double c = x[i * b + v] - mean[v] / n;
-        xc[i * b + v] = c;
-        sq[i * b + v] = c * c;
-      }
-    }
+    double[] xc = BlockTransforms.centreColumns(x, n, b);
+    double[] sq = BlockTransforms.squares(xc);
     return new BootstrapLinearStatistic(precision, xc, sq, n, b, window, kind, seed, constant,
         constantValue);
   }
