@@ -179,6 +179,8 @@ final class SignFlipStatistic extends GemmStatistic {
     return m;
   }
 
+  /** The same over single-precision products: a copy, since Java cannot abstract over
+   *  float[] and double[] without boxing or a widening pass on the hot path. */
   private double foldRowT(float[] g, int base, int[] counts) {
     final double[] c = scale;
     final double[] thr = observedCore;
