@@ -1,20 +1,29 @@
 package org.nlspark.spark;
 
+import java.util.List;
+import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.InvalidInputException;
 
 /**
- * The Spark configuration keys nlspark reads, each next to its default. Precedence: a CLI flag or
- * an {@link NlsparkOptions} setter &gt; the Spark session's configuration &gt; the default here.
+ * Every setting nlspark reads beyond its flags, declared once with its default and unit. Each is
+ * a Spark property named {@code spark.nlspark.*}: spark-submit passes only {@code spark.*}
+ * properties on to the application, so {@code spark-submit --conf spark.nlspark.KEY=VALUE},
+ * spark-defaults.conf and a cluster's Spark config all reach it. Precedence: a CLI flag or an
+ * {@link NlsparkOptions} setter &gt; the Spark session's configuration &gt; the default here.
  */
 public final class NlsparkConf {
   private NlsparkConf() {}
+
+  /** One setting: its key, its default (as Spark would hold it), its unit and what it does. */
+  public record Setting(String key, String defaultValue, String unit, String description) {}
 
   /**
    * Largest serialized size of the inputs (X, Y, target) that may be broadcast to executors.
    * Java serializes a broadcast into one byte array, so 2 GB is a hard ceiling; above the limit
    * the run is refused (exit 3) before any task starts.
    */
-  public static final String BROADCAST_MAX_BYTES = "nlspark.broadcast.max-bytes";
+  public static final String BROADCAST_MAX_BYTES = "spark.nlspark.broadcast.max-bytes";
   public static final long BROADCAST_MAX_BYTES_DEFAULT = 2_000_000_000L;
 
   /**
@@ -22,14 +31,72 @@ public final class NlsparkConf {
    * ({@code TaskContext.attemptNumber() == 0}); Spark then retries it (needs a master that
    * allows retries, e.g. {@code local[2,4]}). Unset (default -1) in normal runs.
    */
-  public static final String TEST_FAIL_ONCE_TILE = "nlspark.test.fail-once-tile";
+  public static final String TEST_FAIL_ONCE_TILE = "spark.nlspark.test.fail-once-tile";
+
+  /** All settings, for documentation and for the test that no key is read undeclared. */
+  public static final List<Setting> SETTINGS = List.of(
+      new Setting(BROADCAST_MAX_BYTES, Long.toString(BROADCAST_MAX_BYTES_DEFAULT), "bytes",
+          "largest serialized size of the inputs broadcast to executors; above it the run is"
+              + " refused (exit 3) before any task starts"),
+      new Setting(TEST_FAIL_ONCE_TILE, "-1", "tile index",
+          "test hook: the task of this tile fails once on its first attempt; -1 = off"));
+
+  /** Keys of an earlier release that spark-submit dropped; naming them gets the new key. */
+  private static final List<String> RENAMED = List.of("nlspark.broadcast.max-bytes",
+      "nlspark.test.fail-once-tile");
 
   public static long broadcastMaxBytes(SparkSession spark) {
-    return Long.parseLong(spark.conf().get(BROADCAST_MAX_BYTES,
-        Long.toString(BROADCAST_MAX_BYTES_DEFAULT)));
+    return longValue(spark, BROADCAST_MAX_BYTES, "bytes");
   }
 
   public static int failOnceTile(SparkSession spark) {
-    return Integer.parseInt(spark.conf().get(TEST_FAIL_ONCE_TILE, "-1"));
+    long v = longValue(spark, TEST_FAIL_ONCE_TILE, "tile index");
+    if (v < -1 || v > Integer.MAX_VALUE) {
+      throw new InvalidInputException(TEST_FAIL_ONCE_TILE + " must be -1 or a tile index,"
+          + " but was: " + v);
+    }
+    return (int) v;
+  }
+
+  /** The setting's declared default. */
+  public static String defaultValue(String key) {
+    for (Setting s : SETTINGS) {
+      if (s.key().equals(key)) {
+        return s.defaultValue();
+      }
+    }
+    throw new IllegalArgumentException("[BUG] undeclared setting: " + key);
+  }
+
+  private static long longValue(SparkSession spark, String key, String unit) {
+    refuseRenamed(spark);
+    String v = spark.conf().get(key, defaultValue(key));
+    try {
+      return Long.parseLong(v.trim().replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new InvalidInputException(key + " must be a whole number (" + unit + "), but was: "
+          + v);
+    }
+  }
+
+  /** An old key left in a notebook or config would otherwise be ignored without a word. */
+  private static void refuseRenamed(SparkSession spark) {
+    for (String old : RENAMED) {
+      if (spark.conf().contains(old)) {
+        throw new InvalidInputException("Cannot use the setting " + old + ": it is now named spark."
+            + old + " (every nlspark setting starts with spark.nlspark., so spark-submit --conf"
+            + " passes it on); rename it");
+      }
+    }
+  }
+
+  /** The settings as text, one per line: key, default, unit, description. */
+  public static String describe() {
+    StringBuilder b = new StringBuilder();
+    for (Setting s : SETTINGS) {
+      b.append(String.format(Locale.ROOT, "  %s (default %s, %s): %s%n", s.key(),
+          s.defaultValue(), s.unit(), s.description()));
+    }
+    return b.toString();
   }
 }

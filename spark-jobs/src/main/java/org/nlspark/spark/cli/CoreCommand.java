@@ -1,12 +1,9 @@
 package org.nlspark.spark.cli;
 
-import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
@@ -19,73 +16,72 @@ import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
-import org.nlspark.spark.Main;
 import org.nlspark.spark.io.HadoopFiles;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What the isc, timeseries-correlation and ridge-bootstrap commands share: the common options of
  * DESIGN §6, reading inputs and writing outputs through Hadoop paths, and summary.json. By default
  * they compute on the driver's CPU threads (core's block scheduler; bit-identical for any thread
- * count); isc runs its voxel blocks as Spark tasks with --partitions or a non-local master.
+ * count); isc runs its voxel blocks as Spark tasks with --partitions or a non-local master. Each
+ * subclass computes in one method, {@link #execute}.
  */
-public abstract class CoreCommand {
-  static final Set<String> COMMON_VALUED = Set.of("--seed", "--output", "--backend",
-      "--precision", "--memory-budget-gb", "--master", "--partitions", "--threads");
-  static final Set<String> COMMON_SWITCHES = Set.of("--overwrite", "--quiet", "--verbose",
-      "--help");
+abstract class CoreCommand extends NlsparkCommand {
+  static final String CPU_ONLY = "Runs CPU kernels in float64: --backend gpu and --precision"
+      + " float32 are refused.";
 
-  protected final PrintStream out;
-  protected Args args;
-  private String[] raw;
+  @Mixin CommonOptions common;
+
+  @Option(names = "--threads", paramLabel = "N", order = 90,
+      description = "driver threads (default: all cores; results do not change)")
+  Integer threads;
+
   private Configuration conf;
   private final Map<String, Object> inputs = new LinkedHashMap<>();
-  /** The session of this command, set before {@link #compute}. */
-  protected SparkSession spark;
-  /** How the blocks ran, for summary.json; {@link #compute} may replace the default. */
+  /** How the blocks ran, for summary.json; {@link #execute} may replace the default. */
   protected final Map<String, Object> engine = new LinkedHashMap<>();
-  /** The grid and how the work was cut, for summary.json; filled by {@link #compute}. */
+  /** The grid and how the work was cut, for summary.json; filled by {@link #execute}. */
   protected final Map<String, Object> tilePlan = new LinkedHashMap<>();
-
-  CoreCommand(PrintStream out) {
-    this.out = out;
-  }
-
-  abstract String name();
-
-  abstract Set<String> valued();
-
-  abstract Set<String> switches();
-
-  /** Reads the inputs (through {@link #read}) and computes; options are already checked. */
-  abstract Result compute(Map<String, Object> parameters);
 
   /** Checks every option before Spark starts; throws exit-2 errors. */
   abstract void checkOptions();
 
-  static Set<String> union(Set<String> a, String... more) {
-    Set<String> s = new TreeSet<>(a);
-    s.addAll(List.of(more));
-    return s;
+  /**
+   * Reads the inputs (through {@link #read}) and computes: the one place this command computes.
+   * Options are already checked; {@code parameters} receives what summary.json reports.
+   */
+  abstract Result execute(SparkSession spark, Map<String, Object> parameters);
+
+  /** The inputs named on the command line (for the check that --overwrite never replaces them). */
+  abstract String[] inputPaths();
+
+  /** --partitions of the commands that run Spark tasks; null when not given or not taken. */
+  Integer partitions() {
+    return null;
   }
 
-  final int run(String[] argv) {
-    raw = argv;
-    args = Args.parse(name(), argv, 1, valued(), switches());
+  @Override
+  public final void validate() {
     backendAndPrecision();
     checkOptions();
-    String output = args.require("--output");
-    boolean overwrite = args.flag("--overwrite");
-    try (Main.SessionHandle session = Main.SessionHandle.open(args.get("--master"),
-        "nlspark " + name())) {
-      spark = session.spark;
+    common.output(name());
+  }
+
+  @Override
+  protected final int run() {
+    validate();
+    String output = common.output(name());
+    boolean overwrite = common.overwrite;
+    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
+      SparkSession spark = session.spark;
       conf = spark.sparkContext().hadoopConfiguration();
       engine.put("name", "local threads");
       engine.put("threads", threads());
-      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, args.get("--input"),
-          args.get("--target"), args.get("--x-test"));
+      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, inputPaths());
       Map<String, Object> parameters = new LinkedHashMap<>();
       long t0 = System.nanoTime();
-      Result result = compute(parameters);
+      Result result = execute(spark, parameters);
       double wall = (System.nanoTime() - t0) * 1e-9;
       Map<String, Object> summary = summary(parameters, result, wall);
       String written;
@@ -96,7 +92,7 @@ public abstract class CoreCommand {
         dir.writeJson("summary.json", summary);
         written = dir.commit();
       }
-      if (!args.flag("--quiet")) {
+      if (!common.quiet) {
         Map<String, Object> facts = result.facts();
         Object replicates = facts.containsKey("replicates") ? facts.get("replicates")
             : facts.get("draws");
@@ -104,14 +100,14 @@ public abstract class CoreCommand {
             ? "Spark " + engine.get("master") + ", " + engine.get("partitions") + " partitions"
             : engine.get("threads") + " driver threads";
         out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s on %s; wrote %s%n",
-            name(), result.voxels(), replicates, wall, where, written);
+            name(), result.voxels(), replicates, wall, where, Untrusted.escape(written));
       }
       return 0;
     }
   }
 
-  final NpyArray read(String flag, int rank) {
-    NpyArray a = HadoopFiles.readNpy(conf, args.require(flag), flag, rank);
+  final NpyArray read(String flag, String uri, int rank) {
+    NpyArray a = HadoopFiles.readNpy(conf, uri, flag, rank);
     List<Long> shape = new java.util.ArrayList<>();
     for (long d : a.shape()) {
       shape.add(d);
@@ -122,8 +118,7 @@ public abstract class CoreCommand {
 
   /** --threads, default all cores of the driver. */
   final int threads() {
-    Integer t = args.intValue("--threads");
-    int n = t == null ? Runtime.getRuntime().availableProcessors() : t;
+    int n = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
     if (n < 1) {
       throw new InvalidInputException("--threads must be >= 1, but was: " + n);
     }
@@ -131,73 +126,47 @@ public abstract class CoreCommand {
   }
 
   final long seed() {
-    Long s = args.longValue("--seed");
-    return s == null ? 0L : s;
+    return common.seed();
   }
 
-  final long count(String flag, long fallback) {
-    Long v = args.longValue(flag);
-    long n = v == null ? fallback : v;
+  static long count(String flag, Long value, long fallback) {
+    long n = value == null ? fallback : value;
     if (n < 1) {
       throw new InvalidInputException(flag + " must be >= 1, but was: " + n);
     }
     return n;
   }
 
-  final double confidence() {
-    Double c = args.doubleValue("--confidence");
-    double v = c == null ? 0.95 : c;
+  static double confidence(Double value) {
+    double v = value == null ? 0.95 : value;
     if (!(v > 0 && v < 1)) {
       throw new InvalidInputException("--confidence must be in (0, 1), but was: " + v);
     }
     return v;
   }
 
-  final boolean fwer() {
-    if (args.flag("--fwer") && args.flag("--no-fwer")) {
-      throw new InvalidInputException("--fwer and --no-fwer contradict each other; pass one");
-    }
-    return !args.flag("--no-fwer");
-  }
-
   /** The budget batches are sized against: --memory-budget-gb, else measured and capped. */
   final MemoryBudget budget() {
-    return MemoryBudget.resolve(args.doubleValue("--memory-budget-gb"), BackendKind.CPU,
+    return MemoryBudget.resolve(common.memoryBudgetGb, BackendKind.CPU,
         MemoryProbe.system(GpuProbes.system()), true);
   }
 
   /** These kernels run on CPU in float64; anything else is refused, not silently replaced. */
   private void backendAndPrecision() {
-    String b = args.get("--backend", "cpu");
-    if (!List.of("cpu", "gpu", "auto").contains(b)) {
-      throw new InvalidInputException("--backend must be one of [cpu, gpu, auto], but was: " + b);
-    }
-    if (b.equals("gpu")) {
+    if (common.backend().equals("gpu")) {
       throw new ResourceRefusedException("Cannot run " + name() + " on a GPU: a GPU was requested"
           + " explicitly (--backend gpu), but this command has CPU kernels only; use --backend cpu"
           + " or auto");
     }
-    String p = args.get("--precision", "float64");
-    if (!p.equals("float64")) {
+    if (!common.precision().equals("float64")) {
       throw new InvalidInputException("--precision must be float64 for " + name()
-          + ", but was: " + p);
+          + ", but was: " + common.precision());
     }
-    if (args.has("--partitions")) {
-      if (!usesPartitions()) {
-        throw new InvalidInputException("Cannot use --partitions with " + name() + ": it runs on"
-            + " the driver's threads (--threads N); leave --partitions out");
-      }
-      Integer n = args.intValue("--partitions");
-      if (n == null || n < 1) {
-        throw new InvalidInputException("--partitions must be >= 1, but was: " + n);
-      }
+    Integer n = partitions();
+    if (n != null && n < 1) {
+      throw new InvalidInputException("--partitions must be >= 1, but was: " + n);
     }
     budget(); // an explicit --memory-budget-gb must be > 0 (DESIGN §3.5), checked before Spark
-  }
-
-  /** Whether --partitions means something for this command (Spark tasks). */
-  boolean usesPartitions() {
-    return false;
   }
 
   private Map<String, Object> summary(Map<String, Object> parameters, Result result,
@@ -207,7 +176,7 @@ public abstract class CoreCommand {
     m.put("parameters", parameters);
     m.put("seed", seed());
     Map<String, Object> backend = new LinkedHashMap<>();
-    backend.put("requested", args.get("--backend", "cpu"));
+    backend.put("requested", common.backend());
     backend.put("used", "cpu");
     backend.put("device", "cpu");
     backend.put("reason", "CPU kernels (driver threads)");
@@ -221,7 +190,7 @@ public abstract class CoreCommand {
     timing.put("wall_seconds", wall);
     m.put("timings", timing);
     m.put("engine", engine);
-    m.put("command_line", Main.commandLine(raw));
+    m.put("command_line", Summaries.commandLine(argv));
     List<String> files = new java.util.ArrayList<>();
     for (Output o : result.outputs()) {
       files.add(o.name() + ".npy");
@@ -233,23 +202,5 @@ public abstract class CoreCommand {
     versions.put("java", System.getProperty("java.version"));
     m.put("versions", versions);
     return m;
-  }
-
-  /** The commands this class runs, in help order. */
-  public static final List<String> COMMANDS = List.of("isc", "timeseries-correlation",
-      "ridge-bootstrap");
-
-  /** Runs one of {@link #COMMANDS}; failures propagate to Main, which maps them to exit codes. */
-  public static int dispatch(String command, String[] argv, PrintStream out) {
-    switch (command) {
-      case "isc":
-        return new IscCommand(out).run(argv);
-      case "timeseries-correlation":
-        return new TimeSeriesCorrelationCommand(out).run(argv);
-      case "ridge-bootstrap":
-        return new RidgeBootstrapCommand(out).run(argv);
-      default:
-        throw new IllegalArgumentException("[BUG] not a core command: " + command);
-    }
   }
 }

@@ -1,66 +1,71 @@
 package org.nlspark.spark.cli;
 
-import java.io.PrintStream;
 import java.util.Map;
-import java.util.Set;
+import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.result.Result;
-import org.nlspark.core.stats.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.timeseries.SurrogateMethod;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code nlspark timeseries-correlation}: voxel-wise r with a target, surrogate-y null. */
+@Command(sortOptions = false, name = "timeseries-correlation",
+    description = "Each voxel's correlation with a target series, against surrogates of the"
+        + " target.",
+    customSynopsis = "nlspark timeseries-correlation --input X.npy --target y.npy --output DIR"
+        + " [options]",
+    footer = {"Outputs: observed.npy p.npy, with FWER also p_fwer.npy null_max.npy;"
+        + " summary.json.", CoreCommand.CPU_ONLY})
 final class TimeSeriesCorrelationCommand extends CoreCommand {
-  static final String HELP = ""
-      + "Usage: nlspark timeseries-correlation --input X.npy --target y.npy --output DIR [options]\n"
-      + "  --input X.npy            (n_timepoints, n_voxels) array\n"
-      + "  --target y.npy           (n_timepoints,) series\n"
-      + "  --null circle-shift|phase-randomize   surrogates of y (default circle-shift); both\n"
-      + "                           keep y's autocorrelation, unlike a permutation\n"
-      + "  --permutations P         surrogates (default 5000)\n"
-      + "  --tail two|upper|lower   alternative hypothesis (default two)\n"
-      + "  --fwer / --no-fwer       max-statistic FWER p-values (default on)\n"
-      + "  --threads N              driver threads (default: all cores; results do not change)\n"
-      + "Outputs: observed.npy p.npy, with FWER also p_fwer.npy null_max.npy; summary.json\n";
+  @Option(names = "--input", paramLabel = "X.npy", order = 1,
+      description = "(required) (n_timepoints, n_voxels) array")
+  String input;
+
+  @Option(names = "--target", paramLabel = "y.npy", order = 2,
+      description = "(required) (n_timepoints,) series")
+  String target;
+
+  @Option(names = "--null", paramLabel = "circle-shift|phase-randomize", order = 10,
+      description = "surrogates of y (default circle-shift); both keep y's autocorrelation,"
+          + " unlike a permutation")
+  String nullMethod;
+
+  @Mixin PermutationOptions permutation;
 
   private TimeSeriesCorrelation.Options options;
 
-  TimeSeriesCorrelationCommand(PrintStream out) {
-    super(out);
-  }
-
   @Override
-  String name() {
+  public String name() {
     return "timeseries-correlation";
   }
 
   @Override
-  Set<String> valued() {
-    return union(COMMON_VALUED, "--input", "--target", "--null", "--permutations", "--tail");
-  }
-
-  @Override
-  Set<String> switches() {
-    return union(COMMON_SWITCHES, "--fwer", "--no-fwer");
+  String[] inputPaths() {
+    return new String[] {input, target};
   }
 
   @Override
   void checkOptions() {
-    SurrogateMethod m = SurrogateMethod.parse(args.get("--null", "circle-shift"), "--null");
-    Tail tail = args.has("--tail") ? Tail.parse(args.get("--tail")) : Tail.TWO;
-    options = new TimeSeriesCorrelation.Options(m, count("--permutations", 5000), tail, fwer(),
-        seed(), threads(), 1, Grid.DEFAULT);
+    require("--input", input);
+    require("--target", target);
+    SurrogateMethod m = SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod,
+        "--null");
+    options = new TimeSeriesCorrelation.Options(m,
+        count("--permutations", permutation.permutations, 5000), permutation.tail(),
+        permutation.fwer(), seed(), threads(), 1, Grid.DEFAULT);
   }
 
   @Override
-  Result compute(Map<String, Object> parameters) {
+  Result execute(SparkSession spark, Map<String, Object> parameters) {
     parameters.put("null", options.method().cliName());
     parameters.put("permutations", options.permutations());
     parameters.put("tail", options.tail().cliName());
     parameters.put("fwer", options.fwer());
-    NpyArray x = read("--input", 2);
-    NpyArray y = read("--target", 1);
+    NpyArray x = read("--input", input, 2);
+    NpyArray y = read("--target", target, 1);
     tilePlan.putAll(options.grid().toMap());
     tilePlan.put("voxel_blocks", options.grid().blocks(x.dim(1)));
     tilePlan.put("replicate_windows", options.grid().windows(options.permutations()));

@@ -1,6 +1,5 @@
 package org.nlspark.spark.cli;
 
-import java.io.PrintStream;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -12,10 +11,12 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.PermutationResult;
-import org.nlspark.spark.Main;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code nlspark demo}: a synthetic study of {@value #SUBJECTS} subjects x {@value #VOXELS}
@@ -23,19 +24,32 @@ import org.nlspark.spark.io.HadoopFiles;
  * {@value #EFFECT_EVERY}th voxel, then a bootstrap of the mean and a sign-flip t test with FWER,
  * written (data, both result directories) atomically under one output directory.
  */
-public final class Demo {
+@Command(sortOptions = false, name = "demo",
+    description = {"Makes a synthetic data set (40 subjects x 20,000 voxels, an effect planted in"
+        + " voxels 0, 50, 100, ...), runs bootstrap and one-sample --stat t, and prints a table"
+        + " and where the files are (default DIR: " + DemoCommand.DEFAULT_OUTPUT + ")."},
+    customSynopsis = "nlspark demo [--output DIR] [--samples B] [--permutations P] [options]")
+public final class DemoCommand extends NlsparkCommand {
   public static final int SUBJECTS = 40;
   public static final int VOXELS = 20_000;
   public static final int EFFECT_EVERY = 50;
   public static final double EFFECT = 1.0;
   public static final String DEFAULT_OUTPUT = "nlspark-out/demo";
 
-  private final PrintStream out;
-  private final PrintStream err;
+  @Option(names = "--samples", paramLabel = "B", order = 10,
+      description = "bootstrap samples (default 1000)")
+  Long samples;
 
-  public Demo(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+  @Option(names = "--permutations", paramLabel = "P", order = 11,
+      description = "sign-flip permutations (default 5000)")
+  Long permutations;
+
+  @Mixin CommonOptions common;
+  @Mixin PartitionsOption partitions;
+
+  @Override
+  public String name() {
+    return "demo";
   }
 
   /** Row-major data: noise from (seed), plus {@link #EFFECT} in the planted voxels. */
@@ -62,19 +76,40 @@ public final class Demo {
     return Math.sqrt(-2.0 * Math.log(u)) * Math.cos(2.0 * Math.PI * w);
   }
 
-  public int run(Args a) {
-    String dir = a.get("--output", DEFAULT_OUTPUT);
-    boolean overwrite = a.flag("--overwrite");
-    boolean quiet = a.flag("--quiet");
-    long seed = a.has("--seed") ? a.longValue("--seed") : 0L;
-    NlsparkOptions boot = Main.options(a, Analysis.BOOTSTRAP).seed(seed);
-    if (!a.has("--samples")) {
-      boot.replicates(1000);
+  @Override
+  public void validate() {
+    bootstrapOptions().toSpec(Analysis.BOOTSTRAP);
+    permutationOptions().toSpec(Analysis.ONE_SAMPLE);
+  }
+
+  private NlsparkOptions bootstrapOptions() {
+    return options().seed(common.seed()).replicates(samples == null ? 1000 : samples);
+  }
+
+  private NlsparkOptions permutationOptions() {
+    NlsparkOptions perm = options().seed(common.seed()).statistic("t");
+    if (permutations != null) {
+      perm.replicates(permutations);
     }
-    NlsparkOptions perm = Main.options(a, Analysis.ONE_SAMPLE).seed(seed).statistic("t");
-    boot.toSpec(Analysis.BOOTSTRAP);
-    perm.toSpec(Analysis.ONE_SAMPLE);
-    try (Main.SessionHandle session = Main.SessionHandle.open(a.get("--master"), "nlspark demo")) {
+    return perm;
+  }
+
+  private NlsparkOptions options() {
+    NlsparkOptions o = common.toOptions();
+    o.partitions(partitions.partitions);
+    return o;
+  }
+
+  @Override
+  protected int run() {
+    String dir = common.output == null ? DEFAULT_OUTPUT : common.output;
+    boolean overwrite = common.overwrite;
+    boolean quiet = common.quiet;
+    long seed = common.seed();
+    NlsparkOptions boot = bootstrapOptions();
+    NlsparkOptions perm = permutationOptions();
+    validate();
+    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark demo")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
       try (HadoopFiles.OutputDir target = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
@@ -84,7 +119,7 @@ public final class Demo {
         }
         DataMatrix x = syntheticData(seed);
         target.writeNpy("data/X.npy", new long[] {SUBJECTS, VOXELS}, x.values());
-        boolean progress = Main.progressWanted(quiet);
+        boolean progress = Summaries.progressWanted(quiet);
         RunReport b = Nlspark.run(spark, Analysis.BOOTSTRAP, JobInputs.of(x), boot, progress);
         writeInto(target, "bootstrap", b, new String[] {"bootstrap", "--input", "data/X.npy",
             "--stat", "mean", "--samples", Long.toString(b.job.spec.replicates())});
@@ -92,7 +127,7 @@ public final class Demo {
         writeInto(target, "one-sample", t, new String[] {"one-sample", "--input", "data/X.npy",
             "--stat", "t", "--permutations", Long.toString(t.job.spec.replicates())});
         String written = target.commit();
-        out.print(table(b, t, written));
+        out.print(table(b, t, Untrusted.escape(written)));
       }
     }
     return 0;
@@ -103,8 +138,7 @@ public final class Demo {
     for (Output o : report.result.outputs()) {
       target.writeNpy(sub + "/" + o.name() + ".npy", o.shape(), o.values());
     }
-    target.writeJson(sub + "/summary.json", Main.summary(report, equivalentArgs[0],
-        equivalentArgs));
+    target.writeJson(sub + "/summary.json", Summaries.summary(report, equivalentArgs));
   }
 
   static String table(RunReport boot, RunReport perm, String dir) {

@@ -1,0 +1,57 @@
+package org.nlspark.spark.cli;
+
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.io.HadoopFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nlspark correlation}: permutation test of each voxel's correlation with a target. */
+@Command(sortOptions = false, name = "correlation",
+    description = "Permutation test of each voxel's correlation with a target (y permuted).",
+    customSynopsis = "nlspark correlation --input X.npy --target y.npy --output DIR [options]",
+    footer = TileCommand.PERMUTATION_OUTPUTS)
+final class CorrelationCommand extends TileCommand {
+  @Option(names = "--target", paramLabel = "y.npy", order = 2,
+      description = "(required) (n_samples,) array")
+  String target;
+
+  @Option(names = "--method", paramLabel = "pearson|spearman", order = 10,
+      description = "correlation (default pearson)")
+  String method;
+
+  @Mixin PermutationOptions permutation;
+
+  @Override
+  Analysis analysis() {
+    return Analysis.CORRELATION;
+  }
+
+  @Override
+  void requireOthers() {
+    require("--target", target);
+  }
+
+  @Override
+  String[] otherInputs() {
+    return new String[] {target};
+  }
+
+  @Override
+  void configure(NlsparkOptions o) {
+    statistic(o, "--method", method);
+    permutation(o, permutation);
+  }
+
+  @Override
+  RunReport execute(SparkSession spark, NlsparkOptions options) {
+    return Nlspark.run(spark, Analysis.CORRELATION, JobInputs.withTarget(
+        matrix(spark, input, "--input"),
+        HadoopFiles.readVector(conf(spark), target, "--target")), options, progress());
+  }
+}

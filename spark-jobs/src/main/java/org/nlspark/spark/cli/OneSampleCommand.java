@@ -1,0 +1,40 @@
+package org.nlspark.spark.cli;
+
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nlspark one-sample}: sign-flip permutation test against 0. */
+@Command(sortOptions = false, name = "one-sample", description = "Sign-flip permutation test against 0.",
+    customSynopsis = "nlspark one-sample --input X.npy --output DIR [options]",
+    footer = TileCommand.PERMUTATION_OUTPUTS)
+final class OneSampleCommand extends TileCommand {
+  @Option(names = "--stat", paramLabel = "mean|t", order = 10,
+      description = "statistic (default t)")
+  String stat;
+
+  @Mixin PermutationOptions permutation;
+
+  @Override
+  Analysis analysis() {
+    return Analysis.ONE_SAMPLE;
+  }
+
+  @Override
+  void configure(NlsparkOptions o) {
+    statistic(o, "--stat", stat);
+    permutation(o, permutation);
+  }
+
+  @Override
+  RunReport execute(SparkSession spark, NlsparkOptions options) {
+    return Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(matrix(spark, input, "--input")),
+        options, progress());
+  }
+}

@@ -1,0 +1,47 @@
+package org.nlspark.spark.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.result.Output;
+
+/** summary.json of the tile commands, the command line as recorded, and the progress switch. */
+public final class Summaries {
+  /** Set to 1 by bin/nlspark when stderr is a terminal: enables the progress line. */
+  public static final String STDERR_TTY_ENV = "NLSPARK_STDERR_TTY";
+
+  private Summaries() {}
+
+  /** summary.json: core's summary plus the command line that produced it and the files. */
+  public static Map<String, Object> summary(RunReport report, String[] argv) {
+    Map<String, Object> m = new LinkedHashMap<>(report.summary());
+    m.put("command_line", commandLine(argv));
+    List<String> files = new ArrayList<>();
+    for (Output o : report.result.outputs()) {
+      files.add(o.name() + ".npy");
+    }
+    files.add("summary.json");
+    m.put("files", files);
+    return m;
+  }
+
+  /** The command as a shell would take it back (each argument quoted where needed). */
+  public static String commandLine(String[] argv) {
+    StringBuilder b = new StringBuilder("nlspark");
+    for (String a : argv) {
+      b.append(' ');
+      if (a.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+        b.append(a);
+      } else {
+        b.append('\'').append(a.replace("'", "'\\''")).append('\'');
+      }
+    }
+    return b.toString();
+  }
+
+  public static boolean progressWanted(boolean quiet) {
+    return !quiet && "1".equals(System.getenv(STDERR_TTY_ENV));
+  }
+}

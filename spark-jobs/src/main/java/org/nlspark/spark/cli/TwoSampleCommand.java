@@ -1,0 +1,54 @@
+package org.nlspark.spark.cli;
+
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nlspark two-sample}: label-permutation test of two groups. */
+@Command(sortOptions = false, name = "two-sample", description = "Label-permutation test of two groups.",
+    customSynopsis = "nlspark two-sample --input X.npy --input2 Y.npy --output DIR [options]",
+    footer = TileCommand.PERMUTATION_OUTPUTS)
+final class TwoSampleCommand extends TileCommand {
+  @Option(names = "--input2", paramLabel = "Y.npy", order = 2,
+      description = "(required) the second group (same number of voxels as --input)")
+  String input2;
+
+  @Option(names = "--stat", paramLabel = "mean-diff|welch-t", order = 10,
+      description = "statistic (default welch-t)")
+  String stat;
+
+  @Mixin PermutationOptions permutation;
+
+  @Override
+  Analysis analysis() {
+    return Analysis.TWO_SAMPLE;
+  }
+
+  @Override
+  void requireOthers() {
+    require("--input2", input2);
+  }
+
+  @Override
+  String[] otherInputs() {
+    return new String[] {input2};
+  }
+
+  @Override
+  void configure(NlsparkOptions o) {
+    statistic(o, "--stat", stat);
+    permutation(o, permutation);
+  }
+
+  @Override
+  RunReport execute(SparkSession spark, NlsparkOptions options) {
+    return Nlspark.run(spark, Analysis.TWO_SAMPLE, JobInputs.twoGroups(
+        matrix(spark, input, "--input"), matrix(spark, input2, "--input2")), options, progress());
+  }
+}
