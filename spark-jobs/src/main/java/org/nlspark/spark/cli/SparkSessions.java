@@ -57,6 +57,7 @@ public final class SparkSessions {
   public static Handle open(String master, String appName) {
     if (master != null) {
       checkMaster(master, System::getenv);
+      checkReachable(master, CONNECT_TIMEOUT_MS);
     }
     scala.Option<SparkSession> active = SparkSession.getActiveSession();
     if (active.isEmpty()) {
@@ -66,7 +67,9 @@ public final class SparkSessions {
       return new Handle(active.get(), false);
     }
     String m = master != null ? master : System.getProperty("spark.master", "local[*]");
-    checkReachable(m, CONNECT_TIMEOUT_MS);
+    if (master == null) {
+      checkReachable(m, CONNECT_TIMEOUT_MS);
+    }
     if (System.getProperty("spark.testing.memory") == null) {
       checkHeap(Runtime.getRuntime().maxMemory());
     }

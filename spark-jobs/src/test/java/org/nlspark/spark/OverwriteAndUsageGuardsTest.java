@@ -9,8 +9,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Usage mistakes found in review: each is exit 2 with a message, and nothing is lost. */
-class ReviewFixesTest {
+/** --overwrite never replaces the inputs; a usage mistake is exit 2 and loses nothing. */
+class OverwriteAndUsageGuardsTest {
   @TempDir Path dir;
   Path x;
 
