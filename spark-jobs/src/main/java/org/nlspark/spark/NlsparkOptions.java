@@ -6,7 +6,7 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**

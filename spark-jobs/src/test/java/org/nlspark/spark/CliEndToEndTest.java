@@ -175,7 +175,7 @@ class CliEndToEndTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("one-sample", "2500 voxels", "300 replicates");
     assertSameAsLocal(out, JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(300)
-        .seed(9).tail(org.nlspark.core.stats.Tail.UPPER).build(), JobInputs.of(read(x)));
+        .seed(9).tail(org.nlspark.core.job.Tail.UPPER).build(), JobInputs.of(read(x)));
     assertThat(out.resolve("p_fwer.npy")).exists();
     assertThat(NpyReader.read(out.resolve("null_max.npy"), 1).shape()).containsExactly(300L);
   }

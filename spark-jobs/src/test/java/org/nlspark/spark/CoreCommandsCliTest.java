@@ -24,7 +24,7 @@ import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.ridge.RidgeBootstrap;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.timeseries.SurrogateMethod;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;

@@ -12,7 +12,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.OomRecovery;
 import org.nlspark.core.resample.ResamplingPlan;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileSpec;

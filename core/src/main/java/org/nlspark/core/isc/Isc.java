@@ -15,7 +15,7 @@ import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.stats.PValues;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.timeseries.BlockScheduler;
 import org.nlspark.core.timeseries.Series;

@@ -7,7 +7,7 @@ import java.lang.management.MemoryType;
 import java.util.SplittableRandom;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.memory.BootstrapMemory;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**

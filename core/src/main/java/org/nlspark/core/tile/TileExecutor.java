@@ -13,7 +13,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.BlockStatistic;
 import org.nlspark.core.stats.Kernels;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * Runs one tile on the CPU: for each window, the kernel fills a (window x block) buffer of
@@ -40,7 +40,8 @@ public final class TileExecutor {
   public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
       TilePlan plan, TileSpec tile) {
     long start = System.nanoTime();
-    BlockStatistic kernel = Kernels.create(spec, inputs, resampling, plan.grid(), tile.block());
+    BlockStatistic kernel = Kernels.create(spec, inputs, resampling, plan.grid().blockStart(tile.block()),
+        plan.grid().blockEnd(tile.block(), inputs.voxels()), plan.grid().window());
     int b = kernel.width();
     int w = plan.grid().window();
     double[] buf = new double[w * b];

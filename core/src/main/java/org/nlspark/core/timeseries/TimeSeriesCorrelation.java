@@ -12,7 +12,7 @@ import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.PValues;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**

@@ -36,7 +36,7 @@ class GpuBlockTest {
     ResamplingPlan plan = ResamplingPlan.forJob(spec, inputs);
     Grid grid = new Grid(V, W);
     GpuBlock g = GpuBlock.create(spec, inputs, plan, grid, 0);
-    BlockStatistic cpu = Kernels.create(spec, inputs, plan, grid, 0);
+    BlockStatistic cpu = Kernels.create(spec, inputs, plan, grid.blockStart(0), grid.blockEnd(0, inputs.voxels()), grid.window());
     int rows = 13;
     long first = 5;
     double[] expected = new double[W * V];

@@ -8,7 +8,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyDtype;
 import org.nlspark.core.result.Output;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /** Bit-identical ISC across thread counts and tile groupings; bad input refused early. */

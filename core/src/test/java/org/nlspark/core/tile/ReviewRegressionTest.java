@@ -16,7 +16,7 @@ import org.nlspark.core.job.Precision;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.NumpyPercentile;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /** Cases found in review: each once failed or was inaccurate. */
 class ReviewRegressionTest {

@@ -14,7 +14,7 @@ import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyDtype;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.result.PermutationResult;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /** Voxel-wise correlation with a target against surrogate targets, vs an explicit loop. */

@@ -14,7 +14,7 @@ import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscSummary;
 import org.nlspark.core.result.Result;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /** {@code nlspark isc}: intersubject correlation with a bootstrap or surrogate null. */

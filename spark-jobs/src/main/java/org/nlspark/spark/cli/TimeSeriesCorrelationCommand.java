@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.result.Result;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.timeseries.SurrogateMethod;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
