@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
@@ -115,7 +116,7 @@ public final class Isc {
    */
   public static BlockOutcome block(double[] data, int subjects, int timepoints, int voxels,
       int block, Options o) {
-    int k = BootstrapMemory.tailSize(o.samples(), o.confidence());
+    int k = BootstrapMemory.retainedTailSize(o.samples(), o.confidence());
     return new Block(data, subjects, timepoints, voxels, block, o, k).run(block);
   }
 
@@ -139,7 +140,7 @@ public final class Isc {
       throw new IllegalArgumentException("[BUG] a slice of " + slice.length + " values is not "
           + subjects + " x " + timepoints + " x (1.." + o.grid().voxelBlock() + ") voxels");
     }
-    int k = BootstrapMemory.tailSize(o.samples(), o.confidence());
+    int k = BootstrapMemory.retainedTailSize(o.samples(), o.confidence());
     // within the slice the block starts at voxel 0; every computation is per voxel or shaped by
     // the block's width, so the bits equal those of the block inside the whole array
     return new Block(slice, subjects, timepoints, vb, 0, o, k).run(block);
@@ -429,11 +430,10 @@ public final class Isc {
           nullMax.update(keys, 0, rows, vb, r0);
         }
       }
-      double alpha = 1 - o.confidence();
       double[] lower = new double[vb];
       double[] upper = new double[vb];
-      tails.percentiles(100.0 * (alpha / 2.0), lower);
-      tails.percentiles(100.0 * (1.0 - alpha / 2.0), upper);
+      tails.interval(BootstrapSummary.lowerPercentile(o.confidence()),
+          BootstrapSummary.upperPercentile(o.confidence()), lower, upper);
       return new BlockOutcome(block, observed, lower, upper, counter.counts(),
           nullMax == null ? null : nullMax.maxima());
     }

@@ -2,13 +2,11 @@ package org.nlspark.core.tile;
 
 import java.util.BitSet;
 import java.util.TreeMap;
-import org.apache.commons.math3.distribution.NormalDistribution;
-import org.apache.commons.math3.special.Erf;
+import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.job.Analysis;
-import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.BootstrapResult;
@@ -173,47 +171,24 @@ public final class ResultMerger {
     double[] std = new double[voxels];
     double[] lower = new double[voxels];
     double[] upper = new double[voxels];
-    double alpha = 1.0 - spec.confidence();
-    double qLow = TilePlanner.lowerPercentile(alpha);
-    double qHigh = TilePlanner.upperPercentile(alpha);
-    double zCrit = new NormalDistribution(0, 1).inverseCumulativeProbability(1.0 - alpha / 2.0);
+    double[] z = new double[voxels];
+    double[] p = new double[voxels];
+    int zeroSpread = 0;
     for (int k = 0; k < folded.length; k++) {
       if (!waiting[k].isEmpty() || folded[k].n() != plan.replicates()) {
         throw new IllegalStateException("[BUG] block " + k + " folded " + folded[k].n() + " of "
             + plan.replicates() + " replicates");
       }
+      BootstrapSummary s = BootstrapSummary.of(folded[k], tails[k], spec.confidence(), spec.ci());
       int from = grid.blockStart(k);
-      double[] m = folded[k].mean();
-      double[] s = folded[k].std(1);
-      System.arraycopy(m, 0, mean, from, m.length);
-      System.arraycopy(s, 0, std, from, s.length);
-      if (spec.ci() == CiMethod.PERCENTILE) {
-        double[] lo = new double[m.length];
-        double[] hi = new double[m.length];
-        tails[k].interval(qLow, qHigh, lo, hi);
-        System.arraycopy(lo, 0, lower, from, m.length);
-        System.arraycopy(hi, 0, upper, from, m.length);
-      } else {
-        for (int v = 0; v < m.length; v++) {
-          lower[from + v] = m[v] - zCrit * s[v];
-          upper[from + v] = m[v] + zCrit * s[v];
-        }
-      }
-    }
-    double[] z = new double[voxels];
-    double[] p = new double[voxels];
-    int zeroSpread = 0;
-    for (int v = 0; v < voxels; v++) {
-      if (std[v] > 0) {
-        z[v] = mean[v] / std[v];
-        p[v] = Erf.erfc(Math.abs(z[v]) / Math.sqrt(2.0)); // = 2 (1 - Phi(|z|)), without cancellation
-      } else {
-        z[v] = Double.NaN;
-        p[v] = Double.NaN;
-        if (std[v] == 0) { // NaN std (a single replicate) is no spread to measure, not zero spread
-          zeroSpread++;
-        }
-      }
+      int n = s.mean.length;
+      System.arraycopy(s.mean, 0, mean, from, n);
+      System.arraycopy(s.std, 0, std, from, n);
+      System.arraycopy(s.lower, 0, lower, from, n);
+      System.arraycopy(s.upper, 0, upper, from, n);
+      System.arraycopy(s.z, 0, z, from, n);
+      System.arraycopy(s.p, 0, p, from, n);
+      zeroSpread += s.zeroSpread;
     }
     return new BootstrapResult(mean, std, lower, upper, z, p, samples, plan.replicates(),
         zeroSpread);
