@@ -88,8 +88,15 @@ class CliEndToEndTest {
         .isEqualTo(((Number) ((Map<String, Object>) s.get("tile_plan")).get("tile_count"))
             .intValue());
     assertThat((Map<String, Object>) engine.get("spark_timings"))
-        .containsKeys("spark_job_seconds", "task_seconds", "kernel_seconds",
-            "spark_overhead_seconds");
+        .containsKeys("task_seconds", "spark_overhead_seconds");
+    Map<String, Object> timings = (Map<String, Object>) s.get("timings");
+    double parts = 0;
+    for (String part : new String[] {"setup_seconds", "compute_seconds", "merge_seconds",
+        "write_seconds"}) {
+      parts += ((Number) timings.get(part)).doubleValue();
+    }
+    assertThat(((Number) timings.get("wall_seconds")).doubleValue()).isCloseTo(parts,
+        org.assertj.core.data.Offset.offset(1e-9));
     assertThat(((Map<String, Object>) s.get("tile_plan")).get("voxel_block")).isEqualTo(1024L);
   }
 

@@ -81,10 +81,10 @@ class ReviewFixesTest {
   }
 
   @Test
-  void commandsWithoutSparkTasksRefuseTheirUnusedOptions() {
+  void timeSeriesCommandChecksItsOptionsBeforeSpark() {
     Path y = TestData.vector(dir, "y.npy", TestData.gaussian(2, 1, 6, 0));
     CliRun parts = CliRun.of("timeseries-correlation", "--input", x.toString(), "--target",
-        y.toString(), "--output", dir.resolve("t").toString(), "--partitions", "5");
+        y.toString(), "--output", dir.resolve("t").toString(), "--partitions", "0");
     assertThat(parts.code()).isEqualTo(2);
     assertThat(parts.err()).contains("--partitions");
     CliRun budget = CliRun.of("timeseries-correlation", "--input", x.toString(), "--target",

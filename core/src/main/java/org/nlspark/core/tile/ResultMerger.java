@@ -7,7 +7,9 @@ import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
@@ -21,8 +23,12 @@ import org.nlspark.core.stats.PValues;
  * partitioning (DESIGN §5). Memory: the outputs plus windows waiting for their turn.
  */
 public final class ResultMerger {
-  private final JobSpec spec;
-  private final ResamplingPlan resampling;
+  private final boolean bootstrap;
+  private final double confidence;
+  private final CiMethod ci;
+  private final Tail tail;
+  private final boolean fwer;
+  private final boolean enumerated;
   private final TilePlan plan;
   private final Grid grid;
   private final int voxels;
@@ -44,15 +50,31 @@ public final class ResultMerger {
   private TreeMap<Integer, MomentAccumulator>[] waiting;
   private double[] samples;
 
-  @SuppressWarnings("unchecked")
   public ResultMerger(JobSpec spec, ResamplingPlan resampling, TilePlan plan) {
-    this.spec = spec;
-    this.resampling = resampling;
+    this(spec.analysis() == Analysis.BOOTSTRAP, spec.confidence(), spec.ci(), spec.saveSamples(),
+        spec.tail(), spec.fwer(), resampling.enumerated(), plan);
+  }
+
+  /** The merge of a bootstrap whose tiles send window moments, tails and (saved) samples. */
+  public static ResultMerger forBootstrap(double confidence, CiMethod ci, boolean saveSamples,
+      TilePlan plan) {
+    return new ResultMerger(true, confidence, ci, saveSamples, Tail.TWO, false, false, plan);
+  }
+
+  @SuppressWarnings("unchecked")
+  private ResultMerger(boolean bootstrap, double confidence, CiMethod ci, boolean saveSamples,
+      Tail tail, boolean fwer, boolean enumerated, TilePlan plan) {
+    this.bootstrap = bootstrap;
+    this.confidence = confidence;
+    this.ci = ci;
+    this.tail = tail;
+    this.fwer = fwer;
+    this.enumerated = enumerated;
     this.plan = plan;
     this.grid = plan.grid();
     this.voxels = plan.voxels();
     int blocks = plan.blocks();
-    if (spec.analysis() == Analysis.BOOTSTRAP) {
+    if (bootstrap) {
       tails = new TailAccumulator[blocks];
       folded = new MomentAccumulator[blocks];
       nextWindow = new int[blocks];
@@ -65,7 +87,7 @@ public final class ResultMerger {
           tails[k] = new TailAccumulator(b, plan.tailSize());
         }
       }
-      if (spec.saveSamples()) {
+      if (saveSamples) {
         long size = plan.replicates() * (long) voxels;
         if (size > Integer.MAX_VALUE - 16) {
           throw new org.nlspark.core.ResourceRefusedException("Cannot keep --save-samples: "
@@ -77,7 +99,7 @@ public final class ResultMerger {
     } else {
       observed = new double[voxels];
       counts = new long[voxels];
-      nullMax = spec.fwer() ? new NullMaxAccumulator(0, (int) plan.replicates()) : null;
+      nullMax = fwer ? new NullMaxAccumulator(0, (int) plan.replicates()) : null;
     }
   }
 
@@ -93,7 +115,7 @@ public final class ResultMerger {
     kernelNanos += part.kernelNanos;
     int block = part.tile.block();
     int from = grid.blockStart(block);
-    if (spec.analysis() == Analysis.BOOTSTRAP) {
+    if (bootstrap) {
       if (tails[block] != null) {
         tails[block].merge(part.tails);
       }
@@ -146,19 +168,18 @@ public final class ResultMerger {
       throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
           + " tiles");
     }
-    return spec.analysis() == Analysis.BOOTSTRAP ? finishBootstrap() : finishPermutation();
+    return bootstrap ? finishBootstrap() : finishPermutation();
   }
 
   private Result finishPermutation() {
-    boolean enumerated = resampling.enumerated();
     double[] keys = new double[voxels];
     for (int v = 0; v < voxels; v++) {
-      keys[v] = spec.tail().key(observed[v]);
+      keys[v] = tail.key(observed[v]);
     }
     double[] p = PValues.fromCounts(counts, plan.replicates(), keys, enumerated);
     double[] pFwer = null;
     double[] maxima = null;
-    if (spec.fwer()) {
+    if (fwer) {
       maxima = nullMax.maxima();
       pFwer = PValues.fwer(maxima, keys, enumerated);
     }
@@ -179,7 +200,7 @@ public final class ResultMerger {
         throw new IllegalStateException("[BUG] block " + k + " folded " + folded[k].n() + " of "
             + plan.replicates() + " replicates");
       }
-      BootstrapSummary s = BootstrapSummary.of(folded[k], tails[k], spec.confidence(), spec.ci());
+      BootstrapSummary s = BootstrapSummary.of(folded[k], tails[k], confidence, ci);
       int from = grid.blockStart(k);
       int n = s.mean.length;
       System.arraycopy(s.mean, 0, mean, from, n);

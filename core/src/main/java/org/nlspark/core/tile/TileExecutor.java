@@ -1,8 +1,6 @@
 package org.nlspark.core.tile;
 
 import org.nlspark.core.accumulate.ExceedanceCounter;
-import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.gpu.GpuTileExecutor;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.SampleStore;
@@ -23,18 +21,6 @@ import org.nlspark.core.job.Tail;
  */
 public final class TileExecutor {
   private TileExecutor() {}
-
-  /**
-   * Runs a tile on the resolved backend: the GPU executor (same draws, same cells, same
-   * accumulators) on {@code device}, else the CPU.
-   */
-  public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
-      TilePlan plan, TileSpec tile, BackendKind backend, int device) {
-    if (backend == BackendKind.GPU) {
-      return GpuTileExecutor.execute(spec, inputs, resampling, plan, tile, device);
-    }
-    return execute(spec, inputs, resampling, plan, tile);
-  }
 
   /** Runs a tile on the CPU. */
   public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,

@@ -18,19 +18,19 @@ import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Output;
-import org.nlspark.core.result.Result;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.Main;
 import org.nlspark.spark.io.HadoopFiles;
 
 /**
  * What the isc, timeseries-correlation and ridge-bootstrap commands share: the common options of
- * DESIGN §6, reading inputs and writing outputs through Hadoop paths, and summary.json. By default
- * they compute on the driver's CPU threads (core's block scheduler; bit-identical for any thread
- * count); isc runs its voxel blocks as Spark tasks with --partitions or a non-local master.
+ * DESIGN §6, writing outputs through Hadoop paths, and summary.json. They run through the
+ * {@link org.nlspark.spark.Nlspark} API as Spark tasks, like every command.
  */
 public abstract class CoreCommand {
   static final Set<String> COMMON_VALUED = Set.of("--seed", "--output", "--backend",
-      "--precision", "--memory-budget-gb", "--master", "--partitions", "--threads");
+      "--precision", "--memory-budget-gb", "--master", "--partitions");
   static final Set<String> COMMON_SWITCHES = Set.of("--overwrite", "--quiet", "--verbose",
       "--help");
 
@@ -38,13 +38,8 @@ public abstract class CoreCommand {
   protected Args args;
   private String[] raw;
   private Configuration conf;
-  private final Map<String, Object> inputs = new LinkedHashMap<>();
   /** The session of this command, set before {@link #compute}. */
   protected SparkSession spark;
-  /** How the blocks ran, for summary.json; {@link #compute} may replace the default. */
-  protected final Map<String, Object> engine = new LinkedHashMap<>();
-  /** The grid and how the work was cut, for summary.json; filled by {@link #compute}. */
-  protected final Map<String, Object> tilePlan = new LinkedHashMap<>();
 
   CoreCommand(PrintStream out) {
     this.out = out;
@@ -56,8 +51,8 @@ public abstract class CoreCommand {
 
   abstract Set<String> switches();
 
-  /** Reads the inputs (through {@link #read}) and computes; options are already checked. */
-  abstract Result compute(Map<String, Object> parameters);
+  /** Runs the command through the API on {@link #spark}; options are already checked. */
+  abstract RunReport compute();
 
   /** Checks every option before Spark starts; throws exit-2 errors. */
   abstract void checkOptions();
@@ -79,55 +74,42 @@ public abstract class CoreCommand {
         "nlspark " + name())) {
       spark = session.spark;
       conf = spark.sparkContext().hadoopConfiguration();
-      engine.put("name", "local threads");
-      engine.put("threads", threads());
       HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, args.get("--input"),
           args.get("--target"), args.get("--x-test"));
-      Map<String, Object> parameters = new LinkedHashMap<>();
-      long t0 = System.nanoTime();
-      Result result = compute(parameters);
-      double wall = (System.nanoTime() - t0) * 1e-9;
-      Map<String, Object> summary = summary(parameters, result, wall);
+      RunReport report = compute();
+      long writeStart = System.nanoTime();
       String written;
       try (HadoopFiles.OutputDir dir = HadoopFiles.OutputDir.open(conf, output, overwrite)) {
-        for (Output o : result.outputs()) {
+        for (Output o : report.result.outputs()) {
           dir.writeNpy(o);
         }
+        Map<String, Object> summary = new LinkedHashMap<>(
+            report.summary((System.nanoTime() - writeStart) / 1e9));
+        summary.put("command_line", Main.commandLine(raw));
+        List<String> files = new java.util.ArrayList<>();
+        for (Output o : report.result.outputs()) {
+          files.add(o.name() + ".npy");
+        }
+        files.add("summary.json");
+        summary.put("files", files);
         dir.writeJson("summary.json", summary);
         written = dir.commit();
       }
       if (!args.flag("--quiet")) {
-        Map<String, Object> facts = result.facts();
-        Object replicates = facts.containsKey("replicates") ? facts.get("replicates")
-            : facts.get("draws");
-        String where = "spark".equals(engine.get("name"))
-            ? "Spark " + engine.get("master") + ", " + engine.get("partitions") + " partitions"
-            : engine.get("threads") + " driver threads";
-        out.printf(Locale.ROOT, "%s: %d voxels, %s replicates in %.2f s on %s; wrote %s%n",
-            name(), result.voxels(), replicates, wall, where, written);
+        out.printf(Locale.ROOT, "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s%n",
+            name(), report.result.voxels(), report.analysis.replicates(),
+            report.plan.tileCount(), report.engineFacts.get("master"), report.wallSeconds(),
+            written);
       }
       return 0;
     }
   }
 
-  final NpyArray read(String flag, int rank) {
-    NpyArray a = HadoopFiles.readNpy(conf, args.require(flag), flag, rank);
-    List<Long> shape = new java.util.ArrayList<>();
-    for (long d : a.shape()) {
-      shape.add(d);
-    }
-    inputs.put(flag.substring(2), shape);
-    return a;
-  }
-
-  /** --threads, default all cores of the driver. */
-  final int threads() {
-    Integer t = args.intValue("--threads");
-    int n = t == null ? Runtime.getRuntime().availableProcessors() : t;
-    if (n < 1) {
-      throw new InvalidInputException("--threads must be >= 1, but was: " + n);
-    }
-    return n;
+  /** The common options as API options. */
+  final NlsparkOptions apiOptions() {
+    return NlsparkOptions.defaults().seed(seed()).backend(args.get("--backend", "cpu"))
+        .memoryBudgetGb(args.doubleValue("--memory-budget-gb"))
+        .partitions(args.intValue("--partitions"));
   }
 
   final long seed() {
@@ -183,56 +165,12 @@ public abstract class CoreCommand {
           + ", but was: " + p);
     }
     if (args.has("--partitions")) {
-      if (!usesPartitions()) {
-        throw new InvalidInputException("Cannot use --partitions with " + name() + ": it runs on"
-            + " the driver's threads (--threads N); leave --partitions out");
-      }
       Integer n = args.intValue("--partitions");
       if (n == null || n < 1) {
         throw new InvalidInputException("--partitions must be >= 1, but was: " + n);
       }
     }
     budget(); // an explicit --memory-budget-gb must be > 0 (DESIGN §3.5), checked before Spark
-  }
-
-  /** Whether --partitions means something for this command (Spark tasks). */
-  boolean usesPartitions() {
-    return false;
-  }
-
-  private Map<String, Object> summary(Map<String, Object> parameters, Result result,
-      double wall) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("command", name());
-    m.put("parameters", parameters);
-    m.put("seed", seed());
-    Map<String, Object> backend = new LinkedHashMap<>();
-    backend.put("requested", args.get("--backend", "cpu"));
-    backend.put("used", "cpu");
-    backend.put("device", "cpu");
-    backend.put("reason", "CPU kernels (driver threads)");
-    m.put("backend", backend);
-    m.put("blas", Blas.describe());
-    m.put("precision", "float64");
-    m.put("input", inputs);
-    m.put("tile_plan", tilePlan);
-    m.put("result", result.facts());
-    Map<String, Object> timing = new LinkedHashMap<>();
-    timing.put("wall_seconds", wall);
-    m.put("timings", timing);
-    m.put("engine", engine);
-    m.put("command_line", Main.commandLine(raw));
-    List<String> files = new java.util.ArrayList<>();
-    for (Output o : result.outputs()) {
-      files.add(o.name() + ".npy");
-    }
-    files.add("summary.json");
-    m.put("files", files);
-    Map<String, Object> versions = new LinkedHashMap<>();
-    versions.put("nlspark", org.nlspark.core.engine.RunReport.VERSION);
-    versions.put("java", System.getProperty("java.version"));
-    m.put("versions", versions);
-    return m;
   }
 
   /** The commands this class runs, in help order. */

@@ -1,5 +1,8 @@
 package org.nlspark.spark.cli;
 
+import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.core.engine.RunReport;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +26,7 @@ final class RidgeBootstrapCommand extends CoreCommand {
       + "Outputs: mean std ci_lower ci_upper z p (.npy) of shape (n_features, n_targets), or\n"
       + "(n_test, n_targets) with --x-test; summary.json\n";
 
-  private RidgeBootstrap.Options options;
+  private NlsparkOptions options;
 
   RidgeBootstrapCommand(PrintStream out) {
     super(out);
@@ -42,35 +45,21 @@ final class RidgeBootstrapCommand extends CoreCommand {
 
   @Override
   Set<String> switches() {
-    return COMMON_SWITCHES;
+    return union(COMMON_SWITCHES, "--save-samples");
   }
 
   @Override
   void checkOptions() {
     Double alpha = args.doubleValue("--alpha");
-    options = new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha, count("--samples", 5000),
-        confidence(), seed(), threads(), budget());
+    options = apiOptions().alpha(alpha == null ? 1.0 : alpha)
+        .replicates(count("--samples", 5000)).confidence(confidence())
+        .saveSamples(args.flag("--save-samples"));
+    options.toRidgeOptions();
   }
 
   @Override
-  Result compute(Map<String, Object> parameters) {
-    NpyArray x = read("--input", 2);
-    NpyArray y = read("--target", 0);
-    NpyArray xTest = args.has("--x-test") ? read("--x-test", 2) : null;
-    if (y.rank() == 0) {
-      throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
-          + " but is a scalar");
-    }
-    parameters.put("alpha", options.alpha());
-    parameters.put("samples", options.samples());
-    parameters.put("confidence", options.confidence());
-    parameters.put("output", xTest == null ? "weights" : "predictions");
-    parameters.put("memory_budget_gb", options.budget().gb());
-    parameters.put("memory_budget_source", options.budget().source().describe());
-    RidgeResult result = RidgeBootstrap.run(x, y, xTest, options);
-    tilePlan.put("batch_size", result.batchSize);
-    tilePlan.put("batches", result.batches);
-    tilePlan.put("fold", "replicate order, one replicate at a time");
-    return result;
+  RunReport compute() {
+    return Nlspark.ridgeBootstrap(spark, args.require("--input"), args.require("--target"),
+        args.get("--x-test"), options);
   }
 }

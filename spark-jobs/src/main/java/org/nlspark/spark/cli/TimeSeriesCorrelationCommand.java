@@ -1,5 +1,8 @@
 package org.nlspark.spark.cli;
 
+import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.core.engine.RunReport;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +27,7 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
       + "  --threads N              driver threads (default: all cores; results do not change)\n"
       + "Outputs: observed.npy p.npy, with FWER also p_fwer.npy null_max.npy; summary.json\n";
 
-  private TimeSeriesCorrelation.Options options;
+  private NlsparkOptions options;
 
   TimeSeriesCorrelationCommand(PrintStream out) {
     super(out);
@@ -47,23 +50,15 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
 
   @Override
   void checkOptions() {
-    SurrogateMethod m = SurrogateMethod.parse(args.get("--null", "circle-shift"), "--null");
-    Tail tail = args.has("--tail") ? Tail.parse(args.get("--tail")) : Tail.TWO;
-    options = new TimeSeriesCorrelation.Options(m, count("--permutations", 5000), tail, fwer(),
-        seed(), threads(), 1, Grid.DEFAULT);
+    options = apiOptions().nullMethod(args.get("--null", "circle-shift"))
+        .replicates(count("--permutations", 5000)).fwer(fwer())
+        .tail(args.has("--tail") ? Tail.parse(args.get("--tail")) : Tail.TWO);
+    options.toTimeSeriesOptions();
   }
 
   @Override
-  Result compute(Map<String, Object> parameters) {
-    parameters.put("null", options.method().cliName());
-    parameters.put("permutations", options.permutations());
-    parameters.put("tail", options.tail().cliName());
-    parameters.put("fwer", options.fwer());
-    NpyArray x = read("--input", 2);
-    NpyArray y = read("--target", 1);
-    tilePlan.putAll(options.grid().toMap());
-    tilePlan.put("voxel_blocks", options.grid().blocks(x.dim(1)));
-    tilePlan.put("replicate_windows", options.grid().windows(options.permutations()));
-    return TimeSeriesCorrelation.run(x, y, options);
+  RunReport compute() {
+    return Nlspark.timeseriesCorrelation(spark, args.require("--input"), args.require("--target"),
+        options);
   }
 }
