@@ -63,7 +63,6 @@ public final class Tfce {
   private final int[] byLevel;
   private final int[] openNode; // per root: the tree node of its current size
   private final int[] openTop; // per root: highest level not yet in a closed node
-  private final int[] leaf; // per voxel: its leaf node
   private final int[] treeParent; // per node; -1 at a root of the component forest
   private final double[] treeWeight; // per node: its piece, then the path sum
 
@@ -98,7 +97,6 @@ public final class Tfce {
     this.byLevel = new int[v];
     this.openNode = new int[v];
     this.openTop = new int[v];
-    this.leaf = new int[v];
     this.treeParent = new int[Math.max(1, 2 * v)];
     this.treeWeight = new double[Math.max(1, 2 * v)];
   }
@@ -222,14 +220,14 @@ public final class Tfce {
     uf.reset();
     int[] offsets = grid.offsetsArray();
     int[] neighbours = grid.neighboursArray();
-    int nodes = 0;
+    // Node i is the leaf of byLevel[i]; merges are numbered from `active` up, so a parent always
+    // has a larger number than its children and the leaves' sums come out in sweep order.
+    int nodes = active;
     for (int i = 0; i < active; i++) {
       int v = byLevel[i];
       int k = level[v];
       uf.activate(v);
-      int node = nodes++;
-      leaf[v] = node;
-      openNode[v] = node;
+      openNode[v] = i;
       openTop[v] = k;
       int root = v;
       for (int e = offsets[v], end = offsets[v + 1]; e < end; e++) {
@@ -260,8 +258,8 @@ public final class Tfce {
         treeParent[openNode[v]] = -1;
       }
     }
-    // A parent is always created after its children, so one pass from the last node down sums
-    // every path from the root, adding only non-negative terms.
+    // One pass from the last node down sums every path from the root, adding only non-negative
+    // terms.
     for (int m = nodes - 1; m >= 0; m--) {
       int p = treeParent[m];
       if (p >= 0) {
@@ -270,7 +268,7 @@ public final class Tfce {
     }
     for (int i = 0; i < active; i++) {
       int v = byLevel[i];
-      out[outOffset + v] = sign * treeWeight[leaf[v]];
+      out[outOffset + v] = sign * treeWeight[i];
     }
   }
 
