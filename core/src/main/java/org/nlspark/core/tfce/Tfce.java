@@ -61,8 +61,10 @@ public final class Tfce {
   private final int[] level; // per voxel, levels reached on the side being enhanced
   private final int[] bucketStart; // counting sort by level
   private final int[] byLevel;
-  private final int[] openNode; // per root: the tree node of its current size
-  private final int[] openTop; // per root: highest level not yet in a closed node
+  // per root r: [2r] the tree node of its current size, [2r + 1] the highest level not yet in a
+  // closed node (interleaved: the sweep reads both at once)
+  private final int[] openState;
+  private int leaves; // leaves of the side being enhanced: nodes below this number are leaves
   private final int[] treeParent; // per node; -1 at a root of the component forest
   private final double[] treeWeight; // per node: its piece, then the path sum
 
@@ -95,8 +97,7 @@ public final class Tfce {
     this.level = new int[v];
     this.bucketStart = new int[steps + 2];
     this.byLevel = new int[v];
-    this.openNode = new int[v];
-    this.openTop = new int[v];
+    this.openState = new int[2 * v];
     this.treeParent = new int[Math.max(1, 2 * v)];
     this.treeWeight = new double[Math.max(1, 2 * v)];
   }
@@ -220,63 +221,96 @@ public final class Tfce {
     uf.reset();
     int[] offsets = grid.offsetsArray();
     int[] neighbours = grid.neighboursArray();
-    // Node i is the leaf of byLevel[i]; merges are numbered from `active` up, so a parent always
-    // has a larger number than its children and the leaves' sums come out in sweep order.
+    int[] open = openState;
+    // Node i is the leaf of byLevel[i]; merges are numbered from `active` up, and a node's parent
+    // always has a larger number, so one pass from the last node down sums every path.
     int nodes = active;
-    for (int i = 0; i < active; i++) {
-      int v = byLevel[i];
-      int k = level[v];
-      uf.activate(v);
-      openNode[v] = i;
-      openTop[v] = k;
-      int root = v;
-      for (int e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-        int u = neighbours[e];
-        if (!uf.isActive(u)) {
-          continue;
+    leaves = active;
+    int i = 0;
+    for (int k = steps; k >= 1; k--) {
+      for (int end = bucket[k]; i < end; i++) {
+        int v = byLevel[i];
+        uf.activate(v);
+        open[2 * v] = i;
+        open[2 * v + 1] = k;
+        int root = v;
+        for (int e = offsets[v], last = offsets[v + 1]; e < last; e++) {
+          int u = neighbours[e];
+          if (!uf.isActive(u)) {
+            continue;
+          }
+          int ru = uf.find(u);
+          if (ru == root) {
+            continue;
+          }
+          root = merge(uf, root, ru, k, nodes);
+          if (open[2 * root] == nodes) {
+            nodes++;
+          }
         }
-        int ru = uf.find(u);
-        if (ru == root) {
-          continue;
-        }
-        // Both clusters had their sizes from their open levels down to k + 1; the merged one
-        // starts at level k.
-        close(root, k, uf.size(root));
-        close(ru, k, uf.size(ru));
-        int merged = nodes++;
-        treeParent[openNode[root]] = merged;
-        treeParent[openNode[ru]] = merged;
-        root = uf.link(root, ru);
-        openNode[root] = merged;
-        openTop[root] = k;
       }
     }
-    for (int i = 0; i < active; i++) {
+    for (i = 0; i < active; i++) {
       int v = byLevel[i];
       if (uf.find(v) == v) {
         close(v, 0, uf.size(v));
-        treeParent[openNode[v]] = -1;
+        treeParent[open[2 * v]] = -1;
       }
     }
-    // One pass from the last node down sums every path from the root, adding only non-negative
-    // terms.
+    // Root to leaf, adding only non-negative terms.
     for (int m = nodes - 1; m >= 0; m--) {
       int p = treeParent[m];
       if (p >= 0) {
         treeWeight[m] += treeWeight[p];
       }
     }
-    for (int i = 0; i < active; i++) {
-      int v = byLevel[i];
-      out[outOffset + v] = sign * treeWeight[i];
+    for (i = 0; i < active; i++) {
+      out[outOffset + byLevel[i]] = sign * treeWeight[i];
     }
+  }
+
+  /**
+   * Joins the clusters of roots a and b at level k and returns the new root. Each had its size
+   * from its open level down to k + 1, so its open node closes there; the joined cluster opens a
+   * node at level k: node {@code fresh} (the caller then counts it), or, when one side already
+   * opened a merge node at level k with a larger number than the other side's node, that one.
+   */
+  private int merge(UnionFind uf, int a, int b, int k, int fresh) {
+    int[] open = openState;
+    int nodeA = open[2 * a];
+    int nodeB = open[2 * b];
+    int keep;
+    int other;
+    if (open[2 * a + 1] == k && nodeA > nodeB && nodeA >= leaves) {
+      keep = a;
+      other = b;
+    } else if (open[2 * b + 1] == k && nodeB > nodeA && nodeB >= leaves) {
+      keep = b;
+      other = a;
+    } else {
+      close(a, k, uf.size(a));
+      close(b, k, uf.size(b));
+      treeParent[nodeA] = fresh;
+      treeParent[nodeB] = fresh;
+      int root = uf.link(a, b);
+      open[2 * root] = fresh;
+      open[2 * root + 1] = k;
+      return root;
+    }
+    int node = open[2 * keep];
+    close(other, k, uf.size(other));
+    treeParent[open[2 * other]] = node;
+    int root = uf.link(a, b);
+    open[2 * root] = node;
+    open[2 * root + 1] = k;
+    return root;
   }
 
   /** Closes root r's open node: size^E · Σ_{j = below + 1 .. top} h_j^H. */
   private void close(int r, int below, int size) {
-    int top = openTop[r];
+    int top = openState[2 * r + 1];
     double heights = (prefixHi[top] - prefixHi[below]) + (prefixLo[top] - prefixLo[below]);
-    treeWeight[openNode[r]] = top == below ? 0.0 : extentPower(size) * heights;
+    treeWeight[openState[2 * r]] = top == below ? 0.0 : extentPower(size) * heights;
   }
 
   private double extentPower(int size) {

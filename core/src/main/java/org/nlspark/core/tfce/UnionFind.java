@@ -5,54 +5,60 @@ import java.util.Arrays;
 /**
  * Disjoint sets over the voxels of one grid, for clusters grown by activating voxels one at a
  * time: union by size, path halving. Reused across maps ({@link #reset()}), so a run allocates it
- * once per thread.
+ * once per thread. One int per voxel holds the parent, or the size at a root, so the hot sweep
+ * touches one array.
  *
  * <pre>
  * Invariants
- *  1. parent[v] = -1 while v is inactive; an active v has parent[v] active.
- *  2. For a root r (parent[r] = r), size[r] = number of voxels whose root is r.
+ *  1. link[v] = INACTIVE while v is inactive.
+ *  2. link[v] &gt;= 0 is v's parent, an active voxel; link[r] &lt; 0 marks a root r whose set has
+ *     -link[r] voxels.
  *  3. Linking is deterministic: the larger set's root wins, the smaller voxel number on a tie.
  * </pre>
  */
 final class UnionFind {
-  private final int[] parent;
-  private final int[] size;
+  private static final int INACTIVE = Integer.MIN_VALUE;
+
+  private final int[] link;
 
   UnionFind(int voxels) {
-    parent = new int[voxels];
-    size = new int[voxels];
-    Arrays.fill(parent, -1);
+    link = new int[voxels];
+    Arrays.fill(link, INACTIVE);
   }
 
   /** Makes every voxel inactive again. */
   void reset() {
-    Arrays.fill(parent, -1);
+    Arrays.fill(link, INACTIVE);
   }
 
   boolean isActive(int v) {
-    return parent[v] >= 0;
+    return link[v] != INACTIVE;
   }
 
   /** Makes v an active set of its own. */
   void activate(int v) {
-    parent[v] = v;
-    size[v] = 1;
+    link[v] = -1;
   }
 
   /** The root of active voxel v. */
   int find(int v) {
-    int[] p = parent;
-    while (p[v] != v) {
-      p[v] = p[p[v]];
-      v = p[v];
+    int[] p = link;
+    int q;
+    while ((q = p[v]) >= 0) {
+      int g = p[q];
+      if (g < 0) {
+        return q;
+      }
+      p[v] = g; // path halving
+      v = g;
     }
     return v;
   }
 
   /** Joins the sets of two distinct roots; returns the new root. */
   int link(int ra, int rb) {
-    int sa = size[ra];
-    int sb = size[rb];
+    int sa = -link[ra];
+    int sb = -link[rb];
     int root;
     int child;
     if (sa > sb || (sa == sb && ra < rb)) {
@@ -62,13 +68,13 @@ final class UnionFind {
       root = rb;
       child = ra;
     }
-    parent[child] = root;
-    size[root] = sa + sb;
+    link[child] = root;
+    link[root] = -(sa + sb);
     return root;
   }
 
   /** Size of the set whose root is r. */
   int size(int r) {
-    return size[r];
+    return -link[r];
   }
 }
