@@ -66,6 +66,7 @@ public final class Tfce {
   // per root r: [2r] the tree node of its current size, [2r + 1] the highest level not yet in a
   // closed node (interleaved: the sweep reads both at once)
   private final int[] openState;
+  private final byte[] earlierNeighbours; // per voxel: bit e set when neighbour e is active first
   private int leaves; // leaves of the side being enhanced: nodes below this number are leaves
   private final int[] treeParent; // per node; -1 at a root of the component forest
   private final double[] treeWeight; // per node: its piece, then the path sum
@@ -100,6 +101,7 @@ public final class Tfce {
     this.bucketStart = new int[steps + 2];
     this.byLevel = new int[v];
     this.openState = new int[2 * v];
+    this.earlierNeighbours = new byte[v];
     this.treeParent = new int[Math.max(1, 2 * v)];
     this.treeWeight = new double[Math.max(1, 2 * v)];
   }
@@ -219,10 +221,31 @@ public final class Tfce {
       return;
     }
 
-    UnionFind uf = clusters;
-    uf.reset();
     int[] offsets = grid.offsetsArray();
     int[] neighbours = grid.neighboursArray();
+    // Which neighbours are already active when v enters: a higher level, or the same level and an
+    // earlier place in the bucket (buckets are in voxel order). Found in one pass in voxel order,
+    // where the neighbours' levels stream through the cache, so the sweep below (in level order,
+    // all over the volume) visits each joining edge once and never probes an inactive voxel.
+    byte[] earlier = earlierNeighbours;
+    for (int v = 0; v < n; v++) {
+      int k = level[v];
+      int bits = 0;
+      if (k > 0) {
+        int base = offsets[v];
+        for (int e = base, last = offsets[v + 1]; e < last; e++) {
+          int u = neighbours[e];
+          int ku = level[u];
+          if (ku > k || (ku == k && u < v)) {
+            bits |= 1 << (e - base);
+          }
+        }
+      }
+      earlier[v] = (byte) bits;
+    }
+
+    UnionFind uf = clusters;
+    uf.reset();
     int[] open = openState;
     // Node i is the leaf of byLevel[i]; merges are numbered from `active` up, and a node's parent
     // always has a larger number, so one pass from the last node down sums every path.
@@ -235,21 +258,23 @@ public final class Tfce {
         uf.activate(v);
         open[2 * v] = i;
         open[2 * v + 1] = k;
-        int root = v;
-        for (int e = offsets[v], last = offsets[v + 1]; e < last; e++) {
-          int u = neighbours[e];
-          if (!uf.isActive(u)) {
-            continue;
-          }
-          int ru = uf.find(u);
-          if (ru == root) {
-            continue;
-          }
-          root = merge(uf, root, ru, k, nodes);
-          if (open[2 * root] == nodes) {
-            nodes++;
-          }
+        int bits = earlier[v];
+        if (bits == 0) {
+          continue;
         }
+        int root = v;
+        int base = offsets[v];
+        do {
+          int u = neighbours[base + Integer.numberOfTrailingZeros(bits)];
+          bits &= bits - 1;
+          int ru = uf.find(u);
+          if (ru != root) {
+            root = merge(uf, root, ru, k, nodes);
+            if (open[2 * root] == nodes) {
+              nodes++;
+            }
+          }
+        } while (bits != 0);
       }
     }
     for (i = 0; i < active; i++) {

@@ -31,10 +31,6 @@ final class UnionFind {
     Arrays.fill(link, INACTIVE);
   }
 
-  boolean isActive(int v) {
-    return link[v] != INACTIVE;
-  }
-
   /** Makes v an active set of its own. */
   void activate(int v) {
     link[v] = -1;
