@@ -17,7 +17,7 @@ final class TfceReference {
     double[] h = new double[steps];
     double step = max / steps;
     for (int k = 1; k <= steps; k++) {
-      h[k - 1] = k * step;
+      h[k - 1] = step != 0 ? k * step : (double) k / steps * max; // numpy's rule for subnormals
     }
     h[steps - 1] = max; // linspace sets the endpoint exactly
     return h;

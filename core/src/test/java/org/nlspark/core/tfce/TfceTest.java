@@ -14,17 +14,22 @@ class TfceTest {
   private static final double RELATIVE = 1e-12;
 
   static void assertMatches(double[] got, double[] expected, String what) {
+    assertMatches(got, expected, what, 0);
+  }
+
+  /** {@code absolute}: extra slack where the values are subnormal (spacing Double.MIN_VALUE). */
+  static void assertMatches(double[] got, double[] expected, String what, double absolute) {
     assertThat(got).hasSameSizeAs(expected);
     for (int v = 0; v < got.length; v++) {
       double e = expected[v];
       double g = got[v];
       if (Double.isNaN(e)) {
         assertThat(g).as("%s voxel %d", what, v).isNaN();
-      } else if (e == 0) {
+      } else if (e == 0 && absolute == 0) {
         assertThat(g).as("%s voxel %d", what, v).isZero();
       } else {
         assertThat(Math.abs(g - e)).as("%s voxel %d: %s vs %s", what, v, g, e)
-            .isLessThanOrEqualTo(RELATIVE * Math.abs(e));
+            .isLessThanOrEqualTo(RELATIVE * Math.abs(e) + absolute);
       }
     }
   }
@@ -64,6 +69,60 @@ class TfceTest {
             "seed " + seed + " E=" + e + " H=" + h + " steps=" + steps + " " + tail);
       }
     }
+  }
+
+  @Test
+  void equalsTheDefinitionOnLargerSmoothMaps() {
+    // deeper merge trees than the small random grids: 16^3 with a smooth field and ties
+    SplittableRandom rng = new SplittableRandom(99);
+    int n = 16;
+    boolean[] mask = new boolean[n * n * n];
+    for (int c = 0; c < mask.length; c++) {
+      int i = c / (n * n);
+      int j = c / n % n;
+      int k = c % n;
+      double d = (i - 7.5) * (i - 7.5) + (j - 7.5) * (j - 7.5) + (k - 7.5) * (k - 7.5);
+      mask[c] = d <= 64 && rng.nextDouble() < 0.97;
+    }
+    MaskGrid g = MaskGrid.of(n, n, n, mask);
+    Tfce tfce = new Tfce(g);
+    for (int rep = 0; rep < 4; rep++) {
+      double a = rng.nextDouble(0, 6);
+      double b = rng.nextDouble(0, 6);
+      double[] x = new double[g.voxels()];
+      for (int v = 0; v < x.length; v++) {
+        int c = g.cellOf(v);
+        double s = 2 * Math.sin(c / (n * n) * 0.5 + a) * Math.cos(c / n % n * 0.4 + b)
+            + Math.sin(c % n * 0.3) + 0.2 * rng.nextGaussian();
+        x[v] = rep % 2 == 0 ? s : Math.round(s * 8) / 8.0;
+      }
+      for (Tail tail : Tail.values()) {
+        assertMatches(tfce.enhance(x, tail),
+            TfceReference.tfce(n, n, n, mask, x, tail, 0.5, 2, 100), "smooth " + rep + " " + tail);
+      }
+    }
+  }
+
+  @Test
+  void subnormalMapsFollowNumpysThresholds() {
+    MaskGrid g = MaskGrid.full(1, 2, 3);
+    // H = 1 so that the heights themselves (not their squares, which underflow) are summed;
+    // max / 100 underflows to 0 for the first two maxima, and numpy then takes k / 100 * max.
+    for (double max : new double[] {Double.MIN_VALUE * 7, Double.MIN_VALUE * 150, 1e-310}) {
+      double[] x = {max, max / 2, 0, -max, max, Double.MIN_VALUE};
+      for (Tail tail : Tail.values()) {
+        double[] got = new Tfce(g, 0.5, 1, 100).enhance(x, tail);
+        assertMatches(got, TfceReference.tfce(1, 2, 3, fullMask(6), x, tail, 0.5, 1, 100),
+            "max " + max + " " + tail, 400 * Double.MIN_VALUE);
+        assertThat(Math.abs(got[tail == Tail.LOWER ? 3 : 0])).isPositive();
+      }
+    }
+  }
+
+  private static boolean[] fullMask(int n) {
+    boolean[] m = new boolean[n];
+    Arrays.fill(m, true);
+    return m;
   }
 
   @Test
