@@ -120,7 +120,8 @@ public final class Tfce {
   /**
    * Writes the enhanced map of {@code stat[offset .. offset + V)} to {@code out[outOffset .. +
    * V)}, V = {@code grid().voxels()}. Non-finite statistics give NaN; every other voxel gets a
-   * finite score (0 off the tail's side or below the first threshold).
+   * finite score (0 off the tail's side or below the first threshold). The two ranges must not
+   * overlap (the output is cleared before the map is read).
    */
   public void enhance(double[] stat, int offset, Tail tail, double[] out, int outOffset) {
     grid.checkMap("enhance a map", stat, offset);
@@ -153,6 +154,9 @@ public final class Tfce {
 
   /** The thresholds used for a map whose maximum (of the tail's side) is {@code max} > 0. */
   public double[] thresholds(double max) {
+    if (!(max > 0) || Double.isInfinite(max)) {
+      throw new IllegalArgumentException("max must be finite and > 0, but was: " + max);
+    }
     setThresholds(max);
     return Arrays.copyOfRange(thresholds, 1, steps + 1);
   }
