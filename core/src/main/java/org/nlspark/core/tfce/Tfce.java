@@ -50,23 +50,27 @@ public final class Tfce {
   /** Number of thresholds: dh = max / 100, as fslmaths and nilearn's {@code dh='auto'}. */
   public static final int DEFAULT_STEPS = 100;
 
+  private static final int MAX_NEIGHBOURS = 6; // faces of a voxel
+
   private final MaskGrid grid;
   private final double extentExponent;
   private final double heightExponent;
   private final int steps;
 
   // Work arrays, reused by every map.
-  private final UnionFind clusters;
+  private final UnionFind clusters; // over sweep positions
   private final double[] thresholds; // [1..steps]
   private final double[] prefixHi; // Σ_{j ≤ k} h_j^H as hi + lo
   private final double[] prefixLo;
   private final int[] level; // per voxel, levels reached on the side being enhanced
   private final int[] bucketStart; // counting sort by level
   private final int[] byLevel;
-  // per root r: [2r] the tree node of its current size, [2r + 1] the highest level not yet in a
+  // per root r (a sweep position): [2r] the tree node of its current size, [2r + 1] the highest level not yet in a
   // closed node (interleaved: the sweep reads both at once)
   private final int[] openState;
-  private final byte[] earlierNeighbours; // per voxel: bit e set when neighbour e is active first
+  private final int[] positionOf; // per voxel: its place in the sweep (MAX_VALUE if never active)
+  private final int[] earlierEdges; // per position: positions of neighbours active before it
+  private final byte[] earlierCount; // per position: how many
   private int leaves; // leaves of the side being enhanced: nodes below this number are leaves
   private final int[] treeParent; // per node; -1 at a root of the component forest
   private final double[] treeWeight; // per node: its piece, then the path sum
@@ -101,7 +105,9 @@ public final class Tfce {
     this.bucketStart = new int[steps + 2];
     this.byLevel = new int[v];
     this.openState = new int[2 * v];
-    this.earlierNeighbours = new byte[v];
+    this.positionOf = new int[v];
+    this.earlierEdges = new int[MAX_NEIGHBOURS * v];
+    this.earlierCount = new byte[v];
     this.treeParent = new int[Math.max(1, 2 * v)];
     this.treeWeight = new double[Math.max(1, 2 * v)];
   }
@@ -215,77 +221,75 @@ public final class Tfce {
       start += c;
     }
     int active = start;
+    int[] position = positionOf;
     for (int v = 0; v < n; v++) {
       int k = level[v];
       if (k > 0) {
-        byLevel[bucket[k]++] = v;
+        int i = bucket[k]++;
+        byLevel[i] = v;
+        position[v] = i;
+      } else {
+        position[v] = Integer.MAX_VALUE; // never active: after every position
       }
     }
     if (active == 0) {
       return;
     }
 
+    // From here on voxels are named by their sweep position i (byLevel[i] is the voxel), so a
+    // voxel's own state is read in order. Neighbour u is already active when the voxel at i
+    // enters exactly when position[u] < i. One pass in voxel order, where the neighbours'
+    // positions stream through the cache, lists those earlier neighbours per position (at most
+    // 6, fixed stride), so the sweep visits each joining edge once, in order, and never probes
+    // an inactive voxel.
     int[] offsets = grid.offsetsArray();
     int[] neighbours = grid.neighboursArray();
-    // Which neighbours are already active when v enters: a higher level, or the same level and an
-    // earlier place in the bucket (buckets are in voxel order). Found in one pass in voxel order,
-    // where the neighbours' levels stream through the cache, so the sweep below (in level order,
-    // all over the volume) visits each joining edge once and never probes an inactive voxel.
-    byte[] earlier = earlierNeighbours;
+    int[] edges = earlierEdges;
+    byte[] edgeCount = earlierCount;
     for (int v = 0; v < n; v++) {
-      int k = level[v];
-      int bits = 0;
-      if (k > 0) {
-        int base = offsets[v];
-        for (int e = base, last = offsets[v + 1]; e < last; e++) {
-          int u = neighbours[e];
-          int ku = level[u];
-          if (ku > k || (ku == k && u < v)) {
-            bits |= 1 << (e - base);
-          }
+      int i = position[v];
+      if (i == Integer.MAX_VALUE) {
+        continue;
+      }
+      int c = 0;
+      for (int e = offsets[v], last = offsets[v + 1]; e < last; e++) {
+        int pu = position[neighbours[e]];
+        if (pu < i) {
+          edges[MAX_NEIGHBOURS * i + c++] = pu;
         }
       }
-      earlier[v] = (byte) bits;
+      edgeCount[i] = (byte) c;
     }
 
     UnionFind uf = clusters;
     uf.reset();
     int[] open = openState;
-    // Node i is the leaf of byLevel[i]; merges are numbered from `active` up, and a node's parent
+    // Node i is the leaf of position i; merges are numbered from `active` up, and a node's parent
     // always has a larger number, so one pass from the last node down sums every path.
     int nodes = active;
     leaves = active;
     int i = 0;
     for (int k = steps; k >= 1; k--) {
       for (int end = bucket[k]; i < end; i++) {
-        int v = byLevel[i];
-        uf.activate(v);
-        open[2 * v] = i;
-        open[2 * v + 1] = k;
-        int bits = earlier[v];
-        if (bits == 0) {
-          continue;
-        }
-        int root = v;
-        int base = offsets[v];
-        do {
-          int u = neighbours[base + Integer.numberOfTrailingZeros(bits)];
-          bits &= bits - 1;
-          int ru = uf.find(u);
+        uf.activate(i);
+        open[2 * i] = i;
+        open[2 * i + 1] = k;
+        int root = i;
+        for (int e = MAX_NEIGHBOURS * i, last = e + edgeCount[i]; e < last; e++) {
+          int ru = uf.find(edges[e]);
           if (ru != root) {
             root = merge(uf, root, ru, k, nodes);
             if (open[2 * root] == nodes) {
               nodes++;
             }
           }
-        } while (bits != 0);
+        }
       }
     }
     for (i = 0; i < active; i++) {
-      int v = byLevel[i];
-      if (uf.find(v) == v) {
-        close(v, 0, uf.size(v));
-        treeParent[open[2 * v]] = -1;
+      if (uf.find(i) == i) {
+        close(i, 0, uf.size(i));
+        treeParent[open[2 * i]] = -1;
       }
     }
     // Root to leaf, adding only non-negative terms.
