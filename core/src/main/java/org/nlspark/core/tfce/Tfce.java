@@ -29,8 +29,8 @@ import org.nlspark.core.stats.Tail;
  *
  * <p><b>Algorithm</b> (the same sums as the definition, not K labelings). Each voxel gets its level
  * (the number of thresholds it reaches); voxels are bucketed by level (a counting sort, O(V)),
- * which orders them by value as far as the thresholds can tell. Levels are swept from K down to 1 with a union-find that keeps
- * cluster sizes. A cluster's size only changes when it merges, so between merges its contribution
+ * which orders them by value as far as the thresholds can tell. Levels are swept from K down to 1
+ * with a union-find that keeps cluster sizes. A cluster's size only changes when it merges, so between merges its contribution
  * is size^E · Σ_j h_j^H over a run of levels, taken from prefix sums of h^H kept as double-double
  * (so a difference of two sums stays exact to rounding). Each such piece becomes a node of the
  * component tree (leaf = a voxel entering, inner node = a merge); a voxel's score is the sum of the
@@ -40,7 +40,12 @@ import org.nlspark.core.stats.Tail;
  * would be shorter, but they subtract the large sum of a high cluster from itself and lose up to
  * about 1e-10 relative on voxels that join it near the bottom.)
  *
- * <p>An instance holds work arrays for one grid and is not thread-safe: use one per thread.
+ * <p>Memory locality decides the speed: the sweep names voxels by their place in it, and the
+ * neighbours each voxel joins are listed beforehand in one pass in voxel order, so the only
+ * random reads left are one per joining edge.
+ *
+ * <p>An instance holds work arrays for one grid (about 75 bytes a voxel: 17 MB for a 2 mm brain)
+ * and is not thread-safe: use one per thread.
  */
 public final class Tfce {
   /** Extent exponent of FSL's {@code -T} and nilearn. */
