@@ -1,5 +1,6 @@
 package org.nlspark.core.io.nifti;
 
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -21,12 +22,15 @@ import org.nlspark.core.InvalidInputException;
  * unless it is -1), else the pixdims ({@code shape_zoom_affine} with the x axis flipped and the
  * origin at the centre).
  */
-public final class NiftiHeader {
+public final class NiftiHeader implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** The largest array the JVM allocates; one volume must fit one array. */
   public static final int MAX_VOLUME_VOXELS = Integer.MAX_VALUE - 8;
 
   private final int version;
-  private final ByteOrder order;
+  /** ByteOrder is not Serializable, so the order is kept as a flag. */
+  private final boolean bigEndian;
   private final long[] dim;
   private final double[] pixdim;
   private final NiftiDatatype datatype;
@@ -43,7 +47,7 @@ public final class NiftiHeader {
 
   private NiftiHeader(Builder b) {
     this.version = b.version;
-    this.order = b.order;
+    this.bigEndian = b.order == ByteOrder.BIG_ENDIAN;
     this.dim = b.dim.clone();
     this.pixdim = b.pixdim.clone();
     this.datatype = b.datatype;
@@ -309,7 +313,7 @@ public final class NiftiHeader {
   }
 
   public ByteOrder order() {
-    return order;
+    return bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
   }
 
   public NiftiDatatype datatype() {
@@ -565,7 +569,7 @@ public final class NiftiHeader {
           + ", 2^20], but was: " + voxOffset);
     }
     byte[] bytes = new byte[(int) voxOffset];
-    ByteBuffer h = ByteBuffer.wrap(bytes).order(order);
+    ByteBuffer h = ByteBuffer.wrap(bytes).order(order());
     h.putInt(0, size);
     byte[] text = descrip.getBytes(StandardCharsets.ISO_8859_1);
     int textLength = Math.min(text.length, NiftiLayout.DESCRIP_LENGTH - 1);
@@ -627,7 +631,7 @@ public final class NiftiHeader {
   public Builder toBuilder() {
     Builder b = new Builder();
     b.version = version;
-    b.order = order;
+    b.order = order();
     b.dim = dim.clone();
     b.pixdim = pixdim.clone();
     b.datatype = datatype;
@@ -764,6 +768,6 @@ public final class NiftiHeader {
   @Override
   public String toString() {
     return "NIfTI-" + version + " " + datatype.label() + " " + formatDims(dim) + " "
-        + (order == ByteOrder.BIG_ENDIAN ? "big" : "little") + "-endian";
+        + (bigEndian ? "big" : "little") + "-endian";
   }
 }
