@@ -93,16 +93,26 @@ public final class GlmContrastStatistic implements BlockStatistic {
     // Undefined where E vanishes to rounding or the observed fit is exact to rounding.
     double vanishing = 1000.0 * n * Math.ulp(1.0);
     vanishing *= vanishing;
-    fillIdentityRow();
-    multiply();
+    // Observed effect rows Q_B' E by plain loops (the nuisance rows of Q'E vanish): a test
+    // of exactness needs no GEMM, and a whole window's GEMM for one row would cost as much
+    // as a window of draws.
+    double[] ss = new double[b];
+    double[] row = new double[b];
+    for (int l = 0; l < r; l++) {
+      Arrays.fill(row, 0.0);
+      for (int i = 0; i < n; i++) {
+        double w = basis[l * n + i];
+        for (int v = 0; v < b; v++) {
+          row[v] += w * e[i * b + v];
+        }
+      }
+      for (int v = 0; v < b; v++) {
+        ss[v] += row[v] * row[v];
+      }
+    }
     int count = 0;
     for (int v = 0; v < b; v++) {
-      double ss = 0.0;
-      for (int l = 0; l < q; l++) {
-        double x = g[l * b + v];
-        ss += x * x;
-      }
-      double rss = residualSquares[v] - ss;
+      double rss = residualSquares[v] - ss[v];
       boolean none = residualSquares[v] <= vanishing * data[v]
           || rss <= EXACT_FIT * residualSquares[v];
       undefined[v] = none;
@@ -185,27 +195,45 @@ public final class GlmContrastStatistic implements BlockStatistic {
   }
 
   private void epilogue(int rows, double[] out) {
+    final double[] ex = explained;
+    final double[] num = numerator;
     for (int j = 0; j < rows; j++) {
-      int base = j * q * b;
-      Arrays.fill(explained, 0.0);
-      Arrays.fill(numerator, 0.0);
-      for (int l = 0; l < q; l++) {
-        int row = base + l * b;
+      final int base = j * q * b;
+      for (int v = 0; v < b; v++) {
+        double x = g[base + v];
+        ex[v] = x * x;
+      }
+      for (int l = 1; l < q; l++) {
+        if (l == r) {
+          System.arraycopy(ex, 0, num, 0, b);
+        }
+        final int row = base + l * b;
         for (int v = 0; v < b; v++) {
           double x = g[row + v];
-          explained[v] += x * x;
-        }
-        if (l == r - 1) {
-          System.arraycopy(explained, 0, numerator, 0, b);
+          ex[v] += x * x;
         }
       }
-      int o = j * b;
-      for (int v = 0; v < b; v++) {
-        // Clamped: a negative RSS is cancellation in ||E||^2 - ||G||^2, not information.
-        double rss = Math.max(residualSquares[v] - explained[v], 0.0);
-        double s = tStat ? g[base + v] / Math.sqrt(rss / df)
-            : numerator[v] / r / (rss / df);
-        out[o + v] = undefined[v] ? Double.NaN : s;
+      if (r == q) {
+        System.arraycopy(ex, 0, num, 0, b);
+      }
+      final int o = j * b;
+      if (tStat) {
+        for (int v = 0; v < b; v++) {
+          // Clamped: a negative RSS is cancellation in ||E||^2 - ||G||^2, not information.
+          double rss = Math.max(residualSquares[v] - ex[v], 0.0);
+          out[o + v] = g[base + v] * Math.sqrt(df / rss);
+        }
+      } else {
+        double scale = df / r;
+        for (int v = 0; v < b; v++) {
+          double rss = Math.max(residualSquares[v] - ex[v], 0.0);
+          out[o + v] = num[v] * scale / rss;
+        }
+      }
+      for (int v = 0; undefinedCount > 0 && v < b; v++) {
+        if (undefined[v]) {
+          out[o + v] = Double.NaN;
+        }
       }
     }
   }
