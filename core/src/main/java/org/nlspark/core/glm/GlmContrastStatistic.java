@@ -21,6 +21,9 @@ import org.nlspark.core.stats.BlockStatistic;
  * {@link #EXACT_FIT} ||E||^2, or E = 0: the data lies in the nuisance or design space) has no
  * statistic and is NaN everywhere, as a constant voxel is for the one-sample t. E counts as
  * zero when ||E|| <= 1000 n 2^-52 ||Y||, the rounding left by removing the nuisance.
+ *
+ * <p>With {@code Precision.FLOAT32} only the GEMM runs in single precision (G carries its
+ * rounding, about 1e-7 relative); ||E||^2, ||G||^2 and the statistic are still float64.
  */
 public final class GlmContrastStatistic implements BlockStatistic {
   /** Relative RSS at which a fit is exact to rounding: far above the difference's error. */

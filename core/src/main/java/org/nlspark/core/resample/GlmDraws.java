@@ -120,7 +120,7 @@ public final class GlmDraws implements Serializable {
           + " samples; give one block id per sample");
     }
     int[][] members = groupBlocks(blocks, samples);
-    if (wholeBlocks) {
+    if (wholeBlocks && errors.permutes()) { // flipping whole blocks needs no equal sizes
       int size = members[0].length;
       for (int b = 1; b < members.length; b++) {
         if (members[b].length != size) {

@@ -203,6 +203,11 @@ class GlmDrawsTest {
         .hasMessage("Cannot permute whole blocks of grp.txt: block 1 has 3 samples but block 3"
             + " has 4; whole-block draws need blocks of equal size (or drop --whole-blocks to"
             + " permute within blocks)");
+    // Sign flips of whole blocks need no equal sizes: one sign per block.
+    GlmDraws flips = GlmDraws.plan(GlmDraws.Errors.SYMMETRIC, BLOCKS, "grp.txt", true, null,
+        BLOCKS.length, 100, 1);
+    assertThat(flips.enumerated()).isTrue();
+    assertThat(flips.replicates()).isEqualTo(8);
     assertThatThrownBy(() -> GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, BLOCKS, "grp.txt",
         false, null, 12, 100, 1))
         .isInstanceOf(InvalidInputException.class)
