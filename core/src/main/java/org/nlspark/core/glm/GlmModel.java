@@ -42,9 +42,11 @@ public final class GlmModel implements Serializable {
   private final int rank;
   private final String[] columnNames;
   private final List<GlmContrast> contrasts;
+  private final boolean interceptOnly;
 
   private GlmModel(int samples, int columns, int rank, String[] columnNames,
-      List<GlmContrast> contrasts) {
+      List<GlmContrast> contrasts, boolean interceptOnly) {
+    this.interceptOnly = interceptOnly;
     this.samples = samples;
     this.columns = columns;
     this.rank = rank;
@@ -144,7 +146,8 @@ public final class GlmModel implements Serializable {
       out.add(partition(GlmContrast.Kind.F, c + 1, name.toString(), rows, m, pinvM, projector, q,
           label, src));
     }
-    return new GlmModel(n, k, q, names.clone(), Collections.unmodifiableList(out));
+    return new GlmModel(n, k, q, names.clone(), Collections.unmodifiableList(out),
+        k == 1 && constant == 0);
   }
 
   private static void checkValues(double[][] m, String[] names, String src) {
@@ -242,6 +245,11 @@ public final class GlmModel implements Serializable {
   /** Residual degrees of freedom n - q. */
   public int degreesOfFreedom() {
     return samples - rank;
+  }
+
+  /** The design is one constant column (a one-sample test). */
+  public boolean interceptOnly() {
+    return interceptOnly;
   }
 
   public String[] columnNames() {

@@ -61,6 +61,15 @@ public final class GlmRun {
     }
   }
 
+  /**
+   * Default of {@code --errors} (DESIGN §9): sign flips when the design is one constant column
+   * (randomise -1, where no permutation changes anything), else row permutations.
+   */
+  public static GlmDraws.Errors defaultErrors(GlmModel model) {
+    return model.columns() == 1 && model.interceptOnly() ? GlmDraws.Errors.SYMMETRIC
+        : GlmDraws.Errors.EXCHANGEABLE;
+  }
+
   /** The tail a contrast is tested with: F statistics are non-negative, so always upper. */
   public static Tail tailOf(GlmContrast c, Tail tTail) {
     return c.kind() == GlmContrast.Kind.F ? Tail.UPPER : tTail;

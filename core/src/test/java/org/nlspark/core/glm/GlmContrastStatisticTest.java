@@ -203,20 +203,28 @@ class GlmContrastStatisticTest {
   void fOfOneRowIsTSquared() {
     double[][] m = design(15, 12);
     double[][] y = data(m, 5, 13);
+    // fstat2 joins a contrast and its negation: rank 1, so the same F.
     GlmModel model = GlmModel.prepare(named(m),
-        GlmContrasts.of(new double[][] {{0, 0, 1, 0}}, new int[][] {{0}}), 15);
+        GlmContrasts.of(new double[][] {{0, 0, 1, 0}, {0, 0, -2, 0}}, new int[][] {{0}, {0, 1}}),
+        15);
     GlmContrast t = model.contrasts().get(0);
-    GlmContrast f = model.contrasts().get(1);
+    GlmContrast f = model.contrasts().get(2);
+    GlmContrast dependent = model.contrasts().get(3);
     assertThat(f.outputName()).isEqualTo("fstat1");
+    assertThat(dependent.rank()).isEqualTo(1);
     GlmDraws draws = GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, null, "", false, t.effect(), 15,
         50, 3);
     double[][] ts = kernelStatistics(
         new GlmContrastStatistic(model, t, draws, rowMajor(y), 5, 16, Precision.FLOAT64), 50, 16);
     double[][] fs = kernelStatistics(
         new GlmContrastStatistic(model, f, draws, rowMajor(y), 5, 16, Precision.FLOAT64), 50, 16);
+    double[][] ds = kernelStatistics(
+        new GlmContrastStatistic(model, dependent, draws, rowMajor(y), 5, 16, Precision.FLOAT64),
+        50, 16);
     for (int r = 0; r < 50; r++) {
       for (int v = 0; v < 5; v++) {
         assertClose(fs[r][v], ts[r][v] * ts[r][v]);
+        assertClose(ds[r][v], ts[r][v] * ts[r][v]);
       }
     }
   }

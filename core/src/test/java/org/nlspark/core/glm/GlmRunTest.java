@@ -90,4 +90,15 @@ class GlmRunTest {
       assertThat(p).isGreaterThanOrEqualTo(1 / 720.0); // the identity always counts
     }
   }
+
+  @Test
+  void signFlipsByDefaultOnlyForAnInterceptOnlyDesign() {
+    double[][] ones = {{1}, {1}, {1}, {1}};
+    assertThat(GlmRun.defaultErrors(GlmModel.prepare(GlmContrastStatisticTest.named(ones),
+        GlmContrasts.of(new double[][] {{1}}, null), 4))).isEqualTo(GlmDraws.Errors.SYMMETRIC);
+    double[][] slope = {{1, 0.5}, {1, 2}, {1, 3}, {1, -1}};
+    assertThat(GlmRun.defaultErrors(GlmModel.prepare(GlmContrastStatisticTest.named(slope),
+        GlmContrasts.of(new double[][] {{0, 1}}, null), 4)))
+        .isEqualTo(GlmDraws.Errors.EXCHANGEABLE);
+  }
 }
