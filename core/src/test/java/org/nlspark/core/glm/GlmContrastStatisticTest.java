@@ -464,4 +464,27 @@ class GlmContrastStatisticTest {
       return (T) in.readObject();
     }
   }
+
+  /** float32 only changes the GEMM: statistics within its rounding of the float64 ones. */
+  @Test
+  void float32GemmStaysCloseToFloat64() {
+    int n = 20;
+    double[][] m = design(n, 95);
+    double[] y = rowMajor(data(m, 8, 96));
+    GlmModel model = GlmModel.prepare(named(m), threeTAndOneF(), n);
+    for (GlmContrast c : model.contrasts()) {
+      GlmDraws draws = GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, null, "", false, c.effect(), n,
+          60, 8);
+      double[][] d64 = kernelStatistics(
+          new GlmContrastStatistic(model, c, draws, y, 8, 32, Precision.FLOAT64), 60, 32);
+      double[][] d32 = kernelStatistics(
+          new GlmContrastStatistic(model, c, draws, y, 8, 32, Precision.FLOAT32), 60, 32);
+      for (int r = 0; r < 60; r++) {
+        for (int v = 0; v < 8; v++) {
+          assertThat(Math.abs(d32[r][v] - d64[r][v]))
+              .isLessThan(1e-4 * Math.max(1.0, Math.abs(d64[r][v])));
+        }
+      }
+    }
+  }
 }
