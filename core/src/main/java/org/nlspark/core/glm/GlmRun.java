@@ -33,30 +33,36 @@ public final class GlmRun {
    * @param blocks one block id per sample, or null
    */
   public record Options(GlmDraws.Errors errors, int[] blocks, String blocksSource,
-      boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer, Grid grid,
-      Precision precision) {
+      boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
+      boolean fwerAcrossContrasts, Grid grid, Precision precision) {
     public static Options defaults(long permutations, long seed) {
       return new Options(GlmDraws.Errors.EXCHANGEABLE, null, "", false, permutations, seed,
-          Tail.UPPER, true, Grid.DEFAULT, Precision.FLOAT64);
+          Tail.UPPER, true, false, Grid.DEFAULT, Precision.FLOAT64);
+    }
+
+    /** Adds p_cfwer_* maps: FWER over all contrasts, every contrast on the same draws. */
+    public Options withFwerAcrossContrasts(boolean across) {
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
+          fwer || across, across, grid, precision);
     }
 
     public Options withErrors(GlmDraws.Errors e) {
-      return new Options(e, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer,
+      return new Options(e, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer, fwerAcrossContrasts,
           grid, precision);
     }
 
     public Options withBlocks(int[] b, String source, boolean whole) {
-      return new Options(errors, b, source, whole, permutations, seed, tTail, fwer, grid,
+      return new Options(errors, b, source, whole, permutations, seed, tTail, fwer, fwerAcrossContrasts, grid,
           precision);
     }
 
     public Options withGrid(Grid g) {
       return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
-          fwer, g, precision);
+          fwer, fwerAcrossContrasts, g, precision);
     }
 
     public Options withTail(Tail t) {
-      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, t, fwer,
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, t, fwer, fwerAcrossContrasts,
           grid, precision);
     }
   }
@@ -75,10 +81,35 @@ public final class GlmRun {
     return c.kind() == GlmContrast.Kind.F ? Tail.UPPER : tTail;
   }
 
-  /** The draw plan of one contrast. */
+  /**
+   * The draw plan of one contrast. FWER over contrasts needs one plan for all: two
+   * permutations are then the same draw only when they are for every contrast, so distinct
+   * draws are counted on the effect parts of all contrasts side by side.
+   */
   public static GlmDraws drawsOf(GlmModel model, GlmContrast c, Options o) {
-    return GlmDraws.plan(o.errors(), o.blocks(), o.blocksSource(), o.wholeBlocks(), c.effect(),
+    double[][] effect = o.fwerAcrossContrasts() ? sharedEffect(model) : c.effect();
+    return GlmDraws.plan(o.errors(), o.blocks(), o.blocksSource(), o.wholeBlocks(), effect,
         model.samples(), o.permutations(), o.seed());
+  }
+
+  private static double[][] sharedEffect(GlmModel model) {
+    double[][] out = new double[model.samples()][0];
+    for (GlmContrast c : model.contrasts()) {
+      double[][] x = c.effect();
+      for (int i = 0; i < out.length; i++) {
+        double[] row = java.util.Arrays.copyOf(out[i], out[i].length + x[i].length);
+        System.arraycopy(x[i], 0, row, out[i].length, x[i].length);
+        out[i] = row;
+      }
+    }
+    return out;
+  }
+
+  /** z of an extremeness key of contrast c (DESIGN §9: statistics put on one scale). */
+  static double zOfKey(GlmContrast c, GlmModel model, double key) {
+    double df = model.degreesOfFreedom();
+    return c.kind() == GlmContrast.Kind.F ? ZScores.ofF(key, c.rank(), df)
+        : ZScores.ofT(key, df);
   }
 
   public static GlmResult run(GlmModel model, DataMatrix y, Options o) {
@@ -91,6 +122,9 @@ public final class GlmRun {
     Map<String, double[]> maps = new LinkedHashMap<>();
     Map<String, Map<String, Object>> plans = new LinkedHashMap<>();
     Map<String, Integer> undefined = new LinkedHashMap<>();
+    Map<GlmContrast, double[]> zObserved = new LinkedHashMap<>();
+    double[] zMax = null;
+    boolean enumerated = false;
     for (GlmContrast c : model.contrasts()) {
       GlmDraws draws = drawsOf(model, c, o);
       Tail tail = tailOf(c, o.tTail());
@@ -139,6 +173,21 @@ public final class GlmRun {
         double[] maxima = nullMax.maxima();
         maps.put("p_fwer_" + name, PValues.fwer(maxima, observedKeys, draws.enumerated()));
         maps.put("null_max_" + name, maxima);
+        if (o.fwerAcrossContrasts()) {
+          double[] z = new double[voxels];
+          for (int v = 0; v < voxels; v++) {
+            z[v] = zOfKey(c, model, observedKeys[v]);
+          }
+          zObserved.put(c, z);
+          if (zMax == null) {
+            zMax = new double[maxima.length];
+            java.util.Arrays.fill(zMax, Double.NEGATIVE_INFINITY);
+          }
+          for (int r = 0; r < maxima.length; r++) {
+            zMax[r] = Math.max(zMax[r], zOfKey(c, model, maxima[r]));
+          }
+          enumerated = draws.enumerated();
+        }
       }
       Map<String, Object> plan = draws.toMap();
       plan.put("tail", tail.cliName());
@@ -146,6 +195,10 @@ public final class GlmRun {
       plan.put("rank", c.rank());
       plans.put(name, plan);
       undefined.put(name, none);
+    }
+    for (Map.Entry<GlmContrast, double[]> e : zObserved.entrySet()) {
+      maps.put("p_cfwer_" + e.getKey().outputName(),
+          PValues.fwer(zMax, e.getValue(), enumerated));
     }
     return new GlmResult(maps, plans, undefined);
   }

@@ -101,4 +101,58 @@ class GlmRunTest {
         GlmContrasts.of(new double[][] {{0, 1}}, null), 4)))
         .isEqualTo(GlmDraws.Errors.EXCHANGEABLE);
   }
+
+  /**
+   * FWER over contrasts: every contrast on the same draws, statistics put on the z scale, the
+   * maximum over voxels and contrasts per replicate; counted by hand from the brute force.
+   */
+  @Test
+  void fwerAcrossContrastsCountedByHand() {
+    int n = 12;
+    int v = 6;
+    long p = 120;
+    double[][] m = GlmContrastStatisticTest.design(n, 75);
+    double[][] y = GlmContrastStatisticTest.data(m, v, 76);
+    GlmModel model = GlmModel.prepare(GlmContrastStatisticTest.named(m),
+        GlmContrasts.of(new double[][] {{0, 1, 0, 0}, {0, 0, 1, 0}}, new int[][] {{0, 1}}), n);
+    GlmRun.Options o = GlmRun.Options.defaults(p, 9).withGrid(new Grid(4, 16))
+        .withFwerAcrossContrasts(true);
+    GlmResult result = GlmRun.run(model, DataMatrix.of(n, v,
+        GlmContrastStatisticTest.rowMajor(y), "y"), o);
+    double[] zMax = new double[(int) p];
+    java.util.Arrays.fill(zMax, Double.NEGATIVE_INFINITY);
+    double[][] zObs = new double[model.contrasts().size()][v];
+    for (int ci = 0; ci < model.contrasts().size(); ci++) {
+      GlmContrast c = model.contrasts().get(ci);
+      boolean t = c.kind() == GlmContrast.Kind.T;
+      GlmDraws draws = GlmRun.drawsOf(model, c, o);
+      double[][] nulls = OlsReference.nullStatistics(m, y, c.matrix(), t, draws, p);
+      for (int r = 0; r < p; r++) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int col = 0; col < v; col++) {
+          max = Math.max(max, nulls[r][col]);
+        }
+        zMax[r] = Math.max(zMax[r], GlmRun.zOfKey(c, model, max));
+      }
+      for (int col = 0; col < v; col++) {
+        double[] ycol = new double[n];
+        for (int i = 0; i < n; i++) {
+          ycol[i] = y[i][col];
+        }
+        zObs[ci][col] = GlmRun.zOfKey(c, model, OlsReference.statistic(m, ycol, c.matrix(), t));
+      }
+    }
+    for (int ci = 0; ci < model.contrasts().size(); ci++) {
+      String name = model.contrasts().get(ci).outputName();
+      double[] got = result.get("p_cfwer_" + name);
+      for (int col = 0; col < v; col++) {
+        long count = 0;
+        for (int r = 0; r < p; r++) {
+          count += zMax[r] >= zObs[ci][col] ? 1 : 0;
+        }
+        assertThat(got[col]).as("%s voxel %d", name, col).isEqualTo((count + 1) / (p + 1.0));
+        assertThat(got[col]).isGreaterThanOrEqualTo(result.get("p_fwer_" + name)[col]);
+      }
+    }
+  }
 }
