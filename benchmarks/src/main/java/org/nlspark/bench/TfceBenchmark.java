@@ -8,7 +8,7 @@ import java.util.Locale;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.NpyWriter;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.Tfce;
 

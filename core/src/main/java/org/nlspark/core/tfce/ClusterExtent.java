@@ -1,7 +1,7 @@
 package org.nlspark.core.tfce;
 
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * Cluster extent at a fixed cluster-forming threshold T (DESIGN §9, {@code --cluster-threshold}):

@@ -2,7 +2,7 @@ package org.nlspark.core.tfce;
 
 import java.util.Arrays;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * Threshold-free cluster enhancement of masked statistic maps (DESIGN §9; Smith &amp; Nichols 2009,

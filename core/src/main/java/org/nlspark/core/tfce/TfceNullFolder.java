@@ -2,7 +2,7 @@ package org.nlspark.core.tfce;
 
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * Folds whole replicate statistic maps into the TFCE null (DESIGN §4, §9): each replicate's map is

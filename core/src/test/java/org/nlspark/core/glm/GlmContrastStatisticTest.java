@@ -13,7 +13,6 @@ import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.BlockStatistic;
 import org.nlspark.core.stats.Kernels;
-import org.nlspark.core.tile.Grid;
 
 class GlmContrastStatisticTest {
   private static final double REL = 1e-10;
@@ -274,7 +273,7 @@ class GlmContrastStatisticTest {
           .replicates(permutations).seed(17).precision(Precision.FLOAT64).build();
       JobInputs inputs = JobInputs.of(x);
       ResamplingPlan plan = ResamplingPlan.forJob(spec, inputs);
-      BlockStatistic oneSample = Kernels.create(spec, inputs, plan, new Grid(v, 64), 0);
+      BlockStatistic oneSample = Kernels.create(spec, inputs, plan, 0, v, 64);
 
       double[][] ones = new double[n][] ;
       for (int i = 0; i < n; i++) {
@@ -325,7 +324,7 @@ class GlmContrastStatisticTest {
     JobInputs inputs = JobInputs.twoGroups(DataMatrix.of(n1, v, a, "a"),
         DataMatrix.of(n2, v, b, "b"));
     ResamplingPlan plan = ResamplingPlan.forJob(spec, inputs);
-    BlockStatistic twoSample = Kernels.create(spec, inputs, plan, new Grid(v, 32), 0);
+    BlockStatistic twoSample = Kernels.create(spec, inputs, plan, 0, v, 32);
 
     double[][] m = new double[n][];
     double[] stacked = new double[n * v];

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.resample.GlmDraws;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 class GlmRunTest {

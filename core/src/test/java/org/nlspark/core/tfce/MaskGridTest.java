@@ -72,6 +72,6 @@ class MaskGridTest {
   void anEmptyMaskHasNoVoxels() {
     MaskGrid g = MaskGrid.of(2, 2, 2, new boolean[8]);
     assertThat(g.voxels()).isZero();
-    assertThat(new Tfce(g).enhance(new double[0], org.nlspark.core.stats.Tail.TWO)).isEmpty();
+    assertThat(new Tfce(g).enhance(new double[0], org.nlspark.core.job.Tail.TWO)).isEmpty();
   }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 class TfceNullFolderTest {
 

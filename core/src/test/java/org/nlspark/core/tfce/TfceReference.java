@@ -1,7 +1,7 @@
 package org.nlspark.core.tfce;
 
 import java.util.ArrayDeque;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * The plain definitions, for tests only: TFCE as nilearn's textbook loop (for every threshold,

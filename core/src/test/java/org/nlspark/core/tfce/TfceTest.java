@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 class TfceTest {
   /** The sums differ from the definition's only in order; all terms are positive. */
