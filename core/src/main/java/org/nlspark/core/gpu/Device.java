@@ -1,5 +1,8 @@
 package org.nlspark.core.gpu;
 
+import org.nlspark.core.job.Precision;
+import org.nlspark.core.stats.BlockGemm;
+
 /**
  * What {@link GpuTileExecutor} needs of a device: memory, copies, GEMMs and kernel launches by
  * name. {@link CudaContext} is the real one; {@link HostDevice} runs the host build of the same
@@ -54,5 +57,46 @@ abstract class Device {
       }
     }
     return bits;
+  }
+
+  /**
+   * The executor's GEMM form run on the host by the CPU kernels' own {@link BlockGemm} call of the
+   * same shape: C (m x n) := A (m x k) · B (k x n), column-major, no transposes, alpha 1, beta 0 —
+   * that is row-major OUT (n x m) := D (n x k) · X (k x m). Operands are read from this device and
+   * the product written back, so the products equal the CPU's bit for bit.
+   */
+  final void hostGemm(boolean dbl, boolean transA, boolean transB, int m, int n, int k,
+      double alpha, long a, int lda, long b, int ldb, double beta, long c, int ldc) {
+    if (transA || transB || alpha != 1.0 || beta != 0.0 || lda != m || ldb != k || ldc != m) {
+      throw new UnsupportedOperationException("[BUG] only the executor's GEMM form (no"
+          + " transposes, alpha 1, beta 0, packed leading dimensions) runs on the host");
+    }
+    double[] x = hostCopy(a, (long) k * m, dbl);
+    double[] d = hostCopy(b, (long) k * n, dbl);
+    double[] out = new double[n * m];
+    new BlockGemm(dbl ? Precision.FLOAT64 : Precision.FLOAT32, x, k, m, n).multiply(d, out);
+    if (dbl) {
+      copyToDevice(c, out, 0, 8L * out.length);
+    } else {
+      float[] f = new float[out.length];
+      for (int i = 0; i < f.length; i++) {
+        f[i] = (float) out[i]; // exact: BlockGemm widened single-precision products
+      }
+      copyToDevice(c, f, 0, 4L * f.length);
+    }
+  }
+
+  private double[] hostCopy(long address, long count, boolean dbl) {
+    double[] v = new double[(int) count];
+    if (dbl) {
+      copyToHost(v, 0, address, 8L * count);
+      return v;
+    }
+    float[] f = new float[(int) count];
+    copyToHost(f, 0, address, 4L * count);
+    for (int i = 0; i < f.length; i++) {
+      v[i] = f[i];
+    }
+    return v;
   }
 }

@@ -2,13 +2,11 @@ package org.nlspark.core.gpu;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.DeviceOutOfMemoryException;
-import org.nlspark.core.stats.BlockGemm;
 
 /**
  * A {@link Device} on the CPU: memory is host memory, kernels are the host build of the CUDA
- * source (nlspark_host.cpp), and a GEMM is the CPU kernels' own {@link BlockGemm} call of the same
+ * source (nlspark_host.cpp), and a GEMM is the CPU kernels' own {@code BlockGemm} call of the same
  * shape, so {@link GpuTileExecutor} on this device must reproduce the CPU tile executor bit for
  * bit. An optional memory limit makes allocations beyond it fail as a device out-of-memory does,
  * to exercise the halving recovery without a GPU.
@@ -82,45 +80,11 @@ final class HostDevice extends Device {
     HostKernels.copyOut(array, hostOffset, src, bytes);
   }
 
-  /**
-   * Only the executor's form: C (m x n) := A (m x k) · B (k x n), column-major, no transposes,
-   * alpha 1, beta 0 — that is row-major OUT (n x m) := D (n x k) · X (k x m), BlockGemm's call.
-   */
+  /** The CPU's BlockGemm call of the same shape (see {@link Device#hostGemm}). */
   @Override
   void gemm(boolean dbl, boolean transA, boolean transB, int m, int n, int k, double alpha,
       long a, int lda, long b, int ldb, double beta, long c, int ldc) {
-    if (transA || transB || alpha != 1.0 || beta != 0.0 || lda != m || ldb != k || ldc != m) {
-      throw new UnsupportedOperationException("[BUG] the host device only runs the executor's"
-          + " GEMM form (no transposes, alpha 1, beta 0, packed leading dimensions)");
-    }
-    double[] x = download(a, (long) k * m, dbl);
-    double[] d = download(b, (long) k * n, dbl);
-    double[] out = new double[n * m];
-    new BlockGemm(dbl ? Precision.FLOAT64 : Precision.FLOAT32, x, k, m, n).multiply(d, out);
-    if (dbl) {
-      copyToDevice(c, out, 0, 8L * out.length);
-    } else {
-      float[] f = new float[out.length];
-      for (int i = 0; i < f.length; i++) {
-        f[i] = (float) out[i]; // exact: BlockGemm widened single-precision products
-      }
-      copyToDevice(c, f, 0, 4L * f.length);
-    }
-  }
-
-  private double[] download(long address, long count, boolean dbl) {
-    if (dbl) {
-      double[] v = new double[(int) count];
-      copyToHost(v, 0, address, 8L * count);
-      return v;
-    }
-    float[] f = new float[(int) count];
-    copyToHost(f, 0, address, 4L * count);
-    double[] v = new double[f.length];
-    for (int i = 0; i < f.length; i++) {
-      v[i] = f[i];
-    }
-    return v;
+    hostGemm(dbl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
 
   @Override

@@ -19,14 +19,11 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TileExecutor;
-import org.nlspark.core.tile.TilePlan;
-import org.nlspark.core.tile.TileSpec;
 
 /**
  * The host build of every CUDA kernel (nlspark_kernels.cu through nlspark_host.cpp), driven by
@@ -239,65 +236,14 @@ class HostKernelParityTest {
     assertThat(dev.liveBytes()).isZero();
   }
 
-  /** {cpu, host} per tile, and the host device's peak memory. */
-  static final class Results extends ArrayList<PartialResult[]> {
-    long peak;
-  }
-
   /** Runs every tile on the CPU and on the host device and asserts they are the same. */
-  static Results compareEveryTile(JobSpec spec, JobInputs inputs, Grid grid,
+  static TileParity.Results compareEveryTile(JobSpec spec, JobInputs inputs, Grid grid,
       long deviceBytes) {
-    ResamplingPlan resampling = ResamplingPlan.forJob(spec, inputs);
-    int tail = spec.analysis() == Analysis.BOOTSTRAP
-        ? BootstrapMemory.tailSize(resampling.replicates(), spec.confidence()) : 0;
-    TilePlan plan = new TilePlan(grid, inputs.voxels(), resampling.replicates(), 6, 1, 0, tail,
-        1.0, "test");
     HostDevice device = new HostDevice(deviceBytes);
-    Results results = new Results();
-    for (TileSpec tile : plan.tiles()) {
-      PartialResult cpu = TileExecutor.execute(spec, inputs, resampling, plan, tile);
-      PartialResult host = GpuTileExecutor.execute(device, spec, inputs, resampling, plan, tile);
-      String where = spec.analysis() + " " + spec.statistic() + " " + spec.precision() + " tail "
-          + spec.tail() + " tile " + tile;
-      assertSame(where, cpu, host);
-      results.add(new PartialResult[] {cpu, host});
-    }
+    TileParity.Results results = TileParity.run(device, spec, inputs, grid);
+    assertThat(results.difference).as("first difference from the CPU").isNull();
     assertThat(device.liveBytes()).as("device memory left allocated").isZero();
-    results.peak = device.peakBytes();
     return results;
-  }
-
-  static void assertSame(String where, PartialResult cpu, PartialResult host) {
-    assertThat(host.undefinedVoxels).as(where + " undefined voxels")
-        .isEqualTo(cpu.undefinedVoxels);
-    assertThat(bits(host.observed)).as(where + " observed").isEqualTo(bits(cpu.observed));
-    assertThat(host.counts == null).as(where + " counts present").isEqualTo(cpu.counts == null);
-    if (cpu.counts != null) {
-      assertThat(host.counts.counts()).as(where + " counts").isEqualTo(cpu.counts.counts());
-      assertThat(host.counts.toBytes()).as(where + " counts bytes")
-          .isEqualTo(cpu.counts.toBytes());
-    }
-    assertThat(host.nullMax == null).as(where + " null maxima present")
-        .isEqualTo(cpu.nullMax == null);
-    if (cpu.nullMax != null) {
-      assertThat(bits(host.nullMax.maxima())).as(where + " null maxima")
-          .isEqualTo(bits(cpu.nullMax.maxima()));
-      assertThat(host.nullMax.toBytes()).isEqualTo(cpu.nullMax.toBytes());
-    }
-    if (cpu.tails != null) {
-      assertThat(host.tails.toBytes()).as(where + " tails").isEqualTo(cpu.tails.toBytes());
-    }
-    if (cpu.samples != null) {
-      assertThat(host.samples.toBytes()).as(where + " samples").isEqualTo(cpu.samples.toBytes());
-    }
-    assertThat(host.windowMoments == null).isEqualTo(cpu.windowMoments == null);
-    if (cpu.windowMoments != null) {
-      assertThat(host.windowMoments).hasSameSizeAs(cpu.windowMoments);
-      for (int k = 0; k < cpu.windowMoments.length; k++) {
-        assertThat(host.windowMoments[k].toBytes()).as(where + " moments of window " + k)
-            .isEqualTo(cpu.windowMoments[k].toBytes());
-      }
-    }
   }
 
   /** Bits with every NaN alike (the device's NaN payload may differ from the CPU's). */
