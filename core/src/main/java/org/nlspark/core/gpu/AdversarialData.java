@@ -99,4 +99,45 @@ final class AdversarialData {
         return JobInputs.of(x);
     }
   }
+
+  /** The kinds whose values are integers (small, 1e6-offset, 0/1, single nonzero, constant 0). */
+  private static final int[] INTEGER_KINDS = {1, 5, 7, 8, 3};
+
+  /**
+   * Integer-valued inputs: every GEMM product of the statistics that multiply raw, shifted or
+   * ranked data by integer draws is then exact in any summation order, so cuBLAS must give the
+   * CPU's bits.
+   */
+  static JobInputs integerInputs(Analysis analysis, int n, int voxels, long seed) {
+    double[] x = integerMatrix(n, voxels, seed);
+    DataMatrix xm = DataMatrix.of(n, voxels, x, "--input");
+    switch (analysis) {
+      case TWO_SAMPLE:
+        return JobInputs.twoGroups(xm,
+            DataMatrix.of(n - 1, voxels, integerMatrix(n - 1, voxels, seed + 1), "--input2"));
+      case CORRELATION: {
+        SplittableRandom rng = new SplittableRandom(seed + 3);
+        double[] target = new double[n];
+        for (int i = 0; i < n; i++) {
+          target[i] = rng.nextInt(0, 4);
+        }
+        return JobInputs.withTarget(xm, target);
+      }
+      default:
+        return JobInputs.of(xm);
+    }
+  }
+
+  private static double[] integerMatrix(int n, int voxels, long seed) {
+    double[] all = matrix(n, voxels * KINDS, seed, 0);
+    double[] x = new double[n * voxels];
+    for (int v = 0; v < voxels; v++) {
+      int kind = INTEGER_KINDS[v % INTEGER_KINDS.length];
+      int src = kind + KINDS * v; // a column of that kind, different for every v
+      for (int i = 0; i < n; i++) {
+        x[i * voxels + v] = kind == 3 ? (v % 2 == 0 ? 0.0 : -1e6) : all[i * voxels * KINDS + src];
+      }
+    }
+    return x;
+  }
 }

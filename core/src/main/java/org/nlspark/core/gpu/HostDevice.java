@@ -13,6 +13,7 @@ import org.nlspark.core.memory.DeviceOutOfMemoryException;
  */
 final class HostDevice extends Device {
   private final long limitBytes;
+  private final boolean reversedGemm;
   private final Map<Long, Long> live = new HashMap<>();
   private long liveBytes;
   private long peakBytes;
@@ -20,11 +21,21 @@ final class HostDevice extends Device {
 
   /** @param limitBytes most bytes live at once before an allocation fails; Long.MAX_VALUE: none */
   HostDevice(long limitBytes) {
+    this(limitBytes, false);
+  }
+
+  /**
+   * @param reversedGemm sum each GEMM product in reverse order with a naive loop instead of the
+   *     CPU's BLAS call: a stand-in for cuBLAS's different summation order (results then equal
+   *     the CPU's only where every product is exact)
+   */
+  HostDevice(long limitBytes, boolean reversedGemm) {
     String reason = HostKernels.load();
     if (reason != null) {
       throw new IllegalStateException("Cannot run the host build of the GPU kernels: " + reason);
     }
     this.limitBytes = limitBytes;
+    this.reversedGemm = reversedGemm;
   }
 
   /** Allocations refused by the limit so far. */
@@ -84,7 +95,44 @@ final class HostDevice extends Device {
   @Override
   void gemm(boolean dbl, boolean transA, boolean transB, int m, int n, int k, double alpha,
       long a, int lda, long b, int ldb, double beta, long c, int ldc) {
-    hostGemm(dbl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (!reversedGemm) {
+      hostGemm(dbl, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      return;
+    }
+    // column-major C (m x n) := A (m x k) · B (k x n), each sum from l = k - 1 down to 0
+    if (dbl) {
+      double[] x = new double[k * m];
+      double[] d = new double[k * n];
+      copyToHost(x, 0, a, 8L * x.length);
+      copyToHost(d, 0, b, 8L * d.length);
+      double[] out = new double[m * n];
+      for (int j = 0; j < n; j++) {
+        for (int i = 0; i < m; i++) {
+          double sum = 0;
+          for (int l = k - 1; l >= 0; l--) {
+            sum += x[l * m + i] * d[j * k + l];
+          }
+          out[j * m + i] = sum;
+        }
+      }
+      copyToDevice(c, out, 0, 8L * out.length);
+    } else {
+      float[] x = new float[k * m];
+      float[] d = new float[k * n];
+      copyToHost(x, 0, a, 4L * x.length);
+      copyToHost(d, 0, b, 4L * d.length);
+      float[] out = new float[m * n];
+      for (int j = 0; j < n; j++) {
+        for (int i = 0; i < m; i++) {
+          float sum = 0;
+          for (int l = k - 1; l >= 0; l--) {
+            sum += x[l * m + i] * d[j * k + l];
+          }
+          out[j * m + i] = sum;
+        }
+      }
+      copyToDevice(c, out, 0, 4L * out.length);
+    }
   }
 
   @Override
