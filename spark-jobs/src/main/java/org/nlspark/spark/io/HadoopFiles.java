@@ -60,7 +60,8 @@ public final class HadoopFiles {
    */
   public static NpyArray readNpy(Configuration conf, String uri, String flag, int expectedRank) {
     Path path = UserPaths.toPath(uri, flag);
-    FileSystem fs = UserPaths.fileSystem(path, conf, flag, uri);
+    // Inputs come from numpy, without Hadoop's .crc side files (whose names a colon breaks).
+    FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
     if (UserPaths.isLocal(fs.makeQualified(path))) {
       UserPaths.checkLocalInput(UserPaths.localFile(fs.makeQualified(path)), flag, uri);
     }
