@@ -369,8 +369,7 @@ public final class HadoopFiles {
         for (FileStatus s : fs.listStatus(dir)) {
           if (!s.getPath().getName().startsWith(OutputDirNames.OWN_PREFIX)) {
             throw new InvalidInputException("Cannot write --output " + uri + ": the directory"
-                + " exists and is not empty; choose another directory or pass --overwrite"
-                + " (which replaces only the files of an earlier nlspark run)");
+                + " exists and is not empty; choose another directory or pass --overwrite");
           }
         }
       } catch (IOException e) {
@@ -725,6 +724,11 @@ public final class HadoopFiles {
                   + " symbolic link to a directory that does not exist; create it or fix the"
                   + " link");
             }
+          } catch (java.nio.file.FileSystemException e) {
+            if (String.valueOf(e.getReason()).contains("Not a directory")) {
+              checkAncestor(); // names the file in the way
+            }
+            throw e;
           }
           return;
         }
