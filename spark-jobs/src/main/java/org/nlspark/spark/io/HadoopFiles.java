@@ -760,8 +760,11 @@ public final class HadoopFiles {
           return false;
         }
         checkAncestor();
-        if (!fs.mkdirs(dir)) {
-          throw new IOException("mkdirs failed");
+        if (UserPaths.isLocal(dir)) {
+          // nio says why (read-only, permission); Hadoop's local mkdirs only returns false
+          java.nio.file.Files.createDirectories(UserPaths.localFile(dir));
+        } else if (!fs.mkdirs(dir)) {
+          throw new IOException("cannot create the directory");
         }
         return true;
       } catch (IOException e) {
