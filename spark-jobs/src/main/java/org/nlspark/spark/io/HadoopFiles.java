@@ -218,9 +218,10 @@ public final class HadoopFiles {
         this.key = key;
         this.createdDir = createdDir;
         this.lock = lock;
-        // Runs before Hadoop closes its file systems (higher priority).
+        // Runs first (before Spark stops and Hadoop closes its file systems): a signal stops
+        // the writing at the next file boundary instead of after Spark's slower shutdown.
         org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(hook,
-            FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+            Integer.MAX_VALUE - 1);
       }
 
       /** The directory, fully qualified. */
