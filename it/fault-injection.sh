@@ -164,7 +164,7 @@ for sig in INT TERM; do
   OUT=$WORK/sig-compute-$sig
   old_results "$OUT"
   BEFORE=$(snapshot "$OUT")
-  start_nl --input "$WORK/slow.npy" --output "$OUT" --permutations 50000 --seed 1 --overwrite
+  start_nl --input "$WORK/slow.npy" --output "$OUT" --permutations 400000 --seed 1 --overwrite
   sleep 8 # the JVM and Spark are up; the computation takes longer than this
   signal_and_wait "$sig"
   expect_code "$code" pending
