@@ -26,7 +26,7 @@ class ReviewFixesTest {
     CliRun r = CliRun.of("bootstrap", "--input", x.toString(), "--output", dir.toString(),
         "--samples", "10", "--overwrite");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).contains("--output").contains("replaced whole");
+    assertThat(r.err()).contains("--output").contains("contains the input");
     assertThat(x).exists();
     assertThat(keep).exists();
   }
@@ -41,9 +41,10 @@ class ReviewFixesTest {
         "--permutations", "20", "--overwrite");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(out.resolve("p.npy")).exists();
-    assertThat(out.resolve("stale.txt")).doesNotExist();
-    try (var s = Files.list(dir)) {
-      assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".out."));
+    // a file no nlspark run wrote is never touched (DESIGN §6)
+    assertThat(out.resolve("stale.txt")).hasContent("old");
+    try (var s = Files.list(out)) {
+      assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("."));
     }
   }
 
