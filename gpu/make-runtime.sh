@@ -1,17 +1,30 @@
 #!/bin/sh
 # Prepares what the device check carries to a GPU machine that has no Java:
 #   gpu/runtime/  a jlink runtime (java.base, java.logging, java.management, jdk.unsupported)
-#   gpu/lib/      the core jar (with the CUDA shim inside) and its runtime dependencies
-# Run from the repository root after `mvn -B -o package -pl core -DskipTests`.
+#   gpu/lib/      the core jar (with the CUDA shim and the host kernels inside) and its runtime
+#                 dependencies
+# Run from the repository root after `mvn -B package -pl core -DskipTests`.
 set -eu
 cd "$(dirname "$0")/.."
+jar=""
+for f in core/target/nlspark-core-*.jar; do
+  case "$f" in *-sources.jar|*-javadoc.jar) ;; *) [ -f "$f" ] && jar="$f" ;; esac
+done
+if [ -z "$jar" ]; then
+  echo "no core jar: run 'mvn -B package -pl core -DskipTests' first" >&2
+  exit 1
+fi
+if ! unzip -l "$jar" | grep -q native/linux-x86_64/libnlspark_cuda.so; then
+  echo "the core jar has no CUDA shim (was gcc missing when it was built?)" >&2
+  exit 1
+fi
 rm -rf gpu/runtime gpu/lib
 jlink --add-modules java.base,java.logging,java.management,jdk.unsupported \
   --strip-debug --no-man-pages --no-header-files --compress=2 --output gpu/runtime
 mkdir -p gpu/lib
-cp core/target/nlspark-core-*.jar gpu/lib/
-mvn -q -B -o dependency:copy-dependencies -pl core -DincludeScope=runtime \
-  -DoutputDirectory="$PWD/gpu/lib"
-unzip -l gpu/lib/nlspark-core-*.jar | grep -q native/linux-x86_64/libnlspark_cuda.so \
-  || { echo "the core jar has no CUDA shim (was gcc missing?)" >&2; exit 1; }
+cp "$jar" gpu/lib/
+# A pinned plugin version: the default one may be missing from an offline local repository.
+plugin=org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies
+mvn -q -B -o "$plugin" -pl core -DincludeScope=runtime -DoutputDirectory="$PWD/gpu/lib" \
+  || mvn -q -B "$plugin" -pl core -DincludeScope=runtime -DoutputDirectory="$PWD/gpu/lib"
 du -sh gpu/runtime gpu/lib

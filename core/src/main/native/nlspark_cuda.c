@@ -150,6 +150,23 @@ static int cu_ok(JNIEnv *env, CUresult r, const char *what) {
   return 0;
 }
 
+/* cublasStatus_t names (cublas_api.h); numbers are stable across CUDA 11-13. */
+static const char *blas_name(cublasStatus_t s) {
+  switch (s) {
+    case 0: return "CUBLAS_STATUS_SUCCESS";
+    case 1: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case 3: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case 7: return "CUBLAS_STATUS_INVALID_VALUE";
+    case 8: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case 11: return "CUBLAS_STATUS_MAPPING_ERROR";
+    case 13: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case 14: return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case 15: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case 16: return "CUBLAS_STATUS_LICENSE_ERROR";
+    default: return "CUBLAS_STATUS_UNKNOWN";
+  }
+}
+
 static int blas_ok(JNIEnv *env, cublasStatus_t s, const char *what) {
   char msg[512];
   if (s == CUBLAS_STATUS_SUCCESS) {
@@ -160,7 +177,10 @@ static int blas_ok(JNIEnv *env, cublasStatus_t s, const char *what) {
              " (CUBLAS_STATUS_ALLOC_FAILED)", what);
     throw_oom(env, msg);
   } else {
-    snprintf(msg, sizeof msg, "Cannot %s: cuBLAS status %d", what, s);
+    snprintf(msg, sizeof msg, "Cannot %s: %s (cuBLAS status %d)%s", what, blas_name(s), s,
+             s == 1 ? "; the CUDA runtime inside cuBLAS could not initialise: is this cuBLAS"
+                      " newer than the driver's CUDA version, or is the device busy or lost?"
+                    : "");
     throw_cuda(env, msg);
   }
   return 0;
@@ -239,14 +259,28 @@ static int bind_nvrtc(void *lib, const char *libname, char *reason, size_t reaso
   return 1;
 }
 
-/* Opens the first library of names that loads; writes the tried names into reason if none. */
-static void *open_first(JNIEnv *env, jobjectArray names, char *chosen, size_t chosen_len,
-                        const char *what, char *reason, size_t reason_len) {
+/* The CUDA major version a library name carries after ".so." (libnvrtc.so.11.2: 11), or 0. */
+static int name_major(const char *name) {
+  const char *p = strstr(name, ".so.");
+  return p == NULL ? 0 : atoi(p + 4);
+}
+
+/* Opens the first library of names that loads and whose CUDA major version is not newer than
+ * the driver's (driver_major); writes the tried and skipped names into reason if none. */
+static void *open_first(JNIEnv *env, jobjectArray names, int driver_major, char *chosen,
+                        size_t chosen_len, const char *what, char *reason, size_t reason_len) {
   jsize count = (*env)->GetArrayLength(env, names);
   char tried[512] = "";
   for (jsize i = 0; i < count; i++) {
     jstring js = (jstring)(*env)->GetObjectArrayElement(env, names, i);
     const char *name = (*env)->GetStringUTFChars(env, js, NULL);
+    if (name_major(name) > driver_major) {
+      size_t used = strlen(tried);
+      snprintf(tried + used, sizeof tried - used, "%s%s skipped: newer than the driver's CUDA %d",
+               used == 0 ? "" : ", ", name, driver_major);
+      (*env)->ReleaseStringUTFChars(env, js, name);
+      continue;
+    }
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (lib != NULL) {
       snprintf(chosen, chosen_len, "%s", name);
@@ -254,10 +288,11 @@ static void *open_first(JNIEnv *env, jobjectArray names, char *chosen, size_t ch
       return lib;
     }
     size_t used = strlen(tried);
-    snprintf(tried + used, sizeof tried - used, "%s%s", i == 0 ? "" : ", ", name);
+    snprintf(tried + used, sizeof tried - used, "%s%s", used == 0 ? "" : ", ", name);
     (*env)->ReleaseStringUTFChars(env, js, name);
   }
-  snprintf(reason, reason_len, "%s not found (tried %s)", what, tried);
+  snprintf(reason, reason_len, "%s not found (tried %s; add its folder to LD_LIBRARY_PATH)",
+           what, tried);
   return NULL;
 }
 
@@ -288,7 +323,16 @@ JNIEXPORT jstring JNICALL Java_org_nlspark_core_gpu_CudaNative_open(
     goto fail;
   }
   (*env)->ReleaseStringUTFChars(env, driverName, dname);
-  CUresult r = F.cuInit(0);
+  /* The driver's version first: it bounds which cuBLAS and NVRTC it can run. */
+  int driver_version = 0;
+  CUresult r = F.cuDriverGetVersion(&driver_version);
+  if (r != CUDA_SUCCESS || driver_version <= 0) {
+    snprintf(reason, sizeof reason, "the CUDA driver did not report its version"
+             " (cuDriverGetVersion: %s)", cu_name(r));
+    goto fail;
+  }
+  int driver_major = driver_version / 1000;
+  r = F.cuInit(0);
   if (r == CUDA_ERROR_NO_DEVICE) {
     snprintf(reason, sizeof reason, "no CUDA device (cuInit: %s)", cu_name(r));
     goto fail;
@@ -305,12 +349,12 @@ JNIEXPORT jstring JNICALL Java_org_nlspark_core_gpu_CudaNative_open(
              cu_name(r));
     goto fail;
   }
-  void *blas = open_first(env, cublasNames, cublas_name, sizeof cublas_name, "cuBLAS", reason,
+  void *blas = open_first(env, cublasNames, driver_major, cublas_name, sizeof cublas_name, "cuBLAS", reason,
                           sizeof reason);
   if (blas == NULL || !bind_cublas(blas, cublas_name, reason, sizeof reason)) {
     goto fail;
   }
-  void *rtc = open_first(env, nvrtcNames, nvrtc_name, sizeof nvrtc_name, "NVRTC", reason,
+  void *rtc = open_first(env, nvrtcNames, driver_major, nvrtc_name, sizeof nvrtc_name, "NVRTC", reason,
                          sizeof reason);
   if (rtc == NULL || !bind_nvrtc(rtc, nvrtc_name, reason, sizeof reason)) {
     goto fail;
@@ -325,7 +369,7 @@ fail:
   return (*env)->NewStringUTF(env, reason);
 }
 
-/* "driver 13.0; cuBLAS libcublas.so.13; NVRTC 13.0 (libnvrtc.so.13)". */
+/* "driver 13.0; cuBLAS libcublas.so.13; NVRTC 13.0 (libnvrtc.so.13)": what open() loaded. */
 JNIEXPORT jstring JNICALL Java_org_nlspark_core_gpu_CudaNative_versions(JNIEnv *env, jclass cls) {
   char text[512];
   int driver = 0, major = 0, minor = 0;
@@ -480,6 +524,11 @@ JNIEXPORT void JNICALL Java_org_nlspark_core_gpu_CudaNative_memZero(JNIEnv *env,
   }
 }
 
+/* Copies go through a host staging buffer in slices: the JNI critical region (which holds off
+ * the garbage collector for every thread of the JVM) only covers a memcpy, never a blocking
+ * device copy. */
+#define STAGING_BYTES ((size_t)16 << 20)
+
 /* Copies bytes [hostOffset, hostOffset + bytes) of a Java primitive array to device address dst. */
 JNIEXPORT void JNICALL Java_org_nlspark_core_gpu_CudaNative_copyToDevice(
     JNIEnv *env, jclass cls, jlong handle, jlong dst, jobject array, jlong hostOffset,
@@ -488,13 +537,27 @@ JNIEXPORT void JNICALL Java_org_nlspark_core_gpu_CudaNative_copyToDevice(
   if (c == NULL || bytes <= 0) {
     return;
   }
-  char *host = (char *)(*env)->GetPrimitiveArrayCritical(env, (jarray)array, NULL);
-  if (host == NULL) {
+  size_t cap = (size_t)bytes < STAGING_BYTES ? (size_t)bytes : STAGING_BYTES;
+  char *stage = (char *)malloc(cap);
+  if (stage == NULL) {
+    throw_class(env, "java/lang/OutOfMemoryError", "Cannot allocate a host staging buffer");
     return;
   }
-  CUresult r = F.cuMemcpyHtoD((CUdeviceptr)dst, host + hostOffset, (size_t)bytes);
-  (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, host, JNI_ABORT);
-  cu_ok(env, r, "copy to the device");
+  for (jlong done = 0; done < bytes;) {
+    size_t len = (size_t)(bytes - done) < cap ? (size_t)(bytes - done) : cap;
+    char *host = (char *)(*env)->GetPrimitiveArrayCritical(env, (jarray)array, NULL);
+    if (host == NULL) {
+      break;
+    }
+    memcpy(stage, host + hostOffset + done, len);
+    (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, host, JNI_ABORT);
+    if (!cu_ok(env, F.cuMemcpyHtoD((CUdeviceptr)(dst + done), stage, len),
+               "copy to the device")) {
+      break;
+    }
+    done += (jlong)len;
+  }
+  free(stage);
 }
 
 JNIEXPORT void JNICALL Java_org_nlspark_core_gpu_CudaNative_copyToHost(
@@ -504,13 +567,27 @@ JNIEXPORT void JNICALL Java_org_nlspark_core_gpu_CudaNative_copyToHost(
   if (c == NULL || bytes <= 0) {
     return;
   }
-  char *host = (char *)(*env)->GetPrimitiveArrayCritical(env, (jarray)array, NULL);
-  if (host == NULL) {
+  size_t cap = (size_t)bytes < STAGING_BYTES ? (size_t)bytes : STAGING_BYTES;
+  char *stage = (char *)malloc(cap);
+  if (stage == NULL) {
+    throw_class(env, "java/lang/OutOfMemoryError", "Cannot allocate a host staging buffer");
     return;
   }
-  CUresult r = F.cuMemcpyDtoH(host + hostOffset, (CUdeviceptr)src, (size_t)bytes);
-  (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, host, 0);
-  cu_ok(env, r, "copy from the device");
+  for (jlong done = 0; done < bytes;) {
+    size_t len = (size_t)(bytes - done) < cap ? (size_t)(bytes - done) : cap;
+    if (!cu_ok(env, F.cuMemcpyDtoH(stage, (CUdeviceptr)(src + done), len),
+               "copy from the device")) {
+      break;
+    }
+    char *host = (char *)(*env)->GetPrimitiveArrayCritical(env, (jarray)array, NULL);
+    if (host == NULL) {
+      break;
+    }
+    memcpy(host + hostOffset + done, stage, len);
+    (*env)->ReleasePrimitiveArrayCritical(env, (jarray)array, host, 0);
+    done += (jlong)len;
+  }
+  free(stage);
 }
 
 /* ---------------------------------------------------------------- cuBLAS */

@@ -93,7 +93,7 @@ public final class KernelBenchmark {
     resetPeaks();
     long baseline = heapUsed();
     RunReport report = engine.run(spec, in);
-    double seconds = report.wallSeconds;
+    double seconds = report.wallSeconds();
     double peakHeapMb = (peakHeap() - 0) / 1e6;
     double gflops = flops / seconds / 1e9;
     Map<String, Object> row = new LinkedHashMap<>();

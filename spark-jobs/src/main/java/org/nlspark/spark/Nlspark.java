@@ -11,7 +11,15 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.isc.Isc;
+import org.nlspark.core.isc.IscAnalysis;
+import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
@@ -29,35 +37,55 @@ public final class Nlspark {
   private Nlspark() {}
 
   /**
-   * Intersubject correlation of a (subjects, timepoints, voxels) array, on the driver's threads
-   * ({@code nlspark isc --partitions N} runs the voxel blocks as Spark tasks, same bits).
+   * Intersubject correlation of a (subjects, timepoints, voxels) array: voxel blocks as Spark
+   * tasks (same bits as {@code Isc.run} on threads). Options: iscSummary, iscMetric, nullMethod,
+   * replicates, confidence, tail, fwer, seed, saveSamples, memoryBudgetGb, partitions.
    */
-  public static org.nlspark.core.isc.IscResult isc(SparkSession spark, String inputPath,
-      org.nlspark.core.isc.Isc.Options options) {
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
-    return org.nlspark.core.isc.Isc.run(HadoopFiles.readNpy(conf, inputPath, "--input", 3),
-        options);
+  public static RunReport isc(SparkSession spark, String inputPath, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    Isc.Options isc = o.toIscOptions();
+    return run(spark, IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), inputPath,
+        "--input", 3), isc, o.memoryBudgetGb()), o, false);
   }
 
-  /** Each voxel's correlation with a target series against surrogates of the target. */
-  public static org.nlspark.core.result.PermutationResult timeseriesCorrelation(
-      SparkSession spark, String inputPath, String targetPath,
-      org.nlspark.core.timeseries.TimeSeriesCorrelation.Options options) {
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
-    return org.nlspark.core.timeseries.TimeSeriesCorrelation.run(
+  /**
+   * Each voxel's correlation with a target series against surrogates of the target. Options:
+   * nullMethod, replicates, tail, fwer, seed, partitions.
+   */
+  public static RunReport timeseriesCorrelation(SparkSession spark, String inputPath,
+      String targetPath, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    TimeSeriesCorrelation.Options ts = o.toTimeSeriesOptions();
+    Configuration conf = hadoopConf(spark);
+    return run(spark, TimeSeriesCorrelation.prepare(
         HadoopFiles.readNpy(conf, inputPath, "--input", 2),
-        HadoopFiles.readNpy(conf, targetPath, "--target", 1), options);
+        HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts), o, false);
   }
 
-  /** Bootstrap of ridge weights (xTestPath null) or of predictions on xTestPath. */
-  public static org.nlspark.core.ridge.RidgeResult ridgeBootstrap(SparkSession spark,
-      String inputPath, String targetPath, String xTestPath,
-      org.nlspark.core.ridge.RidgeBootstrap.Options options) {
-    Configuration conf = spark.sparkContext().hadoopConfiguration();
-    return org.nlspark.core.ridge.RidgeBootstrap.run(
-        HadoopFiles.readNpy(conf, inputPath, "--input", 2),
-        HadoopFiles.readNpy(conf, targetPath, "--target", 0),
-        xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath, "--x-test", 2), options);
+  /**
+   * Bootstrap of ridge weights (xTestPath null) or of predictions on xTestPath. Options: alpha,
+   * replicates, confidence, seed, saveSamples, memoryBudgetGb, partitions.
+   */
+  public static RunReport ridgeBootstrap(SparkSession spark, String inputPath, String targetPath,
+      String xTestPath, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    RidgeBootstrap.Options ridge = o.toRidgeOptions();
+    Configuration conf = hadoopConf(spark);
+    NpyArray y = HadoopFiles.readNpy(conf, targetPath, "--target", 0);
+    if (y.rank() == 0) {
+      throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
+          + " but is a scalar");
+    }
+    return run(spark, RidgeBootstrap.prepare(HadoopFiles.readNpy(conf, inputPath, "--input", 2),
+        y, xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath, "--x-test", 2), ridge),
+        o, false);
+  }
+
+  /** Runs any prepared analysis as Spark tasks; {@code progress} draws a line on stderr. */
+  public static RunReport run(SparkSession spark, TileAnalysis analysis, NlsparkOptions options,
+      boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis);
   }
 
   public static RunReport bootstrap(SparkSession spark, String inputPath, NlsparkOptions options) {
@@ -105,7 +133,8 @@ public final class Nlspark {
       NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     JobSpec spec = o.toSpec(analysis);
-    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(spec, inputs);
+    SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
+    return engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
   }
 
   /**
@@ -154,14 +183,32 @@ public final class Nlspark {
   /** Writes {@code summary} as summary.json next to the report's outputs. */
   public static String write(Configuration conf, RunReport report, Map<String, Object> summary,
       String dir, boolean overwrite) {
+    long start = System.nanoTime();
     try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
       for (Output o : report.result.outputs()) {
         out.writeNpy(o);
       }
-      out.writeJson("summary.json", summary);
+      out.writeJson("summary.json", withWriteTime(summary, (System.nanoTime() - start) / 1e9));
       return out.commit();
     }
   }
+
+  /** The summary with the time the outputs took to write, so its timings add up to the wall. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> withWriteTime(Map<String, Object> summary, double seconds) {
+    Map<String, Object> m = new java.util.LinkedHashMap<>(summary);
+    Object t = m.get("timings");
+    if (t instanceof Map) {
+      Map<String, Object> timings = new java.util.LinkedHashMap<>((Map<String, Object>) t);
+      double before = ((Number) timings.getOrDefault("write_seconds", 0.0)).doubleValue();
+      timings.put("write_seconds", seconds);
+      timings.put("wall_seconds",
+          ((Number) timings.get("wall_seconds")).doubleValue() - before + seconds);
+      m.put("timings", timings);
+    }
+    return m;
+  }
+
 
   static DataMatrix read(SparkSession spark, String path, String flag) {
     return HadoopFiles.readMatrix(hadoopConf(spark), path, flag);

@@ -45,6 +45,17 @@ public final class NlsparkConf {
   private static final List<String> RENAMED = List.of("nlspark.broadcast.max-bytes",
       "nlspark.test.fail-once-tile");
 
+  /**
+   * Test hook for the killed-executor check: the first attempt of tile 0 prints a marker on
+   * stderr and waits this many milliseconds, so a script can kill its executor while it runs.
+   * Unset (0) in normal runs.
+   */
+  public static final String TEST_HOLD_TILE_MS = "nlspark.test.hold-tile-ms";
+
+  public static long holdTileMillis(SparkSession spark) {
+    return Long.parseLong(spark.conf().get(TEST_HOLD_TILE_MS, "0"));
+  }
+
   public static long broadcastMaxBytes(SparkSession spark) {
     return longValue(spark, BROADCAST_MAX_BYTES, "bytes");
   }

@@ -1,12 +1,24 @@
 package org.nlspark.spark;
 
+import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.isc.Isc;
+import org.nlspark.core.isc.IscMetric;
+import org.nlspark.core.isc.IscNull;
+import org.nlspark.core.isc.IscSummary;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.memory.MemoryProbe;
+import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.timeseries.SurrogateMethod;
+import org.nlspark.core.timeseries.TimeSeriesCorrelation;
+
 import java.io.Serializable;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**
@@ -30,6 +42,10 @@ public final class NlsparkOptions implements Serializable {
   private Double memoryBudgetGb;
   private Integer partitions;
   private Grid grid = Grid.DEFAULT;
+  private String iscSummary;
+  private String iscMetric;
+  private String nullMethod;
+  private Double alpha;
 
   public static NlsparkOptions defaults() {
     return new NlsparkOptions();
@@ -47,6 +63,18 @@ public final class NlsparkOptions implements Serializable {
   public NlsparkOptions precision(Precision p) { this.precision = p; return this; }
   public NlsparkOptions backend(String b) { this.backend = b; return this; }
   public NlsparkOptions memoryBudgetGb(Double g) { this.memoryBudgetGb = g; return this; }
+
+  /** isc: {@code pairwise} (default) or {@code leave-one-out}. */
+  public NlsparkOptions iscSummary(String s) { this.iscSummary = s; return this; }
+  /** isc: {@code median} (default) or {@code mean} (Fisher z). */
+  public NlsparkOptions iscMetric(String m) { this.iscMetric = m; return this; }
+  /**
+   * The null: isc {@code bootstrap} (default), {@code circle-shift} or {@code phase-randomize};
+   * timeseries-correlation {@code circle-shift} (default) or {@code phase-randomize}.
+   */
+  public NlsparkOptions nullMethod(String n) { this.nullMethod = n; return this; }
+  /** ridge-bootstrap: the ridge penalty (default 1.0). */
+  public NlsparkOptions alpha(double a) { this.alpha = a; return this; }
 
   /** Spark partitions for the tiles; null (default) = one tile per partition. */
   public NlsparkOptions partitions(Integer n) {
@@ -70,6 +98,47 @@ public final class NlsparkOptions implements Serializable {
 
   public Double memoryBudgetGb() {
     return memoryBudgetGb;
+  }
+
+  /** The options of an isc run; replicates are B (bootstrap null) or the surrogates drawn. */
+  public Isc.Options toIscOptions() {
+    if (backend != null && backend.equals("gpu")) {
+      throw gpuRefused("isc");
+    }
+    IscNull nul = IscNull.parse(nullMethod == null ? "bootstrap" : nullMethod);
+    return new Isc.Options(IscSummary.parse(iscSummary == null ? "pairwise" : iscSummary),
+        IscMetric.parse(iscMetric == null ? "median" : iscMetric), nul,
+        replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
+        tail == null ? Tail.TWO : tail, fwer == null || fwer, seed == null ? 0 : seed,
+        saveSamples != null && saveSamples, grid);
+  }
+
+  /** The options of a timeseries-correlation run. */
+  public TimeSeriesCorrelation.Options toTimeSeriesOptions() {
+    if (backend != null && backend.equals("gpu")) {
+      throw gpuRefused("timeseries-correlation");
+    }
+    return new TimeSeriesCorrelation.Options(
+        SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod, "--null"),
+        replicates == null ? 5000 : replicates, tail == null ? Tail.TWO : tail,
+        fwer == null || fwer, seed == null ? 0 : seed, grid);
+  }
+
+  /** The options of a ridge-bootstrap run (budget: explicit, else measured and capped, §3.5). */
+  public RidgeBootstrap.Options toRidgeOptions() {
+    if (backend != null && backend.equals("gpu")) {
+      throw gpuRefused("ridge-bootstrap");
+    }
+    return new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha,
+        replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
+        seed == null ? 0 : seed, saveSamples != null && saveSamples,
+        MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU, MemoryProbe.system(), true));
+  }
+
+  private static ResourceRefusedException gpuRefused(String command) {
+    return new ResourceRefusedException("Cannot run " + command + " on a GPU: a GPU was"
+        + " requested explicitly (--backend gpu), but this command has CPU kernels only; use"
+        + " --backend cpu or auto");
   }
 
   /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */

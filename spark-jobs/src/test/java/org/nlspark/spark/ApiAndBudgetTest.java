@@ -114,7 +114,10 @@ class ApiAndBudgetTest {
     Path target = dir.resolve("result");
     try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, target.toString(), false)) {
       out.writeNpy("a.npy", new long[] {2}, new double[] {1, 2});
-      assertThat(target).doesNotExist();
+      // written in place under hidden temporary names: no result is visible before commit
+      try (var s = Files.list(target)) {
+        assertThat(s.map(p -> p.getFileName().toString())).allMatch(n -> n.startsWith("."));
+      }
       // no commit: a failure between the files
     }
     assertThat(target).doesNotExist();

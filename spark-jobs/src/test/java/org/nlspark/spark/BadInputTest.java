@@ -178,7 +178,8 @@ class BadInputTest {
     CliRun again = CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
         "--permutations", "20", "--overwrite", "--quiet");
     assertThat(again.code()).as(again.err()).isZero();
-    assertThat(out.resolve("keep.txt")).doesNotExist();
+    // --overwrite replaces only what an earlier run wrote (DESIGN §6)
+    assertThat(out.resolve("keep.txt")).hasContent("mine");
     assertThat(out.resolve("p.npy")).exists();
   }
 

@@ -88,8 +88,15 @@ class CliEndToEndTest {
         .isEqualTo(((Number) ((Map<String, Object>) s.get("tile_plan")).get("tile_count"))
             .intValue());
     assertThat((Map<String, Object>) engine.get("spark_timings"))
-        .containsKeys("spark_job_seconds", "task_seconds", "kernel_seconds",
-            "spark_overhead_seconds");
+        .containsKeys("task_seconds", "spark_overhead_seconds");
+    Map<String, Object> timings = (Map<String, Object>) s.get("timings");
+    double parts = 0;
+    for (String part : new String[] {"setup_seconds", "compute_seconds", "merge_seconds",
+        "write_seconds"}) {
+      parts += ((Number) timings.get(part)).doubleValue();
+    }
+    assertThat(((Number) timings.get("wall_seconds")).doubleValue()).isCloseTo(parts,
+        org.assertj.core.data.Offset.offset(1e-9));
     assertThat(((Map<String, Object>) s.get("tile_plan")).get("voxel_block")).isEqualTo(1024L);
   }
 
@@ -175,7 +182,7 @@ class CliEndToEndTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("one-sample", "2500 voxels", "300 replicates");
     assertSameAsLocal(out, JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(300)
-        .seed(9).tail(org.nlspark.core.stats.Tail.UPPER).build(), JobInputs.of(read(x)));
+        .seed(9).tail(org.nlspark.core.job.Tail.UPPER).build(), JobInputs.of(read(x)));
     assertThat(out.resolve("p_fwer.npy")).exists();
     assertThat(NpyReader.read(out.resolve("null_max.npy"), 1).shape()).containsExactly(300L);
   }

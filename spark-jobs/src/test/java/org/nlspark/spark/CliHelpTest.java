@@ -157,7 +157,7 @@ class CliHelpTest {
   }
 
   @Test
-  void theCommandsThatRunSparkTasksAloneTakePartitions() {
+  void everyAnalysisCommandRunsSparkTasksAndTakesPartitions() {
     CommandLine cl = Commands.commandLine();
     List<String> with = new ArrayList<>();
     for (String command : Commands.names()) {
@@ -166,6 +166,6 @@ class CliHelpTest {
       }
     }
     assertThat(with).containsExactly("bootstrap", "one-sample", "two-sample", "correlation",
-        "isc", "demo");
+        "isc", "timeseries-correlation", "ridge-bootstrap", "demo");
   }
 }

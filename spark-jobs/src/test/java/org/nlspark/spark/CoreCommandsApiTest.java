@@ -25,11 +25,13 @@ class CoreCommandsApiTest {
     Path p = dir.resolve("bold.npy");
     NpyWriter.writeFloat64(p, new long[] {s, t, v}, data);
     SparkSession spark = SharedSpark.get();
-    Isc.Options o = Isc.Options.defaults(IscNull.BOOTSTRAP, 200, 7);
-    IscResult api = Nlspark.isc(spark, p.toUri().toString(), o);
-    IscResult core = Isc.run(NpyReader.read(p, 3), o);
+    NlsparkOptions o = NlsparkOptions.defaults().nullMethod("bootstrap").replicates(200).seed(7)
+        .partitions(3).saveSamples(true);
+    IscResult api = (IscResult) Nlspark.isc(spark, p.toUri().toString(), o).result;
+    IscResult core = Isc.run(NpyReader.read(p, 3), o.toIscOptions());
     assertThat(api.isc).isEqualTo(core.isc);
     assertThat(api.p).isEqualTo(core.p);
+    assertThat(api.samples).isEqualTo(core.samples).hasSize(200 * v);
     assertThat(Nlspark.toDataFrame(spark, api).count()).isEqualTo(v);
   }
 }

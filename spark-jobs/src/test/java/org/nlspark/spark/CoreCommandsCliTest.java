@@ -24,7 +24,7 @@ import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.ridge.RidgeBootstrap;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.timeseries.SurrogateMethod;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
@@ -70,15 +70,16 @@ class CoreCommandsCliTest {
     Path out = dir.resolve("isc");
     CliRun run = CliRun.of("isc", "--input", in.toString(), "--output", out.toString(),
         "--null", "circle-shift", "--permutations", "40", "--metric", "mean", "--seed", "3",
-        "--threads", "2", "--quiet");
+        "--quiet");
     assertThat(run.err()).isEmpty();
     assertThat(run.code()).isZero();
     IscResult expected = Isc.run(d, 4, 20, 30, new Isc.Options(IscSummary.PAIRWISE,
-        IscMetric.MEAN, IscNull.CIRCLE_SHIFT, 40, 0.95, Tail.TWO, true, 3L, 1, 1, Grid.DEFAULT));
+        IscMetric.MEAN, IscNull.CIRCLE_SHIFT, 40, 0.95, Tail.TWO, true, 3L, false, Grid.DEFAULT));
     assertFilesEqual(out, expected);
     Map<String, Object> s = summary(out);
     assertThat(s.get("command")).isEqualTo("isc");
-    assertThat((Map<String, Object>) s.get("input")).containsEntry("input", List.of(4L, 20L, 30L));
+    assertThat((Map<String, Object>) s.get("input")).containsEntry("subjects", 4L)
+        .containsEntry("timepoints", 20L).containsEntry("voxels", 30L);
     assertThat((Map<String, Object>) s.get("tile_plan")).containsEntry("voxel_blocks", 1L);
     assertThat((List<Object>) s.get("files")).containsExactly("isc.npy", "p.npy",
         "ci_lower.npy", "ci_upper.npy", "p_fwer.npy", "null_max.npy", "summary.json");
@@ -86,7 +87,7 @@ class CoreCommandsCliTest {
 
   @Test
   @SuppressWarnings("unchecked")
-  void iscAsSparkTasksWritesTheSameBitsAsDriverThreads() throws Exception {
+  void iscWritesTheSameBitsForAnyPartitioning() throws Exception {
     // 2,100 voxels = 3 blocks of the default grid
     double[] d = gaussian(9, 3 * 8 * 2100);
     Path in = npy("d3.npy", new long[] {3, 8, 2100}, d);
@@ -124,7 +125,7 @@ class CoreCommandsCliTest {
     assertThat(run.code()).isZero();
     assertFilesEqual(out, TimeSeriesCorrelation.run(x, 24, 10, y,
         new TimeSeriesCorrelation.Options(SurrogateMethod.PHASE_RANDOMIZE, 30, Tail.TWO, true, 0L,
-            1, 1, Grid.DEFAULT)));
+            Grid.DEFAULT)));
   }
 
   @Test
@@ -140,7 +141,7 @@ class CoreCommandsCliTest {
     assertThat(run.code()).isZero();
     assertFilesEqual(out, RidgeBootstrap.run(new NpyArray(NpyDtype.FLOAT64, new long[] {15, 3}, x),
         new NpyArray(NpyDtype.FLOAT64, new long[] {15, 2}, y), null,
-        new RidgeBootstrap.Options(0.5, 50, 0.95, 0L, 1, MemoryBudget.explicit(1))));
+        new RidgeBootstrap.Options(0.5, 50, 0.95, 0L, false, MemoryBudget.explicit(1))));
   }
 
   @Test

@@ -26,7 +26,7 @@ class OverwriteAndUsageGuardsTest {
     CliRun r = CliRun.of("bootstrap", "--input", x.toString(), "--output", dir.toString(),
         "--samples", "10", "--overwrite");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).contains("--output").contains("replaced whole");
+    assertThat(r.err()).contains("--output").contains("contains the input");
     assertThat(x).exists();
     assertThat(keep).exists();
   }
@@ -41,9 +41,10 @@ class OverwriteAndUsageGuardsTest {
         "--permutations", "20", "--overwrite");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(out.resolve("p.npy")).exists();
-    assertThat(out.resolve("stale.txt")).doesNotExist();
-    try (var s = Files.list(dir)) {
-      assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".out."));
+    // a file no nlspark run wrote is never touched (DESIGN §6)
+    assertThat(out.resolve("stale.txt")).hasContent("old");
+    try (var s = Files.list(out)) {
+      assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("."));
     }
   }
 
@@ -81,10 +82,10 @@ class OverwriteAndUsageGuardsTest {
   }
 
   @Test
-  void commandsWithoutSparkTasksRefuseTheirUnusedOptions() {
+  void timeSeriesCommandChecksItsOptionsBeforeSpark() {
     Path y = TestData.vector(dir, "y.npy", TestData.gaussian(2, 1, 6, 0));
     CliRun parts = CliRun.of("timeseries-correlation", "--input", x.toString(), "--target",
-        y.toString(), "--output", dir.resolve("t").toString(), "--partitions", "5");
+        y.toString(), "--output", dir.resolve("t").toString(), "--partitions", "0");
     assertThat(parts.code()).isEqualTo(2);
     assertThat(parts.err()).contains("--partitions");
     CliRun budget = CliRun.of("timeseries-correlation", "--input", x.toString(), "--target",

@@ -55,7 +55,7 @@ public final class BackendResolver {
     return Objects.requireNonNull(already, "[BUG] cannot pass through a null backend");
   }
 
-  static GpuStatus probeSafely(GpuProbe probe) {
+  public static GpuStatus probeSafely(GpuProbe probe) {
     Objects.requireNonNull(probe, "[BUG] resolving a GPU backend needs a GPU probe");
     return GpuProbes.guard(probe).probe();
   }

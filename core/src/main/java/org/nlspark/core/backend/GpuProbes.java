@@ -1,43 +1,27 @@
 package org.nlspark.core.backend;
 
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
+import java.util.ServiceLoader;
 
 /**
- * The process-wide {@link GpuProbe}. Core has no GPU code, so by default it reports no GPU; the
- * GPU module calls {@link #install(GpuProbe)} once at startup with its real probe. Everything
- * else reads {@link #system()}, or takes a probe as a parameter so it can be pinned in tests
- * (install is not a test hook).
+ * The process-wide {@link GpuProbe}. Core's backend layer has no GPU code: the probe is found with
+ * {@link ServiceLoader} (the CUDA module registers its probe in
+ * {@code META-INF/services/org.nlspark.core.backend.GpuProbe}); without one, or when it fails to
+ * load, the process reports no GPU and says why. Everything else reads {@link #system()}, or takes
+ * a probe as a parameter so it can be pinned in tests.
  */
 public final class GpuProbes {
-  /** The reason the default probe gives. */
+  /** The reason given when no probe is registered. */
   public static final String NO_GPU_BACKEND = "no GPU backend is built into this process";
 
-  private static final Logger LOG = Logger.getLogger(GpuProbes.class.getName());
-  /** Default: the CUDA probe of the shim shipped in this jar (reports why no GPU is usable). */
-  private static final AtomicReference<GpuProbe> INSTALLED =
-      new AtomicReference<>(new LazyCudaProbe());
-
-  /** Reads the installed probe on every call, so a reference taken before install stays valid. */
-  private static final GpuProbe SYSTEM = guard(() -> INSTALLED.get().probe());
+  /** Looks the probe up on first use, so merely resolving "cpu" never loads native code. */
+  private static final GpuProbe SYSTEM = guard(new LazyProbe());
 
   private GpuProbes() {}
 
   /** The process-wide probe: cheap, thread-safe, never throws. */
   public static GpuProbe system() {
     return SYSTEM;
-  }
-
-  /**
-   * Installs the real probe of the GPU module. Called once when that module starts; a later call
-   * replaces the probe (and is logged).
-   */
-  public static void install(GpuProbe probe) {
-    Objects.requireNonNull(probe, "Cannot install a GPU probe: the probe must not be null");
-    GpuProbe previous = INSTALLED.getAndSet(probe);
-    LOG.info("nlspark GPU probe installed: " + probe.getClass().getName()
-        + " (replaces " + previous.getClass().getName() + ")");
   }
 
   /**
@@ -57,8 +41,7 @@ public final class GpuProbes {
     };
   }
 
-  /** Creates the CUDA probe on first use, so merely resolving "cpu" never loads native code. */
-  private static final class LazyCudaProbe implements GpuProbe {
+  private static final class LazyProbe implements GpuProbe {
     private volatile GpuProbe delegate;
 
     @Override
@@ -67,7 +50,9 @@ public final class GpuProbes {
       if (d == null) {
         synchronized (this) {
           if (delegate == null) {
-            delegate = new org.nlspark.core.gpu.CudaGpuProbe();
+            delegate = ServiceLoader.load(GpuProbe.class, GpuProbes.class.getClassLoader())
+                .findFirst()
+                .orElse(() -> GpuStatus.unavailable(NO_GPU_BACKEND));
           }
           d = delegate;
         }

@@ -8,21 +8,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.memory.CpuWorkerPlanner;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
-import org.nlspark.core.tile.PartialResult;
-import org.nlspark.core.tile.ResultMerger;
-import org.nlspark.core.tile.TileExecutor;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
-import org.nlspark.core.tile.TilePlanner;
+import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
 
 /**
- * Runs a job's tiles on a thread pool in this JVM — the reference engine the Spark engine must
- * match bit for bit, and the one benchmarks and core tests use.
+ * Runs any analysis' tiles on a thread pool in this JVM — one of the two schedulers (the Spark
+ * engine is the other), the reference it must match bit for bit, and the one benchmarks and core
+ * tests use. Partials go through the same bytes as on Spark.
  */
 public final class LocalEngine {
   private final int threads;
@@ -31,7 +31,7 @@ public final class LocalEngine {
 
   /**
    * @param threads worker threads (each runs single-threaded BLAS)
-   * @param grid the logical grid (fixes the output bits)
+   * @param grid the logical grid of {@link #run(JobSpec, JobInputs)} (fixes the output bits)
    * @param windowsPerTile override of the planner's choice, or null
    */
   public LocalEngine(int threads, Grid grid, Integer windowsPerTile) {
@@ -44,39 +44,38 @@ public final class LocalEngine {
     return new LocalEngine(Runtime.getRuntime().availableProcessors(), Grid.DEFAULT, null);
   }
 
-  public RunReport run(JobSpec spec, JobInputs inputs) {
-    return run(PreparedJob.prepare(spec, inputs, threads));
+  /** Threads the engine may use: what analyses prepare their preflight for. */
+  public int parallelism() {
+    return threads;
   }
 
-  public RunReport run(PreparedJob job) {
+  public RunReport run(JobSpec spec, JobInputs inputs) {
+    return run(PreparedJob.prepare(spec, inputs, threads, grid));
+  }
+
+  public RunReport run(TileAnalysis analysis) {
     long start = System.nanoTime();
-    // DESIGN §3.9: the thread ceiling, lowered when per-worker memory would not fit the budget.
-    int workers = job.spec.analysis() == org.nlspark.core.job.Analysis.BOOTSTRAP
-        ? CpuWorkerPlanner.bootstrapWorkers(job.inputs.bytes(), job.resampling.replicates(),
-            job.budget, threads)
-        : CpuWorkerPlanner.workers(job.inputs.bytes(), job.resampling.replicates(), job.budget,
-            threads);
-    TilePlan plan = TilePlanner.plan(job.spec, job.inputs, job.resampling, grid, job.budget,
-        workers);
+    int workers = analysis.workers(analysis.budget(), threads);
+    TilePlan plan = analysis.plan(analysis.budget(), workers);
     if (windowsPerTile != null) {
       plan = plan.withWindowsPerTile(windowsPerTile);
     }
-    final TilePlan finalPlan = plan;
-    ResultMerger merger = new ResultMerger(job.spec, job.resampling, plan);
+    TileRunner runner = analysis.runner(plan);
+    TileMerger merger = analysis.merger(plan);
+    Object data = analysis.data();
     // One GPU tile at a time per device (tiles queue on the device anyway); CPU tiles per thread.
-    int poolSize = job.backend.kind() == org.nlspark.core.backend.BackendKind.GPU ? 1
+    int poolSize = analysis.backend().kind() == BackendKind.GPU ? 1
         : Math.min(workers, plan.concurrentTiles());
     ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
       Thread t = new Thread(r, "nlspark-tile");
       t.setDaemon(true);
       return t;
     });
+    long computeStart = System.nanoTime();
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (TileSpec tile : plan.tiles()) {
-        futures.add(pool.submit(() -> merger.add(
-            TileExecutor.execute(job.spec, job.inputs, job.resampling, finalPlan, tile,
-                job.backend.kind(), 0))));
+        futures.add(pool.submit(() -> merger.add(runner.run(data, tile, 0))));
       }
       for (Future<?> f : futures) {
         f.get();
@@ -86,6 +85,9 @@ public final class LocalEngine {
       if (cause instanceof RuntimeException) {
         throw (RuntimeException) cause;
       }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
       throw new IllegalStateException("tile failed: " + cause, cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -93,16 +95,13 @@ public final class LocalEngine {
     } finally {
       pool.shutdownNow();
     }
+    long computeEnd = System.nanoTime();
     Result result = merger.finish();
-    double wall = (System.nanoTime() - start) / 1e9;
+    long end = System.nanoTime();
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("threads", poolSize);
-    return new RunReport(job, plan, result, "local", poolSize, wall, merger.kernelNanos() / 1e9,
-        merger.flops(), facts);
-  }
-
-  /** Runs one tile's partial through bytes, as a remote engine would (used by tests). */
-  public static PartialResult roundTrip(PartialResult p) {
-    return PartialResult.fromBytes(p.toBytes());
+    return new RunReport(analysis, plan, result, "local", poolSize,
+        (computeStart - start) / 1e9, (computeEnd - computeStart) / 1e9, (end - computeEnd) / 1e9,
+        merger.kernelNanos() / 1e9, merger.flops(), facts);
   }
 }

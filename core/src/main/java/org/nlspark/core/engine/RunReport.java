@@ -4,70 +4,93 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.Blas;
+import org.nlspark.core.result.Findings;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TilePlan;
 
 /**
- * A finished run: the result and how it was computed. {@link #summary()} is the body of
- * summary.json (DESIGN §6), the same whichever engine ran it.
+ * A finished run of any analysis: the result and how it was computed. {@link #summary()} is the
+ * body of summary.json (DESIGN §6), one schema for every command and either engine; the writer
+ * adds the write time ({@link #summary(double)}), so wall = setup + compute + merge + write.
  */
 public final class RunReport {
-  public static final String VERSION = "0.1.0";
+  public static final String VERSION = "0.2.0";
 
-  public final PreparedJob job;
+  public final TileAnalysis analysis;
   public final TilePlan plan;
   public final Result result;
   public final String engine;
   public final int parallelism;
-  public final double wallSeconds;
+  /** Validation is before the engine; setup is planning, shipping the inputs and the merger. */
+  public final double setupSeconds;
+  public final double computeSeconds;
+  public final double mergeSeconds;
   public final double kernelSeconds;
   public final long flops;
   public final Map<String, Object> engineFacts;
 
-  public RunReport(PreparedJob job, TilePlan plan, Result result, String engine, int parallelism,
-      double wallSeconds, double kernelSeconds, long flops, Map<String, Object> engineFacts) {
-    this.job = job;
+  public RunReport(TileAnalysis analysis, TilePlan plan, Result result, String engine,
+      int parallelism, double setupSeconds, double computeSeconds, double mergeSeconds,
+      double kernelSeconds, long flops, Map<String, Object> engineFacts) {
+    this.analysis = analysis;
     this.plan = plan;
     this.result = result;
     this.engine = engine;
     this.parallelism = parallelism;
-    this.wallSeconds = wallSeconds;
+    this.setupSeconds = setupSeconds;
+    this.computeSeconds = computeSeconds;
+    this.mergeSeconds = mergeSeconds;
     this.kernelSeconds = kernelSeconds;
     this.flops = flops;
     this.engineFacts = engineFacts;
   }
 
   public Backend backend() {
-    return job.backend;
+    return analysis.backend();
+  }
+
+  /** The prepared resampling job, or null for the analyses that are not one (isc, ...). */
+  public PreparedJob job() {
+    return analysis instanceof PreparedJob ? (PreparedJob) analysis : null;
+  }
+
+  public String command() {
+    return analysis.command();
+  }
+
+  /** Setup + compute + merge, in seconds (the write is not in yet). */
+  public double wallSeconds() {
+    return setupSeconds + computeSeconds + mergeSeconds;
   }
 
   /** GEMM GFLOP/s over the run's wall time. */
   public double gflops() {
-    return wallSeconds > 0 ? flops / wallSeconds / 1e9 : 0;
+    double wall = wallSeconds();
+    return wall > 0 ? flops / wall / 1e9 : 0;
   }
 
+  /** summary.json before the outputs are written. */
   public Map<String, Object> summary() {
+    return summary(0);
+  }
+
+  /** summary.json with the time the writer took to write the outputs. */
+  public Map<String, Object> summary(double writeSeconds) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("command", job.spec.analysis().command());
-    m.put("parameters", job.spec.toMap());
-    m.put("seed", job.spec.seed());
-    Map<String, Object> backend = new LinkedHashMap<>();
-    backend.put("requested", job.spec.backend());
-    backend.put("used", job.backend.kind().name().toLowerCase(java.util.Locale.ROOT));
-    backend.put("device", job.backend.deviceName());
-    backend.put("reason", job.backend.selectionReason());
-    m.put("backend", backend);
+    m.put("command", analysis.command());
+    m.putAll(analysis.describe());
     m.put("blas", Blas.describe());
-    m.put("precision", job.spec.precision().label());
-    m.put("input", inputShape());
-    m.put("resampling", job.resampling.toMap());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());
+    m.put("findings", Findings.of(result));
     Map<String, Object> timing = new LinkedHashMap<>();
-    timing.put("wall_seconds", wallSeconds);
+    timing.put("wall_seconds", wallSeconds() + writeSeconds);
+    timing.put("setup_seconds", setupSeconds);
+    timing.put("compute_seconds", computeSeconds);
+    timing.put("merge_seconds", mergeSeconds);
+    timing.put("write_seconds", writeSeconds);
     timing.put("kernel_seconds", kernelSeconds);
-    timing.put("overhead_seconds", Math.max(0, wallSeconds - kernelSeconds / Math.max(1,
-        Math.min(parallelism, plan.tileCount()))));
     timing.put("gemm_flops", flops);
     timing.put("gemm_gflops_per_second", gflops());
     m.put("timings", timing);
@@ -76,23 +99,10 @@ public final class RunReport {
     engineMap.put("parallelism", parallelism);
     engineMap.putAll(engineFacts);
     m.put("engine", engineMap);
-    if (job.preflightGb > 0) {
-      m.put("bootstrap_retained_gb", job.preflightGb);
-    }
     Map<String, Object> versions = new LinkedHashMap<>();
     versions.put("nlspark", VERSION);
     versions.put("java", System.getProperty("java.version"));
     m.put("versions", versions);
-    return m;
-  }
-
-  private Map<String, Object> inputShape() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("samples", job.inputs.x().rows());
-    if (job.inputs.y() != null) {
-      m.put("samples2", job.inputs.y().rows());
-    }
-    m.put("voxels", job.inputs.voxels());
     return m;
   }
 }

@@ -18,8 +18,9 @@ import org.nlspark.core.ResourceRefusedException;
  * {@link #lock()} while they use it, since a cuBLAS handle is not meant for concurrent threads.
  * The kernels are compiled by NVRTC on first use and cached for the process.
  */
-public final class CudaContext implements AutoCloseable {
+public final class CudaContext extends Device implements AutoCloseable {
   static final String KERNEL_SOURCE = "/org/nlspark/core/gpu/nlspark_kernels.cu";
+  static final String MATH_HEADER = "/org/nlspark/core/gpu/nlspark_math.cuh";
   private static final Map<Integer, CudaContext> SHARED = new ConcurrentHashMap<>();
 
   private final int device;
@@ -146,24 +147,28 @@ public final class CudaContext implements AutoCloseable {
     if (blocks <= 0) {
       return;
     }
-    if (blocks > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("[BUG] grid of " + blocks + " blocks is too large");
-    }
-    long[] bits = new long[args.length];
-    for (int i = 0; i < args.length; i++) {
-      Object a = args[i];
-      if (a instanceof DeviceBuffer) {
-        bits[i] = ((DeviceBuffer) a).address();
-      } else if (a instanceof Long || a instanceof Integer) {
-        bits[i] = ((Number) a).longValue();
-      } else if (a instanceof Double) {
-        bits[i] = Double.doubleToRawLongBits((Double) a);
-      } else {
-        throw new IllegalArgumentException("[BUG] kernel argument " + i + " of " + name
-            + " has unsupported type " + (a == null ? "null" : a.getClass().getName()));
-      }
-    }
+    long[] bits = launchSlots(name, blocks, args);
     CudaNative.launch(handle(), function(name), (int) blocks, 1, threads, 0, bits);
+  }
+
+  @Override
+  void free(long address) {
+    CudaNative.memFree(handle(), address);
+  }
+
+  @Override
+  void zero(long address, long bytes) {
+    CudaNative.memZero(handle(), address, bytes);
+  }
+
+  @Override
+  void copyToDevice(long dst, Object array, long hostOffset, long bytes) {
+    CudaNative.copyToDevice(handle(), dst, array, hostOffset, bytes);
+  }
+
+  @Override
+  void copyToHost(Object array, long hostOffset, long src, long bytes) {
+    CudaNative.copyToHost(handle(), array, hostOffset, src, bytes);
   }
 
   public void synchronize() {
@@ -190,16 +195,31 @@ public final class CudaContext implements AutoCloseable {
         "--std=c++14"};
   }
 
-  /** The CUDA C source of the epilogue kernels (shipped as a resource). */
+  /**
+   * The CUDA C source of the kernels as NVRTC compiles it: nlspark_kernels.cu with the per-value
+   * math header nlspark_math.cuh pasted in place of its #include (both shipped as resources; the
+   * host build includes the same header by path).
+   */
   public static String kernelSource() {
-    try (InputStream in = CudaContext.class.getResourceAsStream(KERNEL_SOURCE)) {
+    String src = resource(KERNEL_SOURCE);
+    String include = "#include \"nlspark_math.cuh\"";
+    if (!src.contains(include)) {
+      throw new IllegalStateException("[BUG] the GPU kernel source does not include "
+          + MATH_HEADER);
+    }
+    return src.replace(include, resource(MATH_HEADER));
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = CudaContext.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException("[BUG] the GPU kernel source " + KERNEL_SOURCE
+        throw new IllegalStateException("[BUG] the GPU kernel source " + name
             + " is missing from the jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalStateException("[BUG] cannot read the GPU kernel source: " + e, e);
+      throw new IllegalStateException("[BUG] cannot read the GPU kernel source " + name + ": " + e,
+          e);
     }
   }
 

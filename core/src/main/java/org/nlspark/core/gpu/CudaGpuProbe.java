@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.nlspark.core.backend.GpuProbe;
-import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.backend.GpuStatus;
 
 /**
@@ -30,13 +29,6 @@ public final class CudaGpuProbe implements GpuProbe {
   CudaGpuProbe(int device, Supplier<String> loader) {
     this.device = device;
     this.loader = loader;
-  }
-
-  /** Installs this probe (device 0) as the process-wide one; call once at startup. */
-  public static CudaGpuProbe installSystem() {
-    CudaGpuProbe probe = new CudaGpuProbe();
-    GpuProbes.install(probe);
-    return probe;
   }
 
   @Override

@@ -8,10 +8,10 @@ import java.util.Deque;
  * also when the work fails, so an OOM retry starts from the memory it had before.
  */
 final class DeviceArena implements AutoCloseable {
-  private final CudaContext context;
+  private final Device context;
   private final Deque<DeviceBuffer> buffers = new ArrayDeque<>();
 
-  DeviceArena(CudaContext context) {
+  DeviceArena(Device context) {
     this.context = context;
   }
 

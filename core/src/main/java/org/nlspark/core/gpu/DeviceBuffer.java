@@ -5,14 +5,14 @@ package org.nlspark.core.gpu;
  * idempotent; use try-with-resources. Copies are synchronous on the default stream.
  */
 public final class DeviceBuffer implements AutoCloseable {
-  private final CudaContext context;
+  private final Device device;
   private final long address;
   private final long bytes;
   private final AutoCloseable owner; // RAPIDS buffer, or null for raw device memory
   private boolean closed;
 
-  DeviceBuffer(CudaContext context, long address, long bytes, AutoCloseable owner) {
-    this.context = context;
+  DeviceBuffer(Device device, long address, long bytes, AutoCloseable owner) {
+    this.device = device;
     this.address = address;
     this.bytes = bytes;
     this.owner = owner;
@@ -40,7 +40,7 @@ public final class DeviceBuffer implements AutoCloseable {
   }
 
   public void zero() {
-    CudaNative.memZero(context.handle(), address(), bytes);
+    device.zero(address(), bytes);
   }
 
   public void upload(double[] src, int from, int count, long dstIndex) {
@@ -83,13 +83,13 @@ public final class DeviceBuffer implements AutoCloseable {
 
   private void copyIn(Object src, long hostOffset, long count, long deviceOffset, long hostBytes) {
     checkRange(hostOffset, count, deviceOffset, hostBytes);
-    CudaNative.copyToDevice(context.handle(), address() + deviceOffset, src, hostOffset, count);
+    device.copyToDevice(address() + deviceOffset, src, hostOffset, count);
   }
 
   private void copyOut(Object dst, long hostOffset, long count, long deviceOffset,
       long hostBytes) {
     checkRange(hostOffset, count, deviceOffset, hostBytes);
-    CudaNative.copyToHost(context.handle(), dst, hostOffset, address() + deviceOffset, count);
+    device.copyToHost(dst, hostOffset, address() + deviceOffset, count);
   }
 
   private void checkRange(long hostOffset, long count, long deviceOffset, long hostBytes) {
@@ -120,7 +120,7 @@ public final class DeviceBuffer implements AutoCloseable {
         throw new CudaException("Cannot release a RAPIDS device buffer: " + e);
       }
     } else {
-      CudaNative.memFree(context.handle(), address);
+      device.free(address);
     }
   }
 }

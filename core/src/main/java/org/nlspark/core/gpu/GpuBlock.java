@@ -36,7 +36,10 @@ final class GpuBlock {
   /** GEMM operand(s): row-major n x b; data2 null when one GEMM suffices. */
   double[] data;
   double[] data2;
-  /** Per-voxel constants: sum of squares (sign flip); column totals (two-sample). */
+  /**
+   * Per-voxel constants: n * sum(x^2), +Infinity where t is undefined (sign flip); column totals
+   * and totals of squares (two-sample); Spearman's denominators (correlation; null for Pearson).
+   */
   double[] perVoxel;
   double[] perVoxel2;
   /** Columns whose statistic is undefined: NaN in every row (after the epilogue). */
@@ -119,7 +122,15 @@ final class GpuBlock {
     g.tStat = tStat;
     g.enumerated = enumerated;
     g.undefined = tStat ? constantColumns(x, n, b) : new int[0];
+    // SignFlipStatistic's scale: an undefined voxel's +Infinity makes its ratio 0 and its
+    // thresholds +Infinity, so it never counts and never raises a maximum.
     g.perVoxel = BlockTransforms.columnSumSquares(x, n, b);
+    for (int v = 0; v < b; v++) {
+      g.perVoxel[v] *= n;
+    }
+    for (int v : g.undefined) {
+      g.perVoxel[v] = Double.POSITIVE_INFINITY;
+    }
     return g;
   }
 
@@ -127,7 +138,10 @@ final class GpuBlock {
       long seed) {
     int n = n1 + n2;
     GpuBlock g = new GpuBlock(Kind.TWO_SAMPLE, n, b, seed);
-    double[] z = BlockTransforms.stackAndCentre(x, n1, y, n2, b);
+    // As TwoSampleStatistic: Welch on centred data; the mean difference on data shifted by the
+    // pooled mean rounded to an integer, so integer data stay integers and equal sums stay equal.
+    double[] z = welch ? BlockTransforms.stackAndCentre(x, n1, y, n2, b)
+        : BlockTransforms.stackAndShift(x, n1, y, n2, b);
     double[] squares = welch ? BlockTransforms.squares(z) : null;
     if (welch) {
       g.undefined = BlockTransforms.constantInBoth(x, n1, y, n2, b);
@@ -152,10 +166,38 @@ final class GpuBlock {
   static GpuBlock correlation(double[] x, int n, int b, double[] y, boolean spearman, long seed) {
     GpuBlock g = new GpuBlock(Kind.CORRELATION, n, b, seed);
     g.undefined = constantColumns(x, n, b);
-    double[] xs = spearman ? BlockTransforms.standardiseColumns(rankColumns(x, n, b), n, b)
-        : BlockTransforms.standardiseColumns(x, n, b);
+    if (!spearman) {
+      g.data = BlockTransforms.standardiseColumns(x, n, b);
+      g.target = BlockTransforms.standardise(y.clone());
+      return g;
+    }
+    // As CorrelationStatistic: exact integer rank sums over a per-voxel denominator, so rank
+    // ties stay ties.
+    double[] xs = new double[n * b];
+    double[] column = new double[n];
+    double[] sxx = new double[b];
+    for (int v = 0; v < b; v++) {
+      for (int i = 0; i < n; i++) {
+        column[i] = x[i * b + v];
+      }
+      double[] r = centredDoubledRanks(column);
+      for (int i = 0; i < n; i++) {
+        xs[i * b + v] = r[i];
+        sxx[v] += r[i] * r[i];
+      }
+    }
+    double[] ys = centredDoubledRanks(y);
+    double syy = 0;
+    for (double r : ys) {
+      syy += r * r;
+    }
+    double[] denominator = new double[b];
+    for (int v = 0; v < b; v++) {
+      denominator[v] = Math.sqrt(sxx[v] * syy);
+    }
     g.data = xs;
-    g.target = BlockTransforms.standardise(spearman ? Ranks.average(y) : y.clone());
+    g.target = ys;
+    g.perVoxel = denominator;
     return g;
   }
 
@@ -262,19 +304,13 @@ final class GpuBlock {
     return BlockTransforms.constantColumns(x, n, b);
   }
 
-  /** Average ranks of every column (Spearman on the GPU: Pearson of standardised ranks). */
-  private static double[] rankColumns(double[] x, int n, int b) {
-    double[] out = new double[n * b];
-    double[] column = new double[n];
-    for (int v = 0; v < b; v++) {
-      for (int i = 0; i < n; i++) {
-        column[i] = x[i * b + v];
-      }
-      double[] r = Ranks.average(column);
-      for (int i = 0; i < n; i++) {
-        out[i * b + v] = r[i];
-      }
+  /** 2 * rank - (n + 1) with ties averaged: exact integers of mean zero (Spearman's data). */
+  static double[] centredDoubledRanks(double[] v) {
+    double[] r = Ranks.average(v);
+    int n = v.length;
+    for (int i = 0; i < n; i++) {
+      r[i] = 2 * r[i] - (n + 1);
     }
-    return out;
+    return r;
   }
 }

@@ -12,7 +12,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.OomRecovery;
 import org.nlspark.core.resample.ResamplingPlan;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileSpec;
@@ -65,17 +65,34 @@ public final class GpuTileExecutor {
     CudaContext context = CudaContext.shared(device);
     context.lock().lock();
     try {
-      PartialResult r = OomRecovery.run(tile.windowCount(), 1,
-          (from, to) -> runWindows(context, spec, plan, tile, block, draws, from, to),
-          GpuTileExecutor::combine, () -> {
-            OOM_HALVINGS.incrementAndGet();
-            context.synchronize();
-          });
-      return new PartialResult(r.tile, r.observed, r.counts, r.nullMax, r.tails, r.samples,
-          r.windowMoments, r.flops, System.nanoTime() - start, r.undefinedVoxels);
+      return run(context, spec, plan, tile, block, draws, start);
     } finally {
       context.lock().unlock();
     }
+  }
+
+  /**
+   * Runs the tile on {@code device} (the caller holds whatever lock it needs): the CUDA device,
+   * or the host build of the same kernels ({@link HostDevice}) for the CPU parity suite.
+   */
+  static PartialResult execute(Device device, JobSpec spec, JobInputs inputs,
+      ResamplingPlan resampling, TilePlan plan, TileSpec tile) {
+    long start = System.nanoTime();
+    GpuBlock block = GpuBlock.create(spec, inputs, resampling, plan.grid(), tile.block());
+    HostDraws draws = HostDraws.generate(block, plan, tile, spec.precision());
+    return run(device, spec, plan, tile, block, draws, start);
+  }
+
+  private static PartialResult run(Device device, JobSpec spec, TilePlan plan, TileSpec tile,
+      GpuBlock block, HostDraws draws, long start) {
+    PartialResult r = OomRecovery.run(tile.windowCount(), 1,
+        (from, to) -> runWindows(device, spec, plan, tile, block, draws, from, to),
+        GpuTileExecutor::combine, () -> {
+          OOM_HALVINGS.incrementAndGet();
+          device.synchronize();
+        });
+    return new PartialResult(r.tile, r.observed, r.counts, r.nullMax, r.tails, r.samples,
+        r.windowMoments, r.flops, System.nanoTime() - start, r.undefinedVoxels);
   }
 
   /**
@@ -116,7 +133,7 @@ public final class GpuTileExecutor {
   }
 
   /** The windows [from, to) of the tile (relative to its first window), as a partial result. */
-  static PartialResult runWindows(CudaContext ctx, JobSpec spec, TilePlan plan, TileSpec tile,
+  static PartialResult runWindows(Device ctx, JobSpec spec, TilePlan plan, TileSpec tile,
       GpuBlock g, HostDraws draws, int from, int to) {
     long start = System.nanoTime();
     int b = g.b;
@@ -221,6 +238,10 @@ public final class GpuTileExecutor {
 
       // Permutation tests: the observed statistic through the same cell shape, row 0 of D.
       Tail tail = spec.tail();
+      // One-sample two-tailed: the CPU's fused fold (SignFlipStatistic.foldWindow) counts and
+      // takes maxima on the products' fold keys, which is finer than on the rounded statistic.
+      boolean fused = g.kind == GpuBlock.Kind.SIGN_FLIP && tail == Tail.TWO;
+      String suffix = f64 ? "_f64" : "_f32";
       double[] identity = new double[w * n];
       g.fillIdentity(identity, 0);
       DeviceBuffer dIdentity = upload(arena, identity, f64);
@@ -228,34 +249,63 @@ public final class GpuTileExecutor {
       epilogue.run(1);
       double[] observed = new double[b];
       out.download(0, observed, 0, b);
-      double[] observedKeys = new double[b];
-      for (int v = 0; v < b; v++) {
-        observedKeys[v] = tail.key(observed[v]);
+      DeviceBuffer thresholds;
+      if (fused) {
+        thresholds = arena.alloc(8L * 4 * b);
+        ctx.launch("flip_thresholds" + suffix, blocks(b), THREADS, product, (long) b,
+            g.tStat ? 1L : 0L, perVoxel, thresholds);
+      } else {
+        double[] thr = new double[b];
+        for (int v = 0; v < b; v++) {
+          double k = tail.key(observed[v]);
+          thr[v] = Double.isNaN(k) ? Double.POSITIVE_INFINITY : k; // undefined: never counts
+        }
+        thresholds = arena.upload(thr);
       }
-      DeviceBuffer dObserved = arena.upload(observedKeys);
       DeviceBuffer counts = arena.alloc(8L * b);
       counts.zero();
-      DeviceBuffer maxima = arena.alloc(8L * Math.max(1, rowsInRange));
+      boolean fwer = spec.fwer();
+      DeviceBuffer maxima = fwer ? arena.alloc(8L * Math.max(1, rowsInRange)) : null;
       long tailCode = tail == Tail.TWO ? 0 : tail == Tail.UPPER ? 1 : 2;
+      long tStat = g.tStat ? 1L : 0L;
       for (int k = 0; k < to - from; k++) {
         int window = range.firstWindow() + k;
         int rows = plan.windowRows(window);
         long first = plan.windowStart(window);
         flops += gemms(ctx, f64, b, w, n, x, x2, d.address((long) k * w * n, es), product,
             product2);
-        epilogue.run(rows);
-        ctx.launch("tail_keys", blocks((long) rows * b), THREADS, out, (long) rows * b, tailCode);
-        ctx.launch("count_exceedances", blocks(b), THREADS, out, (long) rows, (long) b, dObserved,
-            counts);
-        ctx.launch("row_maxima", rows, THREADS, out, (long) rows, (long) b,
-            maxima.address(first - firstReplicate, 8));
+        if (fused) {
+          ctx.launch("flip_count" + suffix, blocks(b), THREADS, product, (long) rows, (long) b,
+              tStat, perVoxel, thresholds, counts);
+          if (fwer) {
+            ctx.launch("flip_fold_keys" + suffix, blocks((long) rows * b), THREADS, product, out,
+                (long) rows, (long) b, tStat, perVoxel);
+          }
+        } else {
+          epilogue.run(rows);
+          ctx.launch("tail_keys", blocks((long) rows * b), THREADS, out, (long) rows * b,
+              tailCode);
+          ctx.launch("count_exceedances", blocks(b), THREADS, out, (long) rows, (long) b,
+              thresholds, counts);
+        }
+        if (fwer) {
+          long rowMax = maxima.address(first - firstReplicate, 8);
+          ctx.launch("row_maxima", rows, THREADS, out, (long) rows, (long) b, rowMax);
+          if (fused) {
+            ctx.launch("flip_row_max", blocks(rows), THREADS, rowMax, (long) rows, tStat,
+                (long) n, g.undefined.length < b ? 1L : 0L);
+          }
+        }
       }
       long[] countsHost = new long[b];
       counts.download(0, countsHost, 0, b);
-      double[] maximaHost = new double[rowsInRange];
-      maxima.download(0, maximaHost, 0, rowsInRange);
-      NullMaxAccumulator nullMax = new NullMaxAccumulator(firstReplicate, rowsInRange);
-      nullMax.update(maximaHost, 0, rowsInRange, 1, firstReplicate);
+      NullMaxAccumulator nullMax = null;
+      if (fwer) {
+        double[] maximaHost = new double[rowsInRange];
+        maxima.download(0, maximaHost, 0, rowsInRange);
+        nullMax = new NullMaxAccumulator(firstReplicate, rowsInRange);
+        nullMax.updateRowMaxima(maximaHost, rowsInRange, firstReplicate);
+      }
       ExceedanceCounter exceedances = AccumulatorBytes.exceedances(rowsInRange, countsHost);
       boolean reportsObserved = range.firstWindow() == 0;
       return new PartialResult(range, reportsObserved ? observed : null, exceedances, nullMax,
@@ -264,7 +314,7 @@ public final class GpuTileExecutor {
   }
 
   /** OUT^T (b x w) := X^T (b x n) · D^T (n x w) for one cell, and the second product if any. */
-  private static long gemms(CudaContext ctx, boolean f64, int b, int w, int n, DeviceBuffer x,
+  private static long gemms(Device ctx, boolean f64, int b, int w, int n, DeviceBuffer x,
       DeviceBuffer x2, long d, DeviceBuffer product, DeviceBuffer product2) {
     ctx.gemm(f64, false, false, b, w, n, 1.0, x.address(), b, d, n, 0.0, product.address(), b);
     long flops = 2L * n * b * w;
@@ -293,7 +343,7 @@ public final class GpuTileExecutor {
 
   /** The statistic's epilogue kernel, then constant and undefined voxels, as the CPU orders them. */
   private static final class Epilogue {
-    private final CudaContext ctx;
+    private final Device ctx;
     private final GpuBlock g;
     private final String suffix;
     private final DeviceBuffer product;
@@ -306,7 +356,7 @@ public final class GpuTileExecutor {
     private final DeviceBuffer undefinedCols;
     private final DeviceBuffer undefinedValues;
 
-    Epilogue(CudaContext ctx, GpuBlock g, boolean f64, DeviceBuffer product,
+    Epilogue(Device ctx, GpuBlock g, boolean f64, DeviceBuffer product,
         DeviceBuffer product2, DeviceBuffer out, DeviceBuffer perVoxel, DeviceBuffer perVoxel2,
         DeviceBuffer constantCols, DeviceBuffer constantValues, DeviceBuffer undefinedCols,
         DeviceBuffer undefinedValues) {
@@ -339,7 +389,7 @@ public final class GpuTileExecutor {
               g.welch ? 1L : 0L, perVoxel, perVoxel2);
           break;
         case CORRELATION:
-          ctx.launch("correlation" + suffix, grid, THREADS, product, out, r, b);
+          ctx.launch("correlation" + suffix, grid, THREADS, product, out, r, b, perVoxel);
           break;
         case BOOTSTRAP_LINEAR:
           ctx.launch("bootstrap_linear" + suffix, grid, THREADS, product,

@@ -18,10 +18,15 @@ import java.util.logging.Logger;
 final class NativeShim {
   static final String RESOURCE = "/native/linux-x86_64/libnlspark_cuda.so";
   static final String DRIVER = "libcuda.so.1";
+  /**
+   * Newest first; the shim skips any whose CUDA major version (the number after ".so.") is newer
+   * than the driver's (cuDriverGetVersion), since the driver could not run it. CUDA 11's NVRTC is
+   * versioned by minor (libnvrtc.so.11.2 from 11.2 on).
+   */
   static final List<String> CUBLAS = List.of("libcublas.so.13", "libcublas.so.12",
       "libcublas.so.11");
   static final List<String> NVRTC = List.of("libnvrtc.so.13", "libnvrtc.so.12",
-      "libnvrtc.so.11");
+      "libnvrtc.so.11.2", "libnvrtc.so.11.1", "libnvrtc.so.11.0");
 
   private static final Logger LOG = Logger.getLogger(NativeShim.class.getName());
   private static String outcome;
@@ -59,6 +64,11 @@ final class NativeShim {
   }
 
   private static Path loadedShim;
+
+  /** Loads the shim library alone (no CUDA library): null when loaded, else why not. */
+  static synchronized String loadLibrary() {
+    return loadShim(RESOURCE);
+  }
 
   private static String loadShim(String resource) {
     if (loadedShim != null) {

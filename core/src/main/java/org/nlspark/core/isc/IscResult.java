@@ -21,11 +21,14 @@ public final class IscResult implements Result {
   /** Null unless a surrogate null with FWER. */
   public final double[] pFwer;
   public final double[] nullMax;
+  /** Every bootstrap ISC, row-major (B, n_voxels), or null without --save-samples. */
+  public final double[] samples;
   public final long replicates;
   public final int undefinedVoxels;
 
   public IscResult(double[] isc, double[] p, double[] ciLower, double[] ciUpper, double[] pFwer,
-      double[] nullMax, long replicates, int undefinedVoxels) {
+      double[] nullMax, double[] samples, long replicates, int undefinedVoxels) {
+    this.samples = samples;
     this.isc = isc;
     this.p = p;
     this.ciLower = ciLower;
@@ -52,6 +55,9 @@ public final class IscResult implements Result {
     if (pFwer != null) {
       out.add(new Output("p_fwer", shape, pFwer));
       out.add(new Output("null_max", new long[] {nullMax.length}, nullMax));
+    }
+    if (samples != null) {
+      out.add(new Output("samples", new long[] {replicates, isc.length}, samples));
     }
     return out;
   }

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * Everything that defines one resampling run apart from its data. Immutable and serializable, so

@@ -1,5 +1,8 @@
 package org.nlspark.core.memory;
 
+import org.nlspark.core.accumulate.BootstrapSummary;
+import org.nlspark.core.stats.NumpyPercentile;
+
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 
@@ -36,6 +39,21 @@ public final class BootstrapMemory {
     return (int) Math.min(k, nReplicates);
   }
 
+  /**
+   * The values every bootstrap-based command retains at each end per element: the reference's
+   * {@link #tailSize} raised where the interval's floating-point q needs one more rank
+   * (e.g. B = 91, c = 0.4), with q computed as {@link BootstrapSummary} computes it. The one
+   * home of this rule: tiles, ISC, ridge and the preflight all call it.
+   */
+  public static int retainedTailSize(long nReplicates, double confidence) {
+    int k = Math.max(tailSize(nReplicates, confidence),
+        Math.max(NumpyPercentile.minimumTailSize(nReplicates,
+                BootstrapSummary.lowerPercentile(confidence)),
+            NumpyPercentile.minimumTailSize(nReplicates,
+                BootstrapSummary.upperPercentile(confidence))));
+    return (int) Math.min(k, nReplicates);
+  }
+
   /** Replicates in flight per dispatch: {@code max(1, min(B, 64 * max(1, workers)))}. */
   public static int replicateWindow(long nReplicates, int workers) {
     long perWorker = (long) FLUSH_BLOCK * Math.max(1, workers);
@@ -52,7 +70,7 @@ public final class BootstrapMemory {
       throw new InvalidInputException(
           "Bootstrap output must have at least 1 element, but had: " + outputSize);
     }
-    long k = tailSize(nReplicates, confidence);
+    long k = retainedTailSize(nReplicates, confidence);
     long buffered = Math.min(FLUSH_BLOCK, nReplicates);
     long arrays = 2 * k
         + buffered
@@ -80,7 +98,7 @@ public final class BootstrapMemory {
     double requiredGb = Gb.fromBytes(requiredBytes(outputSize, nReplicates, confidence,
         keepSamples, workers));
     if (requiredGb > budget.gb()) {
-      int k = tailSize(nReplicates, confidence);
+      int k = retainedTailSize(nReplicates, confidence);
       String retained = k + " values per element at each tail";
       if (keepSamples) {
         retained = "all " + nReplicates + " replicates (--save-samples) plus " + retained;

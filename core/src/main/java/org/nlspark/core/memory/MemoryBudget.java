@@ -19,7 +19,8 @@ import org.nlspark.core.backend.BackendKind;
  * @param cappedForBatching true when the batching ceiling applies to this budget (it was asked
  *     for batching and is not explicit), whether or not the ceiling lowered it
  */
-public record MemoryBudget(double gb, BudgetSource source, boolean cappedForBatching) {
+public record MemoryBudget(double gb, BudgetSource source, boolean cappedForBatching)
+    implements java.io.Serializable {
   public static final double FALLBACK_GB = 4.0;
   public static final double CUDA_HEADROOM = 0.8;
   public static final double SYSTEM_HEADROOM = 0.5;

@@ -1,11 +1,8 @@
 package org.nlspark.core.ridge;
 
 import dev.ludovic.netlib.blas.BLAS;
-import java.util.List;
-import org.apache.commons.math3.special.Erf;
+import java.io.Serializable;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.accumulate.MomentAccumulator;
-import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
@@ -14,7 +11,7 @@ import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.RidgeBatchSizer;
 import org.nlspark.core.resample.Draws;
-import org.nlspark.core.timeseries.BlockScheduler;
+import org.nlspark.core.engine.LocalEngine;
 import org.nlspark.core.timeseries.Series;
 
 /**
@@ -22,17 +19,21 @@ import org.nlspark.core.timeseries.Series;
  * (X, Y), takes one thin SVD X_b = U diag(s) Vᵀ and solves every target at once,
  * β = V diag(s / (s² + α)) Uᵀ Y_b. No intercept is fitted: centre X and Y first if you need one.
  *
- * <p>Batches are sized by the ridge rule of DESIGN §3.7 ({@link RidgeBatchSizer}); replicates of a
- * batch run in parallel, and each is folded into the tails and the moments in replicate order, one
- * replicate at a time, so every output is bit-identical for any batch size or thread count.
+ * <p>It runs as an analysis of the pipeline ({@link RidgeAnalysis}): tiles are runs of fixed
+ * replicate windows over every element, sized by the ridge rule of DESIGN §3.7
+ * ({@link RidgeBatchSizer}); window moments fold in window order, so every output is
+ * bit-identical for any tiling, thread count or Spark partitioning.
  * Replicate r's rows are {@link Draws#bootstrapCounts} of (seed, r).
  */
 public final class RidgeBootstrap {
   private static final String COMMAND = "ridge-bootstrap";
 
-  /** Options; {@code threads} and the budget change only the schedule, never a bit. */
-  public record Options(double alpha, long samples, double confidence, long seed, int threads,
-      MemoryBudget budget) {
+  /**
+   * Options. The budget sizes the tiles by the ridge rule of DESIGN §3.7 and gates the retained
+   * output (§3.8); neither changes a bit. {@code saveSamples} keeps every replicate's solution.
+   */
+  public record Options(double alpha, long samples, double confidence, long seed,
+      boolean saveSamples, MemoryBudget budget) implements Serializable {
     public Options {
       if (!(alpha > 0) || !Double.isFinite(alpha)) {
         throw new InvalidInputException("--alpha must be a finite number > 0, but was: " + alpha);
@@ -44,9 +45,6 @@ public final class RidgeBootstrap {
       if (!(confidence > 0 && confidence < 1)) {
         throw new InvalidInputException("--confidence must be in (0, 1), but was: " + confidence);
       }
-      if (threads < 1) {
-        throw new InvalidInputException("threads must be >= 1, but was: " + threads);
-      }
       if (budget == null) {
         throw new IllegalArgumentException("[BUG] a ridge bootstrap needs a memory budget");
       }
@@ -55,11 +53,28 @@ public final class RidgeBootstrap {
 
   private RidgeBootstrap() {}
 
-  /**
-   * Arrays as read from {@code --input} X (n, p), {@code --target} Y (n, targets) or (n,), and
-   * {@code --x-test} (n_test, p) or null.
-   */
+  /** Runs on this JVM's threads; arrays as read from {@code --input}, {@code --target}, {@code --x-test}. */
   public static RidgeResult run(NpyArray x, NpyArray y, NpyArray xTest, Options o) {
+    return (RidgeResult) LocalEngine.defaults().run(prepare(x, y, xTest, o)).result;
+  }
+
+  /** Runs on this JVM's threads; x row-major (n, p), y (n, targets), xTest (nTest, p) or null. */
+  public static RidgeResult run(double[] x, int n, int p, double[] y, int targets,
+      double[] xTest, int nTest, Options o) {
+    return run(LocalEngine.defaults(), x, n, p, y, targets, xTest, nTest, o);
+  }
+
+  /** The same on a given local engine (its threads change no bit). */
+  public static RidgeResult run(LocalEngine engine, double[] x, int n, int p, double[] y,
+      int targets, double[] xTest, int nTest, Options o) {
+    return (RidgeResult) engine.run(prepare(x, n, p, y, targets, xTest, nTest, o)).result;
+  }
+
+  /**
+   * Checks arrays as read from {@code --input} X (n, p), {@code --target} Y (n, targets) or (n,),
+   * and {@code --x-test} (n_test, p) or null.
+   */
+  public static RidgeAnalysis prepare(NpyArray x, NpyArray y, NpyArray xTest, Options o) {
     if (x.rank() != 2) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": --input X must be 2-D (samples,"
           + " features), but has shape " + NpyHeader.formatShape(x.shape()));
@@ -78,62 +93,27 @@ public final class RidgeBootstrap {
           + x.dim(1) + " columns like --input X, but has shape "
           + NpyHeader.formatShape(xTest.shape()));
     }
-    return run(x.data(), x.dim(0), x.dim(1), y.data(), y.rank() == 1 ? 1 : y.dim(1),
+    return prepare(x.data(), x.dim(0), x.dim(1), y.data(), y.rank() == 1 ? 1 : y.dim(1),
         xTest == null ? null : xTest.data(), xTest == null ? 0 : xTest.dim(0), o);
   }
 
   /**
-   * @param x row-major (n, p)
-   * @param y row-major (n, targets)
-   * @param xTest row-major (nTest, p) for predictions, or null for weights
+   * Validates, runs the retained-output preflight (§3.8) and sizes replicates per tile by the
+   * ridge rule (§3.7), before any replicate is solved.
    */
-  public static RidgeResult run(double[] x, int n, int p, double[] y, int targets,
+  public static RidgeAnalysis prepare(double[] x, int n, int p, double[] y, int targets,
       double[] xTest, int nTest, Options o) {
     validate(x, n, p, y, targets, xTest, nTest);
     boolean predict = xTest != null;
     int rows = predict ? nTest : p;
     int elements = Math.multiplyExact(rows, targets);
     int b = (int) o.samples();
-    BootstrapMemory.preflight(elements, b, o.confidence(), false, o.threads(), o.budget());
-    BatchPlan plan = RidgeBatchSizer.plan(b, n, p, targets, new long[] {rows, targets}, 8,
+    double required = BootstrapMemory.preflight(elements, b, o.confidence(), o.saveSamples(), 1,
         o.budget());
-    int batch = plan.batchSize();
-    TailAccumulator tails = new TailAccumulator(elements, BootstrapMemory.tailSize(b,
-        o.confidence()));
-    MomentAccumulator moments = new MomentAccumulator(elements);
-    for (int r0 = 0; r0 < b; r0 += batch) {
-      final int first = r0;
-      int count = Math.min(batch, b - r0);
-      // each task solves one replicate; tasks are folded below in replicate order
-      List<double[]> solved = BlockScheduler.run(count, o.threads(), 1,
-          i -> replicate(x, n, p, y, targets, xTest, nTest, o.alpha(), o.seed(), first + i));
-      for (double[] row : solved) {
-        tails.update(row, 0, 1, elements);
-        moments.append(MomentAccumulator.ofWindow(row, 0, 1, elements));
-      }
-    }
-    double[] mean = moments.mean();
-    double[] std = moments.std(1);
-    double alpha = 1 - o.confidence();
-    double[] lower = new double[elements];
-    double[] upper = new double[elements];
-    tails.percentiles(100.0 * (alpha / 2.0), lower);
-    tails.percentiles(100.0 * (1.0 - alpha / 2.0), upper);
-    double[] z = new double[elements];
-    double[] pv = new double[elements];
-    int zeroSpread = 0;
-    for (int e = 0; e < elements; e++) {
-      if (std[e] > 0) {
-        z[e] = mean[e] / std[e];
-        pv[e] = Erf.erfc(Math.abs(z[e]) / Math.sqrt(2.0)); // 2 (1 - Phi(|z|)) without cancellation
-      } else {
-        z[e] = Double.NaN;
-        pv[e] = Double.NaN;
-        zeroSpread++;
-      }
-    }
-    return new RidgeResult(mean, std, lower, upper, z, pv, rows, targets, predict, b, batch,
-        plan.nBatches(), zeroSpread);
+    BatchPlan batches = RidgeBatchSizer.plan(b, n, p, targets, new long[] {rows, targets}, 8,
+        o.budget());
+    return new RidgeAnalysis(new RidgeAnalysis.Data(x, n, p, y, targets, xTest, nTest), o, rows,
+        batches.batchSize(), required);
   }
 
   /**

@@ -19,6 +19,8 @@ public final class RidgeResult implements Result {
   public final double[] ciUpper;
   public final double[] z;
   public final double[] p;
+  /** Every replicate's solution, row-major (B, rows * targets), or null without --save-samples. */
+  public final double[] samples;
   public final int rows;
   public final int targets;
   public final boolean predictions;
@@ -28,7 +30,7 @@ public final class RidgeResult implements Result {
   public final int zeroSpreadElements;
 
   public RidgeResult(double[] mean, double[] std, double[] ciLower, double[] ciUpper, double[] z,
-      double[] p, int rows, int targets, boolean predictions, long replicates, int batchSize,
+      double[] p, double[] samples, int rows, int targets, boolean predictions, long replicates, int batchSize,
       int batches, int zeroSpreadElements) {
     this.mean = mean;
     this.std = std;
@@ -36,6 +38,7 @@ public final class RidgeResult implements Result {
     this.ciUpper = ciUpper;
     this.z = z;
     this.p = p;
+    this.samples = samples;
     this.rows = rows;
     this.targets = targets;
     this.predictions = predictions;
@@ -61,6 +64,9 @@ public final class RidgeResult implements Result {
     out.add(new Output("ci_upper", shape, ciUpper));
     out.add(new Output("z", shape, z));
     out.add(new Output("p", shape, p));
+    if (samples != null) {
+      out.add(new Output("samples", new long[] {replicates, rows, targets}, samples));
+    }
     return out;
   }
 

@@ -25,7 +25,7 @@ public interface BlockStatistic {
    * never writing the statistics out. Returns false when the kernel has no fused path for this
    * tail; the caller then uses {@link #compute} and the generic fold.
    */
-  default boolean foldWindow(long first, int rows, org.nlspark.core.stats.Tail tail, int[] counts,
+  default boolean foldWindow(long first, int rows, org.nlspark.core.job.Tail tail, int[] counts,
       double[] rowMax) {
     return false;
   }

@@ -4,21 +4,22 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.ResamplingPlan;
-import org.nlspark.core.tile.Grid;
 
 /** Chooses and builds the CPU kernel of a job's statistic for one voxel block. */
 public final class Kernels {
   private Kernels() {}
 
+  /**
+   * @param from first voxel of the block
+   * @param to end of the block (exclusive)
+   * @param w replicate window of the grid (the kernel's call shape)
+   */
   public static BlockStatistic create(JobSpec spec, JobInputs inputs, ResamplingPlan plan,
-      Grid grid, int block) {
+      int from, int to, int w) {
     DataMatrix x = inputs.x();
-    int from = grid.blockStart(block);
-    int to = grid.blockEnd(block, x.cols());
     int b = to - from;
     int n = x.rows();
     double[] xb = x.copyColumns(from, to);
-    int w = grid.window();
     String stat = spec.statistic();
     switch (spec.analysis()) {
       case BOOTSTRAP:

@@ -1,5 +1,6 @@
 package org.nlspark.core.stats;
 
+import org.nlspark.core.job.Tail;
 import java.util.Arrays;
 
 /**

@@ -1,6 +1,6 @@
 package org.nlspark.core.tile;
 
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * The fused permutation epilogue: one pass over a window of null statistics that turns each into

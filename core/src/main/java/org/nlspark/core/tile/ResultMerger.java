@@ -2,14 +2,14 @@ package org.nlspark.core.tile;
 
 import java.util.BitSet;
 import java.util.TreeMap;
-import org.apache.commons.math3.distribution.NormalDistribution;
-import org.apache.commons.math3.special.Erf;
+import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
@@ -23,8 +23,12 @@ import org.nlspark.core.stats.PValues;
  * partitioning (DESIGN §5). Memory: the outputs plus windows waiting for their turn.
  */
 public final class ResultMerger {
-  private final JobSpec spec;
-  private final ResamplingPlan resampling;
+  private final boolean bootstrap;
+  private final double confidence;
+  private final CiMethod ci;
+  private final Tail tail;
+  private final boolean fwer;
+  private final boolean enumerated;
   private final TilePlan plan;
   private final Grid grid;
   private final int voxels;
@@ -46,15 +50,31 @@ public final class ResultMerger {
   private TreeMap<Integer, MomentAccumulator>[] waiting;
   private double[] samples;
 
-  @SuppressWarnings("unchecked")
   public ResultMerger(JobSpec spec, ResamplingPlan resampling, TilePlan plan) {
-    this.spec = spec;
-    this.resampling = resampling;
+    this(spec.analysis() == Analysis.BOOTSTRAP, spec.confidence(), spec.ci(), spec.saveSamples(),
+        spec.tail(), spec.fwer(), resampling.enumerated(), plan);
+  }
+
+  /** The merge of a bootstrap whose tiles send window moments, tails and (saved) samples. */
+  public static ResultMerger forBootstrap(double confidence, CiMethod ci, boolean saveSamples,
+      TilePlan plan) {
+    return new ResultMerger(true, confidence, ci, saveSamples, Tail.TWO, false, false, plan);
+  }
+
+  @SuppressWarnings("unchecked")
+  private ResultMerger(boolean bootstrap, double confidence, CiMethod ci, boolean saveSamples,
+      Tail tail, boolean fwer, boolean enumerated, TilePlan plan) {
+    this.bootstrap = bootstrap;
+    this.confidence = confidence;
+    this.ci = ci;
+    this.tail = tail;
+    this.fwer = fwer;
+    this.enumerated = enumerated;
     this.plan = plan;
     this.grid = plan.grid();
     this.voxels = plan.voxels();
     int blocks = plan.blocks();
-    if (spec.analysis() == Analysis.BOOTSTRAP) {
+    if (bootstrap) {
       tails = new TailAccumulator[blocks];
       folded = new MomentAccumulator[blocks];
       nextWindow = new int[blocks];
@@ -67,7 +87,7 @@ public final class ResultMerger {
           tails[k] = new TailAccumulator(b, plan.tailSize());
         }
       }
-      if (spec.saveSamples()) {
+      if (saveSamples) {
         long size = plan.replicates() * (long) voxels;
         if (size > Integer.MAX_VALUE - 16) {
           throw new org.nlspark.core.ResourceRefusedException("Cannot keep --save-samples: "
@@ -79,7 +99,7 @@ public final class ResultMerger {
     } else {
       observed = new double[voxels];
       counts = new long[voxels];
-      nullMax = spec.fwer() ? new NullMaxAccumulator(0, (int) plan.replicates()) : null;
+      nullMax = fwer ? new NullMaxAccumulator(0, (int) plan.replicates()) : null;
     }
   }
 
@@ -95,7 +115,7 @@ public final class ResultMerger {
     kernelNanos += part.kernelNanos;
     int block = part.tile.block();
     int from = grid.blockStart(block);
-    if (spec.analysis() == Analysis.BOOTSTRAP) {
+    if (bootstrap) {
       if (tails[block] != null) {
         tails[block].merge(part.tails);
       }
@@ -148,19 +168,18 @@ public final class ResultMerger {
       throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
           + " tiles");
     }
-    return spec.analysis() == Analysis.BOOTSTRAP ? finishBootstrap() : finishPermutation();
+    return bootstrap ? finishBootstrap() : finishPermutation();
   }
 
   private Result finishPermutation() {
-    boolean enumerated = resampling.enumerated();
     double[] keys = new double[voxels];
     for (int v = 0; v < voxels; v++) {
-      keys[v] = spec.tail().key(observed[v]);
+      keys[v] = tail.key(observed[v]);
     }
     double[] p = PValues.fromCounts(counts, plan.replicates(), keys, enumerated);
     double[] pFwer = null;
     double[] maxima = null;
-    if (spec.fwer()) {
+    if (fwer) {
       maxima = nullMax.maxima();
       pFwer = PValues.fwer(maxima, keys, enumerated);
     }
@@ -173,47 +192,24 @@ public final class ResultMerger {
     double[] std = new double[voxels];
     double[] lower = new double[voxels];
     double[] upper = new double[voxels];
-    double alpha = 1.0 - spec.confidence();
-    double qLow = TilePlanner.lowerPercentile(alpha);
-    double qHigh = TilePlanner.upperPercentile(alpha);
-    double zCrit = new NormalDistribution(0, 1).inverseCumulativeProbability(1.0 - alpha / 2.0);
+    double[] z = new double[voxels];
+    double[] p = new double[voxels];
+    int zeroSpread = 0;
     for (int k = 0; k < folded.length; k++) {
       if (!waiting[k].isEmpty() || folded[k].n() != plan.replicates()) {
         throw new IllegalStateException("[BUG] block " + k + " folded " + folded[k].n() + " of "
             + plan.replicates() + " replicates");
       }
+      BootstrapSummary s = BootstrapSummary.of(folded[k], tails[k], confidence, ci);
       int from = grid.blockStart(k);
-      double[] m = folded[k].mean();
-      double[] s = folded[k].std(1);
-      System.arraycopy(m, 0, mean, from, m.length);
-      System.arraycopy(s, 0, std, from, s.length);
-      if (spec.ci() == CiMethod.PERCENTILE) {
-        double[] lo = new double[m.length];
-        double[] hi = new double[m.length];
-        tails[k].interval(qLow, qHigh, lo, hi);
-        System.arraycopy(lo, 0, lower, from, m.length);
-        System.arraycopy(hi, 0, upper, from, m.length);
-      } else {
-        for (int v = 0; v < m.length; v++) {
-          lower[from + v] = m[v] - zCrit * s[v];
-          upper[from + v] = m[v] + zCrit * s[v];
-        }
-      }
-    }
-    double[] z = new double[voxels];
-    double[] p = new double[voxels];
-    int zeroSpread = 0;
-    for (int v = 0; v < voxels; v++) {
-      if (std[v] > 0) {
-        z[v] = mean[v] / std[v];
-        p[v] = Erf.erfc(Math.abs(z[v]) / Math.sqrt(2.0)); // = 2 (1 - Phi(|z|)), without cancellation
-      } else {
-        z[v] = Double.NaN;
-        p[v] = Double.NaN;
-        if (std[v] == 0) { // NaN std (a single replicate) is no spread to measure, not zero spread
-          zeroSpread++;
-        }
-      }
+      int n = s.mean.length;
+      System.arraycopy(s.mean, 0, mean, from, n);
+      System.arraycopy(s.std, 0, std, from, n);
+      System.arraycopy(s.lower, 0, lower, from, n);
+      System.arraycopy(s.upper, 0, upper, from, n);
+      System.arraycopy(s.z, 0, z, from, n);
+      System.arraycopy(s.p, 0, p, from, n);
+      zeroSpread += s.zeroSpread;
     }
     return new BootstrapResult(mean, std, lower, upper, z, p, samples, plan.replicates(),
         zeroSpread);

@@ -1,8 +1,6 @@
 package org.nlspark.core.tile;
 
 import org.nlspark.core.accumulate.ExceedanceCounter;
-import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.gpu.GpuTileExecutor;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.SampleStore;
@@ -13,7 +11,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.BlockStatistic;
 import org.nlspark.core.stats.Kernels;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /**
  * Runs one tile on the CPU: for each window, the kernel fills a (window x block) buffer of
@@ -24,23 +22,12 @@ import org.nlspark.core.stats.Tail;
 public final class TileExecutor {
   private TileExecutor() {}
 
-  /**
-   * Runs a tile on the resolved backend: the GPU executor (same draws, same cells, same
-   * accumulators) on {@code device}, else the CPU.
-   */
-  public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
-      TilePlan plan, TileSpec tile, BackendKind backend, int device) {
-    if (backend == BackendKind.GPU) {
-      return GpuTileExecutor.execute(spec, inputs, resampling, plan, tile, device);
-    }
-    return execute(spec, inputs, resampling, plan, tile);
-  }
-
   /** Runs a tile on the CPU. */
   public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
       TilePlan plan, TileSpec tile) {
     long start = System.nanoTime();
-    BlockStatistic kernel = Kernels.create(spec, inputs, resampling, plan.grid(), tile.block());
+    BlockStatistic kernel = Kernels.create(spec, inputs, resampling, plan.grid().blockStart(tile.block()),
+        plan.grid().blockEnd(tile.block(), inputs.voxels()), plan.grid().window());
     int b = kernel.width();
     int w = plan.grid().window();
     double[] buf = new double[w * b];

@@ -109,6 +109,12 @@ public final class TilePlan implements Serializable {
         budgetGb, budgetSource);
   }
 
+  /** A copy that records another budget (e.g. a Spark task's share of its executor). */
+  public TilePlan withBudget(double gb, String source) {
+    return new TilePlan(grid, voxels, replicates, windowsPerTile, concurrentTiles, bytesPerTile,
+        tailSize, gb, source);
+  }
+
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>(grid.toMap());
     m.put("voxel_blocks", blocks());

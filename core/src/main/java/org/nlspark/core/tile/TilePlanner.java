@@ -8,7 +8,6 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
-import org.nlspark.core.stats.NumpyPercentile;
 
 /**
  * Sizes tiles from a memory budget and a parallelism (threads, or Spark task slots), never
@@ -58,23 +57,7 @@ public final class TilePlanner {
     if (spec.analysis() != Analysis.BOOTSTRAP || spec.ci() != CiMethod.PERCENTILE) {
       return 0;
     }
-    // The reference's k, raised where the interval's floating-point q needs one more rank
-    // (e.g. B = 91, c = 0.4); q computed exactly as the merger computes it.
-    double alpha = 1.0 - spec.confidence();
-    int k = Math.max(BootstrapMemory.tailSize(replicates, spec.confidence()),
-        Math.max(NumpyPercentile.minimumTailSize(replicates, lowerPercentile(alpha)),
-            NumpyPercentile.minimumTailSize(replicates, upperPercentile(alpha))));
-    return (int) Math.min(k, replicates);
-  }
-
-  /** The interval's lower percentile q (in [0, 100]) for alpha = 1 - confidence. */
-  public static double lowerPercentile(double alpha) {
-    return 100.0 * (alpha / 2.0);
-  }
-
-  /** The interval's upper percentile q. */
-  public static double upperPercentile(double alpha) {
-    return 100.0 * (1.0 - alpha / 2.0);
+    return BootstrapMemory.retainedTailSize(replicates, spec.confidence());
   }
 
   /** Working set of one tile: data block copies, cell buffers, accumulators. */

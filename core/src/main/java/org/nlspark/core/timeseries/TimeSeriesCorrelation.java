@@ -1,5 +1,9 @@
 package org.nlspark.core.timeseries;
 
+import java.io.Serializable;
+import org.nlspark.core.engine.LocalEngine;
+
+import org.nlspark.core.resample.Surrogates;
 import dev.ludovic.netlib.blas.BLAS;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -12,7 +16,7 @@ import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.PValues;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**
@@ -28,17 +32,13 @@ import org.nlspark.core.tile.Grid;
 public final class TimeSeriesCorrelation {
   private static final String COMMAND = "timeseries-correlation";
 
-  /** Options; {@code threads} and {@code blocksPerTask} change only the schedule, never a bit. */
+  /** Options; the grid fixes the output bits, the engine only schedules the blocks. */
   public record Options(SurrogateMethod method, long permutations, Tail tail, boolean fwer,
-      long seed, int threads, int blocksPerTask, Grid grid) {
+      long seed, Grid grid) implements Serializable {
     public Options {
       if (permutations < 1 || permutations > Integer.MAX_VALUE - 8) {
         throw new InvalidInputException("--permutations must be in [1, " + (Integer.MAX_VALUE - 8)
             + "], but was: " + permutations);
-      }
-      if (threads < 1 || blocksPerTask < 1) {
-        throw new InvalidInputException("threads and blocks per task must be >= 1, but were: "
-            + threads + " and " + blocksPerTask);
       }
       if (method == null || tail == null || grid == null) {
         throw new IllegalArgumentException("[BUG] method, tail and grid must be set");
@@ -46,15 +46,31 @@ public final class TimeSeriesCorrelation {
     }
 
     public static Options defaults(SurrogateMethod method, long permutations, long seed) {
-      return new Options(method, permutations, Tail.TWO, true, seed,
-          Runtime.getRuntime().availableProcessors(), 1, Grid.DEFAULT);
+      return new Options(method, permutations, Tail.TWO, true, seed, Grid.DEFAULT);
     }
   }
 
   private TimeSeriesCorrelation() {}
 
-  /** Arrays as read from {@code --input} X (timepoints, voxels) and {@code --target} y. */
+  /** Runs on this JVM's threads: arrays as read from {@code --input} and {@code --target}. */
   public static PermutationResult run(NpyArray x, NpyArray y, Options o) {
+    return (PermutationResult) LocalEngine.defaults().run(prepare(x, y, o)).result;
+  }
+
+  /** Runs on this JVM's threads; x row-major (timepoints, voxels), y (timepoints,). */
+  public static PermutationResult run(double[] x, int timepoints, int voxels, double[] y,
+      Options o) {
+    return run(LocalEngine.defaults(), x, timepoints, voxels, y, o);
+  }
+
+  /** The same on a given local engine (its threads change no bit). */
+  public static PermutationResult run(LocalEngine engine, double[] x, int timepoints, int voxels,
+      double[] y, Options o) {
+    return (PermutationResult) engine.run(prepare(x, timepoints, voxels, y, o)).result;
+  }
+
+  /** Checks the arrays as read from {@code --input} X (timepoints, voxels) and {@code --target}. */
+  public static TimeSeriesAnalysis prepare(NpyArray x, NpyArray y, Options o) {
     if (x.rank() != 2) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": --input must be 2-D"
           + " (timepoints, voxels), but has shape " + NpyHeader.formatShape(x.shape()));
@@ -63,14 +79,17 @@ public final class TimeSeriesCorrelation {
       throw new InvalidInputException("Cannot run " + COMMAND + ": --target must be 1-D"
           + " (timepoints,), but has shape " + NpyHeader.formatShape(y.shape()));
     }
-    return run(x.data(), x.dim(0), x.dim(1), y.data(), o);
+    return prepare(x.data(), x.dim(0), x.dim(1), y.data(), o);
   }
 
   /**
-   * @param x row-major (timepoints, voxels)
-   * @param y (timepoints,)
+   * Validates the inputs and draws the surrogates of y once, on the driver: they do not depend
+   * on the voxel. Circle shifts: one T x T matrix whose column a is zy rolled by a, so lag 0
+   * (the observed r) and every shifted r come out of one GEMM per block and the identity shift
+   * reproduces the observed value bit for bit (a tie, which counts). Phase randomization: the P
+   * standardised surrogates, (P x T).
    */
-  public static PermutationResult run(double[] x, int timepoints, int voxels, double[] y,
+  public static TimeSeriesAnalysis prepare(double[] x, int timepoints, int voxels, double[] y,
       Options o) {
     validate(x, timepoints, voxels, y);
     double[] zy = y.clone();
@@ -78,10 +97,6 @@ public final class TimeSeriesCorrelation {
       throw new InvalidInputException("Cannot run " + COMMAND + ": the target series y is"
           + " constant, so its correlation with any voxel is undefined");
     }
-    // The surrogates of y do not depend on the voxel. Circle shifts: one T x T matrix whose column
-    // a is zy rolled by a, so lag 0 (the observed r) and every shifted r come out of one GEMM and
-    // the identity shift reproduces the observed value bit for bit (a tie, which counts).
-    // Phase randomization: the P standardised surrogates, (P x T).
     int p = (int) o.permutations();
     double[] surrogates;
     int[] shifts = null;
@@ -103,14 +118,19 @@ public final class TimeSeriesCorrelation {
         Series.standardize(surrogates, r * timepoints, timepoints);
       }
     }
-    final int[] lagOf = shifts;
-    Grid grid = o.grid();
-    int blocks = grid.blocks(voxels);
+    return new TimeSeriesAnalysis(new Data(x, timepoints, voxels, zy, surrogates, shifts), o);
+  }
+
+  /** What every block reads: X, the standardised y and its surrogates (or shift table). */
+  record Data(double[] x, int timepoints, int voxels, double[] zy, double[] surrogates,
+      int[] shifts) implements Serializable {}
+
+  /** The merge of every block's outcome (each block once, any order). */
+  static PermutationResult merge(List<BlockOut> outs, int voxels, Options o) {
+    int p = (int) o.permutations();
     double[] observed = new double[voxels];
     long[] counts = new long[voxels];
     NullMaxAccumulator nullMax = new NullMaxAccumulator(0, p);
-    List<BlockOut> outs = BlockScheduler.run(blocks, o.threads(), o.blocksPerTask(),
-        b -> block(x, timepoints, voxels, zy, surrogates, lagOf, p, b, o));
     for (BlockOut out : outs) {
       System.arraycopy(out.observed, 0, observed, out.from, out.observed.length);
       long[] c = out.counter.counts();
@@ -149,11 +169,61 @@ public final class TimeSeriesCorrelation {
     }
   }
 
-  private record BlockOut(int from, double[] observed, ExceedanceCounter counter,
-      NullMaxAccumulator nullMax) {}
+  /** One block's observed r, exceedance counts and per-replicate maxima. */
+  record BlockOut(int from, double[] observed, ExceedanceCounter counter,
+      NullMaxAccumulator nullMax) {
+    byte[] toBytes() {
+      try {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.writeInt(from);
+        out.writeInt(observed.length);
+        for (double v : observed) {
+          out.writeDouble(v);
+        }
+        byte[] c = counter.toBytes();
+        out.writeInt(c.length);
+        out.write(c);
+        byte[] m = nullMax.toBytes();
+        out.writeInt(m.length);
+        out.write(m);
+        out.flush();
+        return bytes.toByteArray();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
 
-  private static BlockOut block(double[] x, int timepoints, int voxels, double[] zy,
-      double[] surrogates, int[] shifts, int p, int b, Options o) {
+    static BlockOut fromBytes(byte[] data) {
+      try {
+        java.io.DataInputStream in =
+            new java.io.DataInputStream(new java.io.ByteArrayInputStream(data));
+        int from = in.readInt();
+        double[] observed = new double[in.readInt()];
+        for (int i = 0; i < observed.length; i++) {
+          observed[i] = in.readDouble();
+        }
+        byte[] c = new byte[in.readInt()];
+        in.readFully(c);
+        byte[] m = new byte[in.readInt()];
+        in.readFully(m);
+        return new BlockOut(from, observed, ExceedanceCounter.fromBytes(c),
+            NullMaxAccumulator.fromBytes(m));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** One fixed voxel block: a pure function of the data, the options and the block index. */
+  static BlockOut block(Data d, int b, Options o) {
+    double[] x = d.x();
+    int timepoints = d.timepoints();
+    int voxels = d.voxels();
+    double[] zy = d.zy();
+    double[] surrogates = d.surrogates();
+    int[] shifts = d.shifts();
+    int p = (int) o.permutations();
     Grid grid = o.grid();
     int v0 = grid.blockStart(b);
     int vb = grid.blockEnd(b, voxels) - v0;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.stats.PValues;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 class ExceedanceCounterTest {
 

@@ -1,20 +1,20 @@
 package org.nlspark.core.backend;
 
 /** Probes with a fixed answer, and one that fails the test if it is consulted at all. */
-final class FakeGpus {
-  static final String H200 = "NVIDIA H200";
+public final class FakeGpus {
+  public static final String H200 = "NVIDIA H200";
 
   private FakeGpus() {}
 
-  static GpuProbe usable() {
+  public static GpuProbe usable() {
     return () -> GpuStatus.available(H200, 100_000_000_000L, 140_000_000_000L, "550.54");
   }
 
-  static GpuProbe none(String reason) {
+  public static GpuProbe none(String reason) {
     return () -> GpuStatus.unavailable(reason);
   }
 
-  static GpuProbe mustNotBeCalled() {
+  public static GpuProbe mustNotBeCalled() {
     return () -> {
       throw new AssertionError("the GPU probe must not be consulted here");
     };

@@ -9,7 +9,7 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.Draws;
 import org.nlspark.core.result.PermutationResult;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**

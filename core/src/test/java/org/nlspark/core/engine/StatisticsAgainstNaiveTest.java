@@ -15,7 +15,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.PValues;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**

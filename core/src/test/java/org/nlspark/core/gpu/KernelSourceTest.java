@@ -1,6 +1,7 @@
 package org.nlspark.core.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that every kernel the executor launches is defined.
  */
 class KernelSourceTest {
-  static final List<String> LAUNCHED = List.of("sign_flip_f32", "sign_flip_f64", "two_sample_f32",
+  static final List<String> LAUNCHED = List.of("sign_flip_f32", "sign_flip_f64",
+      "flip_fold_keys_f32", "flip_fold_keys_f64", "flip_count_f32", "flip_count_f64",
+      "flip_thresholds_f32", "flip_thresholds_f64", "flip_row_max", "two_sample_f32",
       "two_sample_f64", "correlation_f32", "correlation_f64", "bootstrap_linear_f32",
       "bootstrap_linear_f64", "set_columns", "tail_keys", "count_exceedances", "row_maxima",
       "window_moments", "bootstrap_order");
@@ -48,6 +51,7 @@ class KernelSourceTest {
       }
     }
     cmd.addAll(List.of("-o", ptx.toString(), src.toString()));
+    // The PTX must keep every multiply and add separate (no fma), as the host build and Java do.
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
@@ -56,13 +60,32 @@ class KernelSourceTest {
     for (String kernel : LAUNCHED) {
       assertThat(text).as("kernel " + kernel).contains(".entry " + kernel + "(");
     }
+    assertThat(text).as("fused multiply-adds in the PTX").doesNotContain("fma.");
+  }
+
+  @Test
+  void theHostBuildHasEveryLaunchedKernel() {
+    String reason = HostKernels.load();
+    assumeTrue(reason == null, "no host build of the kernels: " + reason);
+    for (String kernel : LAUNCHED) {
+      HostKernels.launch(kernel, 0, 1, new long[0]); // an empty grid: only the name is looked up
+    }
+    assertThatThrownBy(() -> HostKernels.launch("no_such_kernel", 0, 1, new long[0]))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no_such_kernel");
+  }
+
+  @Test
+  void theMathHeaderIsPastedInOnceAndNoIncludeIsLeft() {
+    String src = CudaContext.kernelSource();
+    assertThat(src).doesNotContain("#include \"");
+    assertThat(src.split("#define NLSPARK_MATH_CUH", -1)).hasSize(2);
   }
 
   @Test
   void theSourceDefinesEveryLaunchedKernelUnmangled() {
     String src = CudaContext.kernelSource();
     for (String kernel : List.of("set_columns", "tail_keys", "count_exceedances", "row_maxima",
-        "window_moments", "bootstrap_order")) {
+        "window_moments", "bootstrap_order", "flip_row_max")) {
       assertThat(src).contains("extern \"C\" __global__ void " + kernel + "(");
     }
     assertThat(CudaContext.compileOptions(9, 0)).contains("--gpu-architecture=sm_90",

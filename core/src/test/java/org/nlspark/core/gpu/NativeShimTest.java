@@ -72,8 +72,9 @@ class NativeShimTest {
   void cublasAndNvrtcAreTriedNewestMajorFirst() {
     assertThat(NativeShim.CUBLAS).containsExactly("libcublas.so.13", "libcublas.so.12",
         "libcublas.so.11");
+    // CUDA 11's NVRTC carries its minor version in the soname.
     assertThat(NativeShim.NVRTC).containsExactly("libnvrtc.so.13", "libnvrtc.so.12",
-        "libnvrtc.so.11");
+        "libnvrtc.so.11.2", "libnvrtc.so.11.1", "libnvrtc.so.11.0");
     assertThat(List.of(NativeShim.DRIVER)).containsExactly("libcuda.so.1");
   }
 }

@@ -1,11 +1,12 @@
 package org.nlspark.core.isc;
 
+import org.nlspark.core.resample.SubjectDraws;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.nlspark.core.resample.Seeds;
-import org.nlspark.core.timeseries.Surrogates;
+import org.nlspark.core.resample.Surrogates;
 
 /**
  * Brute-force ISC: every replicate materialised as an explicit list of drawn subjects and the
@@ -104,7 +105,7 @@ final class IscBruteForce {
   static double bootstrap(double[] data, int s, int t, int v, int voxel, long seed, long r,
       IscSummary summary, IscMetric metric) {
     int[] counts = new int[s];
-    Isc.subjectCounts(seed, r, s, counts);
+    SubjectDraws.subjectCounts(seed, r, s, counts);
     List<Integer> drawn = new ArrayList<>();
     for (int i = 0; i < s; i++) {
       for (int c = 0; c < counts[i]; c++) {

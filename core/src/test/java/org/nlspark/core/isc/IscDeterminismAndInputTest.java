@@ -1,5 +1,7 @@
 package org.nlspark.core.isc;
 
+import org.nlspark.core.engine.LocalEngine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,22 +10,23 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyDtype;
 import org.nlspark.core.result.Output;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /** Bit-identical ISC across thread counts and tile groupings; bad input refused early. */
 class IscDeterminismAndInputTest {
   @Test
-  void everyOutputIsBitIdenticalForAnyThreadCountAndBlocksPerTask() {
+  void everyOutputIsBitIdenticalForAnyThreadCountAndTilesAtOnce() {
     double[] d = IscTest.data(21);
     for (IscNull nul : IscNull.values()) {
       for (IscSummary summary : IscSummary.values()) {
         for (IscMetric metric : IscMetric.values()) {
           Isc.Options base = new Isc.Options(summary, metric, nul, 150, 0.95, Tail.UPPER, true,
-              8L, 1, 1, new Grid(2, 32));
-          IscResult one = Isc.run(d, IscTest.S, IscTest.T, IscTest.V, base);
-          IscResult many = Isc.run(d, IscTest.S, IscTest.T, IscTest.V,
-              base.schedule(3, 2, new Grid(2, 32)));
+              8L, false, new Grid(2, 32));
+          IscResult one = Isc.run(new LocalEngine(1, Grid.DEFAULT, null), d, IscTest.S,
+              IscTest.T, IscTest.V, base);
+          IscResult many = Isc.run(new LocalEngine(3, Grid.DEFAULT, null), d, IscTest.S,
+              IscTest.T, IscTest.V, base);
           for (Output o : one.outputs()) {
             assertThat(many.output(o.name())).as(nul + "/" + summary + "/" + metric + " "
                 + o.name()).isEqualTo(o.values());
@@ -34,16 +37,16 @@ class IscDeterminismAndInputTest {
   }
 
   @Test
-  void blocksComputedFromSlicesInAnyOrderMergeToTheSameBits() {
+  void blocksComputedInAnyOrderThroughBytesMergeToTheSameBits() {
     double[] d = IscTest.data(31);
     for (IscNull nul : IscNull.values()) {
       Isc.Options o = new Isc.Options(IscSummary.PAIRWISE, IscMetric.MEDIAN, nul, 90, 0.9,
-          Tail.TWO, true, 5L, 2, 1, new Grid(3, 16));
+          Tail.TWO, true, 5L, false, new Grid(3, 16));
       IscResult whole = Isc.run(d, IscTest.S, IscTest.T, IscTest.V, o);
       java.util.List<Isc.BlockOutcome> outs = new java.util.ArrayList<>();
       for (int b : new int[] {2, 0, 1}) {
-        double[] slice = Isc.blockSlice(d, IscTest.S, IscTest.T, IscTest.V, o.grid(), b);
-        outs.add(Isc.blockOfSlice(slice, IscTest.S, IscTest.T, b, o));
+        outs.add(Isc.BlockOutcome.fromBytes(
+            Isc.block(d, IscTest.S, IscTest.T, IscTest.V, b, o).toBytes()));
       }
       IscResult merged = Isc.merge(outs, IscTest.V, o);
       for (Output out : whole.outputs()) {
@@ -85,7 +88,7 @@ class IscDeterminismAndInputTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("--permutations must be in [1, 2147483639], but was: 0");
     assertThatThrownBy(() -> new Isc.Options(IscSummary.PAIRWISE, IscMetric.MEAN,
-        IscNull.BOOTSTRAP, 10, 1.0, Tail.TWO, true, 1L, 1, 1, Grid.DEFAULT))
+        IscNull.BOOTSTRAP, 10, 1.0, Tail.TWO, true, 1L, false, Grid.DEFAULT))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("--confidence must be in (0, 1), but was: 1.0");
     assertThatThrownBy(() -> IscSummary.parse("all"))

@@ -1,5 +1,6 @@
 package org.nlspark.core.isc;
 
+import org.nlspark.core.resample.SubjectDraws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -9,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.stats.NumpyPercentile;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /** ISC, its nulls, intervals and p-values against the brute force on small data. */
@@ -41,7 +42,7 @@ class IscTest {
   }
 
   static Isc.Options options(IscSummary summary, IscMetric metric, IscNull nul, int b) {
-    return new Isc.Options(summary, metric, nul, b, 0.9, Tail.TWO, true, 42L, 1, 1,
+    return new Isc.Options(summary, metric, nul, b, 0.9, Tail.TWO, true, 42L, false,
         new Grid(3, 16));
   }
 
@@ -115,10 +116,10 @@ class IscTest {
     int[] a = new int[3];
     int[] c = new int[3];
     for (int r = 0; r < 500; r++) {
-      Isc.subjectCounts(9L, r, 3, a);
+      SubjectDraws.subjectCounts(9L, r, 3, a);
       assertThat(Arrays.stream(a).sum()).isEqualTo(3);
       assertThat(Arrays.stream(a).filter(x -> x > 0).count()).isGreaterThanOrEqualTo(2);
-      Isc.subjectCounts(9L, r, 3, c);
+      SubjectDraws.subjectCounts(9L, r, 3, c);
       assertThat(c).isEqualTo(a);
     }
   }
@@ -134,7 +135,7 @@ class IscTest {
     int[] c = new int[S];
     boolean sawRepeat = false;
     for (int r = 0; r < 40; r++) {
-      Isc.subjectCounts(42L, r, S, c);
+      SubjectDraws.subjectCounts(42L, r, S, c);
       sawRepeat |= Arrays.stream(c).anyMatch(x -> x > 1);
     }
     assertThat(sawRepeat).isTrue();
@@ -166,7 +167,7 @@ class IscTest {
         for (IscSummary summary : IscSummary.values()) {
           for (IscMetric metric : IscMetric.values()) {
             Isc.Options o = new Isc.Options(summary, metric, nul, 30, 0.95, Tail.TWO, true, 6L,
-                1, 1, Grid.DEFAULT);
+                false, Grid.DEFAULT);
             IscResult res = Isc.run(d, s, t, 1, o);
             for (int r = 0; r < 30; r++) {
               double expected = IscBruteForce.isc(
@@ -189,11 +190,11 @@ class IscTest {
     double[] d = new SplittableRandom(12).doubles(s * t).toArray();
     for (IscMetric metric : IscMetric.values()) {
       Isc.Options o = new Isc.Options(IscSummary.PAIRWISE, metric, IscNull.CIRCLE_SHIFT, 400,
-          0.95, Tail.TWO, true, 4L, 1, 1, Grid.DEFAULT);
+          0.95, Tail.TWO, true, 4L, false, Grid.DEFAULT);
       IscResult res = Isc.run(d, s, t, 1, o);
       int aligned = 0;
       for (int r = 0; r < 400; r++) {
-        int[] a = Isc.subjectShifts(4L, r, s, t);
+        int[] a = SubjectDraws.subjectShifts(4L, r, s, t);
         if (a[0] == a[1] && a[1] == a[2]) {
           aligned++;
           assertThat(res.nullMax[r]).as(metric + " replicate " + r)

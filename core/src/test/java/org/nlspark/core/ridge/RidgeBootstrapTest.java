@@ -1,5 +1,8 @@
 package org.nlspark.core.ridge;
 
+import org.nlspark.core.engine.LocalEngine;
+import org.nlspark.core.tile.Grid;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -73,7 +76,7 @@ class RidgeBootstrapTest {
   }
 
   static RidgeBootstrap.Options options(long b, int threads, double budgetGb) {
-    return new RidgeBootstrap.Options(0.7, b, 0.9, 5L, threads, MemoryBudget.explicit(budgetGb));
+    return new RidgeBootstrap.Options(0.7, b, 0.9, 5L, false, MemoryBudget.explicit(budgetGb));
   }
 
   @Test
@@ -146,13 +149,15 @@ class RidgeBootstrapTest {
   void outputsAreBitIdenticalForAnyBatchSizeAndThreadCount() {
     double[] x = random(N * P, 6);
     double[] y = random(N * V, 7);
-    int b = 50;
-    RidgeResult big = RidgeBootstrap.run(x, N, P, y, V, null, 0, options(b, 1, 1.0));
-    // per replicate (9*3 + 9*4)*8*3 + 12*8 = 1,608 bytes: 3e-5 GB gives batches of 18; the
-    // preflight for the retained tails needs 2.1e-5 GB
-    RidgeResult small = RidgeBootstrap.run(x, N, P, y, V, null, 0, options(b, 3, 3e-5));
-    assertThat(big.batches).isEqualTo(1);
-    assertThat(small.batchSize).isEqualTo(18);
+    int b = 300;
+    RidgeResult big = RidgeBootstrap.run(new LocalEngine(1, Grid.DEFAULT, null), x, N, P, y, V,
+        null, 0, options(b, 1, 1.0));
+    // per replicate (9*3 + 9*4)*8*3 + 12*8 = 1,608 bytes: 5e-5 GB gives batches of 31, so tiles
+    // of one 128-replicate window (3 tiles) instead of two windows (2 tiles) with 1 GB; the
+    // windows fold in order, so the bits stay the same
+    RidgeResult small = RidgeBootstrap.run(new LocalEngine(3, Grid.DEFAULT, null), x, N, P, y,
+        V, null, 0, options(b, 3, 5e-5));
+    assertThat(big.batches).isEqualTo(2);
     assertThat(small.batches).isEqualTo(3);
     for (String name : new String[] {"mean", "std", "ci_lower", "ci_upper", "z", "p"}) {
       assertThat(small.output(name)).as(name).isEqualTo(big.output(name));
@@ -162,7 +167,7 @@ class RidgeBootstrapTest {
   @Test
   void badInputIsRefusedWithTheFlagAndTheValue() {
     for (double a : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
-      assertThatThrownBy(() -> new RidgeBootstrap.Options(a, 10, 0.9, 1L, 1,
+      assertThatThrownBy(() -> new RidgeBootstrap.Options(a, 10, 0.9, 1L, false,
           MemoryBudget.explicit(1)))
           .isInstanceOf(InvalidInputException.class)
           .hasMessage("--alpha must be a finite number > 0, but was: " + a);

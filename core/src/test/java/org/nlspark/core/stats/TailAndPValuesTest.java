@@ -1,5 +1,7 @@
 package org.nlspark.core.stats;
 
+import org.nlspark.core.job.Tail;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.LocalEngine;
@@ -16,7 +17,7 @@ import org.nlspark.core.job.Precision;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.NumpyPercentile;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 
 /** Cases found in review: each once failed or was inaccurate. */
 class ReviewRegressionTest {
@@ -36,14 +37,13 @@ class ReviewRegressionTest {
         tails.update(all, 0, b, 1);
         double[] lo = new double[1];
         double[] hi = new double[1];
-        double alpha = 1 - c;
-        tails.interval(TilePlanner.lowerPercentile(alpha), TilePlanner.upperPercentile(alpha), lo,
+        tails.interval(BootstrapSummary.lowerPercentile(c), BootstrapSummary.upperPercentile(c), lo,
             hi);
         Arrays.sort(all);
         assertThat(lo[0]).as("B=%d c=%s", b, c)
-            .isEqualTo(NumpyPercentile.ofSorted(all, TilePlanner.lowerPercentile(alpha)));
+            .isEqualTo(NumpyPercentile.ofSorted(all, BootstrapSummary.lowerPercentile(c)));
         assertThat(hi[0]).as("B=%d c=%s", b, c)
-            .isEqualTo(NumpyPercentile.ofSorted(all, TilePlanner.upperPercentile(alpha)));
+            .isEqualTo(NumpyPercentile.ofSorted(all, BootstrapSummary.upperPercentile(c)));
       }
     }
   }

@@ -1,5 +1,8 @@
 package org.nlspark.core.timeseries;
 
+import org.nlspark.core.engine.LocalEngine;
+
+import org.nlspark.core.resample.Surrogates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -14,7 +17,7 @@ import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyDtype;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.result.PermutationResult;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /** Voxel-wise correlation with a target against surrogate targets, vs an explicit loop. */
@@ -99,7 +102,7 @@ class TimeSeriesCorrelationTest {
     int p = 37;
     for (Tail tail : Tail.values()) {
       TimeSeriesCorrelation.Options o = new TimeSeriesCorrelation.Options(m, p, tail, true, 3L,
-          1, 1, new Grid(4, 8));
+          new Grid(4, 8));
       PermutationResult res = TimeSeriesCorrelation.run(x, T, V, y, o);
       double[][] nulls = new double[p][V];
       double[] obs = new double[V];
@@ -136,15 +139,15 @@ class TimeSeriesCorrelationTest {
   }
 
   @Test
-  void bitIdenticalForAnyThreadCountAndBlocksPerTask() {
+  void bitIdenticalForAnyThreadCount() {
     double[] x = x(4);
     double[] y = new SplittableRandom(5).doubles(T).toArray();
     TimeSeriesCorrelation.Options a = new TimeSeriesCorrelation.Options(
-        SurrogateMethod.PHASE_RANDOMIZE, 300, Tail.TWO, true, 1L, 1, 1, new Grid(2, 16));
-    TimeSeriesCorrelation.Options b = new TimeSeriesCorrelation.Options(
-        SurrogateMethod.PHASE_RANDOMIZE, 300, Tail.TWO, true, 1L, 3, 2, new Grid(2, 16));
-    PermutationResult ra = TimeSeriesCorrelation.run(x, T, V, y, a);
-    PermutationResult rb = TimeSeriesCorrelation.run(x, T, V, y, b);
+        SurrogateMethod.PHASE_RANDOMIZE, 300, Tail.TWO, true, 1L, new Grid(2, 16));
+    PermutationResult ra = TimeSeriesCorrelation.run(new LocalEngine(1, Grid.DEFAULT, null), x,
+        T, V, y, a);
+    PermutationResult rb = TimeSeriesCorrelation.run(new LocalEngine(3, Grid.DEFAULT, null), x,
+        T, V, y, a);
     assertThat(rb.observed).isEqualTo(ra.observed);
     assertThat(rb.p).isEqualTo(ra.p);
     assertThat(rb.pFwer).isEqualTo(ra.pFwer);

@@ -122,10 +122,10 @@ public final class DemoCommand extends NlsparkCommand {
         boolean progress = Summaries.progressWanted(quiet);
         RunReport b = Nlspark.run(spark, Analysis.BOOTSTRAP, JobInputs.of(x), boot, progress);
         writeInto(target, "bootstrap", b, new String[] {"bootstrap", "--input", "data/X.npy",
-            "--stat", "mean", "--samples", Long.toString(b.job.spec.replicates())});
+            "--stat", "mean", "--samples", Long.toString(b.job().spec.replicates())});
         RunReport t = Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(x), perm, progress);
         writeInto(target, "one-sample", t, new String[] {"one-sample", "--input", "data/X.npy",
-            "--stat", "t", "--permutations", Long.toString(t.job.spec.replicates())});
+            "--stat", "t", "--permutations", Long.toString(t.job().spec.replicates())});
         String written = target.commit();
         out.print(table(b, t, Untrusted.escape(written)));
       }
@@ -169,8 +169,8 @@ public final class DemoCommand extends NlsparkCommand {
     widthNull /= Math.max(1, b.voxels() - planted);
     StringBuilder s = new StringBuilder();
     s.append(String.format("%n%-34s %-22s %s%n", "", "bootstrap (mean)", "one-sample (t)"));
-    s.append(String.format("%-34s %-22d %d%n", "replicates", boot.job.resampling.replicates(),
-        perm.job.resampling.replicates()));
+    s.append(String.format("%-34s %-22d %d%n", "replicates", boot.analysis.replicates(),
+        perm.analysis.replicates()));
     s.append(String.format("%-34s %-22s %d of %d planted, %d others%n",
         "significant after FWER (p < 0.05)", "-", hits, planted, falseHits));
     s.append(String.format("%-34s %-22s %s%n", "95% CI excludes 0 (uncorrected)",
@@ -179,7 +179,7 @@ public final class DemoCommand extends NlsparkCommand {
         "-"));
     s.append(String.format("%-34s %-22.4f %s%n", "mean CI width, other voxels", widthNull, "-"));
     s.append(String.format("%-34s %-22s %.2f%n", "time (s)",
-        String.format("%.2f", boot.wallSeconds), perm.wallSeconds));
+        String.format("%.2f", boot.wallSeconds()), perm.wallSeconds()));
     s.append(String.format("%-34s %-22s %s%n", "tiles / partitions",
         boot.plan.tileCount() + " / " + boot.engineFacts.get("partitions"),
         perm.plan.tileCount() + " / " + perm.engineFacts.get("partitions")));

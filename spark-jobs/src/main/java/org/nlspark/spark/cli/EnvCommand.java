@@ -1,7 +1,7 @@
 package org.nlspark.spark.cli;
 
 import java.util.Map;
-import org.nlspark.core.backend.DeviceReport;
+import org.nlspark.core.engine.DeviceReport;
 import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.io.Json;
 import org.nlspark.core.memory.MemoryProbe;

@@ -1,19 +1,13 @@
 package org.nlspark.spark.cli;
 
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.apache.spark.api.java.JavaSparkContext;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.io.NpyArray;
-import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscSummary;
-import org.nlspark.core.result.Result;
-import org.nlspark.core.tile.Grid;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,12 +49,11 @@ final class IscCommand extends CoreCommand {
 
   @Mixin PermutationOptions permutation;
 
-  @Option(names = "--partitions", paramLabel = "N", order = 110,
-      description = "run the voxel blocks as Spark tasks in N partitions (default: driver"
-          + " threads under local masters, one block per task else)")
-  Integer partitions;
+  @Option(names = "--save-samples", order = 15,
+      description = "also write samples.npy, every bootstrap ISC (B, n_voxels); --null bootstrap")
+  boolean saveSamples;
 
-  private Isc.Options options;
+  private NlsparkOptions options;
 
   @Override
   public String name() {
@@ -70,11 +63,6 @@ final class IscCommand extends CoreCommand {
   @Override
   String[] inputPaths() {
     return new String[] {input};
-  }
-
-  @Override
-  Integer partitions() {
-    return partitions;
   }
 
   @Override
@@ -91,69 +79,14 @@ final class IscCommand extends CoreCommand {
           + nul.cliName() + "; use " + used);
     }
     long count = count(used, boot ? samples : permutation.permutations, 5000);
-    options = new Isc.Options(s, m, nul, count, confidence(confidence), permutation.tail(),
-        permutation.fwer(), seed(), threads(), 1, Grid.DEFAULT);
+    options = apiOptions().iscSummary(s.cliName()).iscMetric(m.cliName())
+        .nullMethod(nul.cliName()).replicates(count).confidence(confidence(confidence))
+        .tail(permutation.tail()).fwer(permutation.fwer()).saveSamples(saveSamples);
+    options.toIscOptions(); // every option checked before Spark starts
   }
 
   @Override
-  Result execute(SparkSession spark, Map<String, Object> parameters) {
-    parameters.put("summary", options.summary().cliName());
-    parameters.put("metric", options.metric().cliName());
-    parameters.put("null", options.nullMethod().cliName());
-    parameters.put(options.nullMethod() == IscNull.BOOTSTRAP ? "samples" : "permutations",
-        options.samples());
-    parameters.put("confidence", options.confidence());
-    parameters.put("tail", options.tail().cliName());
-    parameters.put("fwer", options.nullMethod().isPermutation() && options.fwer());
-    NpyArray data = read("--input", input, 3);
-    tilePlan.putAll(options.grid().toMap());
-    tilePlan.put("voxel_blocks", options.grid().blocks(data.dim(2)));
-    tilePlan.put("replicate_windows", options.grid().windows(options.samples()));
-    int n = sparkPartitions(spark);
-    if (n == 0) {
-      return Isc.run(data, options);
-    }
-    return onSpark(spark, data, n);
+  RunReport execute(SparkSession spark) {
+    return Nlspark.isc(spark, input, options);
   }
-
-  /** 0 for driver threads; else Spark partitions (--partitions, or one per block off-local). */
-  private int sparkPartitions(SparkSession spark) {
-    if (partitions != null) {
-      return partitions;
-    }
-    return spark.sparkContext().master().startsWith("local") ? 0 : Integer.MAX_VALUE;
-  }
-
-  /**
-   * Voxel blocks as Spark tasks: each task receives its block's slice of the input (so no input
-   * is broadcast) and returns the block's outcome; the driver merges them. The outcome of a block
-   * is a pure function of its slice, so the files equal those of driver threads bit for bit.
-   * The driver holds the input and its slices (twice the input) while the job runs.
-   */
-  private Result onSpark(SparkSession spark, NpyArray data, int numPartitionsWanted) {
-    int s = data.dim(0);
-    int t = data.dim(1);
-    int v = data.dim(2);
-    Isc.checkInput(data.data(), s, t, v);
-    Isc.Options opt = options;
-    int blocks = opt.grid().blocks(v);
-    List<BlockSlice> slices = new ArrayList<>(blocks);
-    for (int b = 0; b < blocks; b++) {
-      slices.add(new BlockSlice(b, Isc.blockSlice(data.data(), s, t, v, opt.grid(), b)));
-    }
-    int numPartitions = Math.min(numPartitionsWanted, blocks);
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<Isc.BlockOutcome> outs = jsc.parallelize(slices, numPartitions)
-        .map(x -> Isc.blockOfSlice(x.values(), s, t, x.block(), opt))
-        .collect();
-    engine.clear();
-    engine.put("name", "spark");
-    engine.put("master", spark.sparkContext().master());
-    engine.put("partitions", numPartitions);
-    engine.put("tasks_per_partition", "voxel blocks, one thread each");
-    return Isc.merge(outs, v, opt);
-  }
-
-  /** One voxel block's input, as shipped to a task. */
-  record BlockSlice(int block, double[] values) implements Serializable {}
 }

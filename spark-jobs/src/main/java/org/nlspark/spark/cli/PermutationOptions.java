@@ -1,7 +1,7 @@
 package org.nlspark.spark.cli;
 
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import picocli.CommandLine.Option;
 
 /** What every permutation (or surrogate) test takes: count, tail and FWER. */

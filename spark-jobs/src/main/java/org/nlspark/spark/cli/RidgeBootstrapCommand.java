@@ -1,12 +1,9 @@
 package org.nlspark.spark.cli;
 
-import java.util.Map;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
 import org.apache.spark.sql.SparkSession;
-import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.io.NpyArray;
-import org.nlspark.core.result.Result;
-import org.nlspark.core.ridge.RidgeBootstrap;
-import org.nlspark.core.ridge.RidgeResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -41,7 +38,11 @@ final class RidgeBootstrapCommand extends CoreCommand {
       description = "interval confidence in (0, 1) (default 0.95)")
   Double confidence;
 
-  private RidgeBootstrap.Options options;
+  @Option(names = "--save-samples", order = 14,
+      description = "also write samples.npy, every replicate's solution (B, rows, targets)")
+  boolean saveSamples;
+
+  private NlsparkOptions options;
 
   @Override
   public String name() {
@@ -57,29 +58,14 @@ final class RidgeBootstrapCommand extends CoreCommand {
   void checkOptions() {
     require("--input", input);
     require("--target", target);
-    options = new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha,
-        count("--samples", samples, 5000), confidence(confidence), seed(), threads(), budget());
+    options = apiOptions().alpha(alpha == null ? 1.0 : alpha)
+        .replicates(count("--samples", samples, 5000)).confidence(confidence(confidence))
+        .saveSamples(saveSamples);
+    options.toRidgeOptions();
   }
 
   @Override
-  Result execute(SparkSession spark, Map<String, Object> parameters) {
-    NpyArray x = read("--input", input, 2);
-    NpyArray y = read("--target", target, 0);
-    NpyArray t = xTest != null ? read("--x-test", xTest, 2) : null;
-    if (y.rank() == 0) {
-      throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
-          + " but is a scalar");
-    }
-    parameters.put("alpha", options.alpha());
-    parameters.put("samples", options.samples());
-    parameters.put("confidence", options.confidence());
-    parameters.put("output", t == null ? "weights" : "predictions");
-    parameters.put("memory_budget_gb", options.budget().gb());
-    parameters.put("memory_budget_source", options.budget().source().describe());
-    RidgeResult result = RidgeBootstrap.run(x, y, t, options);
-    tilePlan.put("batch_size", result.batchSize);
-    tilePlan.put("batches", result.batches);
-    tilePlan.put("fold", "replicate order, one replicate at a time");
-    return result;
+  RunReport execute(SparkSession spark) {
+    return Nlspark.ridgeBootstrap(spark, input, target, xTest, options);
   }
 }

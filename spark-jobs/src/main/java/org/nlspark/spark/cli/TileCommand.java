@@ -128,9 +128,9 @@ abstract class TileCommand extends NlsparkCommand {
   static String describe(RunReport report, String dir) {
     String line = String.format(Locale.ROOT,
         "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s",
-        report.job.spec.analysis().command(), report.result.voxels(),
-        report.job.resampling.replicates(), report.plan.tileCount(),
-        report.engineFacts.get("master"), report.wallSeconds, Untrusted.escape(dir));
+        report.command(), report.result.voxels(),
+        report.analysis.replicates(), report.plan.tileCount(),
+        report.engineFacts.get("master"), report.wallSeconds(), Untrusted.escape(dir));
     Object undefined = report.result.facts().getOrDefault("undefined_voxels",
         report.result.facts().get("zero_variance_voxels"));
     if (undefined instanceof Number && ((Number) undefined).longValue() > 0) {

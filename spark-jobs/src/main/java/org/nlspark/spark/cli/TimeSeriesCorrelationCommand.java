@@ -1,12 +1,10 @@
 package org.nlspark.spark.cli;
 
-import java.util.Map;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
 import org.apache.spark.sql.SparkSession;
-import org.nlspark.core.io.NpyArray;
-import org.nlspark.core.result.Result;
-import org.nlspark.core.tile.Grid;
 import org.nlspark.core.timeseries.SurrogateMethod;
-import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,7 +33,7 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
 
   @Mixin PermutationOptions permutation;
 
-  private TimeSeriesCorrelation.Options options;
+  private NlsparkOptions options;
 
   @Override
   public String name() {
@@ -53,22 +51,14 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
     require("--target", target);
     SurrogateMethod m = SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod,
         "--null");
-    options = new TimeSeriesCorrelation.Options(m,
-        count("--permutations", permutation.permutations, 5000), permutation.tail(),
-        permutation.fwer(), seed(), threads(), 1, Grid.DEFAULT);
+    options = apiOptions().nullMethod(nullMethod == null ? "circle-shift" : nullMethod)
+        .replicates(count("--permutations", permutation.permutations, 5000))
+        .tail(permutation.tail()).fwer(permutation.fwer());
+    options.toTimeSeriesOptions();
   }
 
   @Override
-  Result execute(SparkSession spark, Map<String, Object> parameters) {
-    parameters.put("null", options.method().cliName());
-    parameters.put("permutations", options.permutations());
-    parameters.put("tail", options.tail().cliName());
-    parameters.put("fwer", options.fwer());
-    NpyArray x = read("--input", input, 2);
-    NpyArray y = read("--target", target, 1);
-    tilePlan.putAll(options.grid().toMap());
-    tilePlan.put("voxel_blocks", options.grid().blocks(x.dim(1)));
-    tilePlan.put("replicate_windows", options.grid().windows(options.permutations()));
-    return TimeSeriesCorrelation.run(x, y, options);
+  RunReport execute(SparkSession spark) {
+    return Nlspark.timeseriesCorrelation(spark, input, target, options);
   }
 }

@@ -14,18 +14,17 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
-import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.memory.BudgetSource;
+import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.tile.Grid;
-import org.nlspark.core.tile.PartialResult;
-import org.nlspark.core.tile.ResultMerger;
-import org.nlspark.core.tile.TileExecutor;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
+import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TilePlan;
-import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.NlsparkConf;
 import org.nlspark.spark.budget.ExecutorBudget;
@@ -71,22 +70,29 @@ public final class SparkEngine {
     this.progress = progress;
   }
 
+  /** Task slots of the session's cluster: what analyses prepare their preflight for. */
+  public int parallelism() {
+    return ExecutorBudget.of(spark.sparkContext(), null).taskSlots();
+  }
+
   public RunReport run(JobSpec spec, JobInputs inputs) {
+    return run(PreparedJob.prepare(spec, inputs, parallelism(), grid));
+  }
+
+  /** Runs any analysis of the pipeline as one Spark job. */
+  public RunReport run(TileAnalysis analysis) {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    ExecutorBudget budget = ExecutorBudget.of(sc, spec.memoryBudgetGb());
+    MemoryBudget explicit = analysis.budget();
+    ExecutorBudget budget = ExecutorBudget.of(sc,
+        explicit.source() == BudgetSource.EXPLICIT ? explicit.gb() : null);
     int slots = budget.taskSlots();
-    // Validation, backend (run-or-raise) and the bootstrap preflight: the merged outputs live on
-    // the driver, so the preflight uses the driver's budget (or the explicit one).
-    PreparedJob job = PreparedJob.prepare(spec, inputs, slots);
-    TilePlan planned = TilePlanner.plan(spec, inputs, job.resampling, grid, budget.perTask(),
-        slots);
-    TilePlan plan = new TilePlan(grid, inputs.voxels(), job.resampling.replicates(),
-        planned.windowsPerTile(), planned.concurrentTiles(), planned.bytesPerTile(),
-        planned.tailSize(), budget.perTask().gb(), budget.perTaskSource());
+    TilePlan plan = analysis.plan(budget.perTask(), slots)
+        .withBudget(budget.perTask().gb(), budget.perTaskSource());
 
-    long broadcastBytes = inputs.bytes();
+    Serializable data = analysis.data();
+    long broadcastBytes = estimateBytes(data);
     long broadcastMax = NlsparkConf.broadcastMaxBytes(spark);
     if (broadcastBytes > broadcastMax) {
       throw new ResourceRefusedException(String.format("Cannot broadcast the inputs: they hold"
@@ -98,27 +104,24 @@ public final class SparkEngine {
     // More partitions than tiles would only add empty tasks.
     int numPartitions = partitions == null ? tiles.size() : Math.min(partitions, tiles.size());
     int failOnce = NlsparkConf.failOnceTile(spark);
-    long prepared = System.nanoTime();
-
-    ResultMerger merger = new ResultMerger(spec, job.resampling, plan);
-    Broadcast<JobInputs> shared = jsc.broadcast(inputs);
+    TileRunner runner = analysis.runner(plan);
+    TileMerger merger = analysis.merger(plan);
+    Broadcast<Serializable> shared = jsc.broadcast(data);
     String runId = UUID.randomUUID().toString();
-    ProgressListener listener = new ProgressListener(runId, tiles.size(),
-        job.resampling.replicates(), numPartitions, progress);
+    ProgressListener listener = new ProgressListener(runId, tiles.size(), analysis.replicates(),
+        numPartitions, progress);
     sc.addSparkListener(listener);
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
     sc.setLocalProperty(RUN_ID_PROPERTY, runId);
     String oldDescription = sc.getLocalProperty("spark.job.description");
-    sc.setJobDescription("nlspark " + spec.analysis().command() + " (" + tiles.size()
-        + " tiles)");
+    sc.setJobDescription("nlspark " + analysis.command() + " (" + tiles.size() + " tiles)");
     MergeHandler handler = new MergeHandler(merger);
     long jobStart = System.nanoTime();
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, numPartitions);
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(rdd.rdd(), new TileTask(job.spec, job.resampling, plan, shared, failOnce,
-          job.backend.kind()), handler,
-          tag);
+      sc.runJob(rdd.rdd(), new TileTask(runner, shared, failOnce,
+          NlsparkConf.holdTileMillis(spark)), handler, tag);
     } catch (RuntimeException e) {
       throw unwrap(e);
     } finally {
@@ -142,19 +145,45 @@ public final class SparkEngine {
     facts.put("budget", budget.toMap());
     facts.put("broadcast_bytes", broadcastBytes);
     Map<String, Object> timing = new LinkedHashMap<>();
-    timing.put("prepare_seconds", (prepared - start) / 1e9);
-    timing.put("spark_job_seconds", (jobEnd - jobStart) / 1e9);
     timing.put("task_seconds", handler.taskNanos / 1e9);
     timing.put("broadcast_read_seconds", handler.broadcastNanos / 1e9);
-    timing.put("kernel_seconds", merger.kernelNanos() / 1e9);
     timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
     // Spark's own cost: job time not spent inside tasks, spread over the slots that ran them.
     timing.put("spark_overhead_seconds", Math.max(0, (jobEnd - jobStart) / 1e9
         - handler.taskNanos / 1e9 / Math.max(1, Math.min(slots, numPartitions))));
     timing.put("tasks", handler.outcomes);
     facts.put("spark_timings", timing);
-    return new RunReport(job, plan, result, "spark", slots, (end - start) / 1e9,
-        merger.kernelNanos() / 1e9, merger.flops(), facts);
+    return new RunReport(analysis, plan, result, "spark", slots, (jobStart - start) / 1e9,
+        (jobEnd - jobStart) / 1e9, (end - jobEnd) / 1e9, merger.kernelNanos() / 1e9,
+        merger.flops(), facts);
+  }
+
+  /** Serialized size of the inputs, counted without holding a second copy of them. */
+  static long estimateBytes(Serializable data) {
+    if (data instanceof JobInputs) {
+      return ((JobInputs) data).bytes();
+    }
+    CountingStream counter = new CountingStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(counter)) {
+      out.writeObject(data);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("[BUG] cannot serialize the inputs: " + e, e);
+    }
+    return counter.count;
+  }
+
+  private static final class CountingStream extends java.io.OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      count += len;
+    }
   }
 
   /**
@@ -187,31 +216,27 @@ public final class SparkEngine {
     }
   }
 
-  /** The executor side: runs the partition's tiles with core's TileExecutor. */
+  /** The executor side: runs the partition's tiles with the analysis' runner. */
   static final class TileTask extends AbstractFunction2<TaskContext, Iterator<TileSpec>,
       TaskOutcome> implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final JobSpec spec;
-    private final ResamplingPlan resampling;
-    private final TilePlan plan;
-    private final Broadcast<JobInputs> inputs;
+    private final TileRunner runner;
+    private final Broadcast<Serializable> inputs;
     private final int failOnceTile;
-    private final BackendKind backend;
+    private final long holdMillis;
 
-    TileTask(JobSpec spec, ResamplingPlan resampling, TilePlan plan, Broadcast<JobInputs> inputs,
-        int failOnceTile, BackendKind backend) {
-      this.backend = backend;
-      this.spec = spec;
-      this.resampling = resampling;
-      this.plan = plan;
+    TileTask(TileRunner runner, Broadcast<Serializable> inputs, int failOnceTile,
+        long holdMillis) {
+      this.runner = runner;
       this.inputs = inputs;
       this.failOnceTile = failOnceTile;
+      this.holdMillis = holdMillis;
     }
 
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<TileSpec> tiles) {
       long start = System.nanoTime();
-      JobInputs data = inputs.value();
+      Object data = inputs.value();
       long fetched = System.nanoTime();
       List<byte[]> out = new ArrayList<>();
       while (tiles.hasNext()) {
@@ -220,11 +245,29 @@ public final class SparkEngine {
           throw new IllegalStateException("Injected failure of tile " + tile.index()
               + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
         }
-        out.add(TileExecutor.execute(spec, data, resampling, plan, tile, backend,
-            gpuDevice(context)).toBytes());
+        if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
+          holdForTest(context);
+        }
+        out.add(runner.run(data, tile, gpuDevice(context)));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
           fetched - start);
+    }
+
+    /**
+     * Test hook for the killed-executor check: the first attempt of tile 0 says which executor
+     * runs it (a marker line on stderr, which the worker writes to that executor's log) and waits,
+     * so a script can kill exactly that executor while the task is running.
+     */
+    private void holdForTest(TaskContext context) {
+      System.err.println("NLSPARK_HOLDING_TILE_0 pid=" + ProcessHandle.current().pid()
+          + " stage=" + context.stageId());
+      System.err.flush();
+      try {
+        Thread.sleep(holdMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -247,13 +290,13 @@ public final class SparkEngine {
   static final class MergeHandler extends AbstractFunction2<Object, TaskOutcome, BoxedUnit>
       implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final transient ResultMerger merger;
+    private final transient TileMerger merger;
     long taskNanos;
     long broadcastNanos;
     long mergeNanos;
     int outcomes;
 
-    MergeHandler(ResultMerger merger) {
+    MergeHandler(TileMerger merger) {
       this.merger = merger;
     }
 
@@ -261,7 +304,7 @@ public final class SparkEngine {
     public synchronized BoxedUnit apply(Object partition, TaskOutcome outcome) {
       long start = System.nanoTime();
       for (byte[] bytes : outcome.partials) {
-        merger.add(PartialResult.fromBytes(bytes));
+        merger.add(bytes);
       }
       taskNanos += outcome.taskNanos;
       broadcastNanos += outcome.broadcastNanos;

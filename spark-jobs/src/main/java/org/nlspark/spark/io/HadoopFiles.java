@@ -1,11 +1,16 @@
 package org.nlspark.spark.io;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -14,9 +19,11 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.io.Json;
 import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.result.Output;
@@ -24,12 +31,10 @@ import org.nlspark.core.result.Output;
 /**
  * Reads inputs and writes output directories on any Hadoop file system (file:, hdfs:, gs:, s3a:,
  * dbfs:). Parsing and validation of {@code .npy} are core's {@link NpyReader}; this class only
- * opens streams.
+ * opens streams, after checking what can be checked without reading: that an input is a regular
+ * file (a FIFO would block forever) and that its header's size fits the heap.
  *
- * <p>An output directory is written atomically (DESIGN §6): every file goes into a hidden
- * temporary sibling, which is renamed into place at the end; on any failure the sibling is
- * deleted (also when the JVM is killed), so a reader sees either no directory or a complete one.
- * With {@code --overwrite} an existing directory is moved aside, replaced, then deleted.
+ * <p>Output directories follow DESIGN §6; see {@link OutputDir}.
  */
 public final class HadoopFiles {
   private HadoopFiles() {}
@@ -47,15 +52,24 @@ public final class HadoopFiles {
     return readNpy(conf, uri, flag, 1).data();
   }
 
-  /** Opens {@code uri} and hands the stream and file length to core's reader. */
+  /**
+   * Opens {@code uri} and hands the stream and file length to core's reader. Refused before
+   * opening: a missing file, a directory, a FIFO/device/socket ("not a regular file"), a
+   * symlink loop; refused from the header before the data is read: an array larger than the
+   * free heap (exit 3).
+   */
   public static NpyArray readNpy(Configuration conf, String uri, String flag, int expectedRank) {
-    Path path = toPath(uri, flag);
+    Path path = UserPaths.toPath(uri, flag);
+    // Inputs come from numpy, without Hadoop's .crc side files (whose names a colon breaks).
+    FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
+    if (UserPaths.isLocal(fs.makeQualified(path))) {
+      UserPaths.checkLocalInput(UserPaths.localFile(fs.makeQualified(path)), flag, uri);
+    }
     try {
-      FileSystem fs = fileSystem(path, conf, flag, uri);
       FileStatus status;
       try {
         status = fs.getFileStatus(path);
-      } catch (FileNotFoundException e) {
+      } catch (java.io.FileNotFoundException e) {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": no such file; check the path");
       }
@@ -63,46 +77,74 @@ public final class HadoopFiles {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is a directory, not an .npy file");
       }
+      if (!status.isFile()) {
+        throw new InvalidInputException("Cannot read " + flag + " " + uri
+            + ": it is not a regular file");
+      }
+      String name = flag + " " + uri;
       try (FSDataInputStream in = fs.open(path)) {
-        return NpyReader.read(in, status.getLen(), flag + " " + uri, expectedRank);
+        NpyHeader header = NpyHeader.parse(in, name);
+        checkFitsHeap(header, status.getLen(), name);
+        in.seek(0);
+        return NpyReader.read(in, status.getLen(), name, expectedRank);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + flag + " " + uri + ": " + e.getMessage(), e);
+      throw UserPaths.environment(e, "read", flag, uri);
+    } catch (UncheckedIOException e) {
+      throw UserPaths.environment(e.getCause(), "read", flag, uri);
+    } catch (org.apache.hadoop.fs.FSError e) {
+      throw UserPaths.environment(OutputDir.ioCause(e), "read", flag, uri);
     }
   }
 
   /**
-   * The file system of a path; a scheme with no file system on the class path (gs:, s3a: without
-   * their connector jars) is the user's to fix (exit 2), not an internal error.
+   * Refuses (exit 3) an array whose values, held as float64, would not fit the heap that is
+   * free now, so the refusal comes from the header and not from an OutOfMemoryError halfway
+   * through the data. A header that does not match the file's size is left to core's reader,
+   * whose message says "truncated or corrupt".
    */
-  static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri)
-      throws IOException {
-    try {
-      return path.getFileSystem(conf);
-    } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
-      throw new InvalidInputException("Cannot use " + flag + " " + uri + ": no file system for"
-          + " scheme '" + path.toUri().getScheme() + "' on this class path; add its Hadoop"
-          + " connector jar (e.g. gcs-connector, hadoop-aws) or use another path");
-    } catch (RuntimeException e) {
-      if (e.getCause() instanceof ClassNotFoundException) {
-        throw new InvalidInputException("Cannot use " + flag + " " + uri + ": the file system"
-            + " class for scheme '" + path.toUri().getScheme() + "' is missing ("
-            + e.getCause().getMessage() + "); add its Hadoop connector jar");
-      }
-      throw e;
+  static void checkFitsHeap(NpyHeader header, long fileSize, String name) {
+    long count = header.elementCount();
+    long onDisk = fileSize - header.dataOffset();
+    if (count <= 0 || onDisk <= 0 || onDisk % count != 0
+        || (onDisk / count != 4 && onDisk / count != 8)) {
+      return;
     }
+    long needed = count > Long.MAX_VALUE / 8 ? Long.MAX_VALUE : count * 8;
+    if (needed <= freeHeap()) {
+      return;
+    }
+    System.gc(); // what looked used may be garbage; decide on what a collection leaves
+    long free = freeHeap();
+    if (needed <= free) {
+      return;
+    }
+    throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s: its header"
+        + " declares shape %s, which needs %s as float64 values, but only %s of the %s Java heap"
+        + " is free; give nlspark more memory (NLSPARK_JAVA_OPTS=-Xmx<size> for bin/nlspark,"
+        + " --driver-memory under spark-submit) or split the input", name,
+        NpyHeader.formatShape(header.shape()), bytes(needed), bytes(free),
+        bytes(Runtime.getRuntime().maxMemory())));
   }
 
-  private static Path toPath(String uri, String flag) {
-    if (uri == null || uri.isBlank()) {
-      throw new InvalidInputException(flag + " must name a file, but was empty");
+  static long freeHeap() {
+    Runtime r = Runtime.getRuntime();
+    return r.maxMemory() - (r.totalMemory() - r.freeMemory());
+  }
+
+  static String bytes(long n) {
+    if (n >= 1L << 30) {
+      return String.format(Locale.ROOT, "%.1f GiB", n / (double) (1L << 30));
     }
-    try {
-      return new Path(uri);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidInputException("Cannot read " + flag + ": '" + uri
-          + "' is not a valid path or URI (" + e.getMessage() + ")");
-    }
+    return String.format(Locale.ROOT, "%.1f MiB", n / (double) (1L << 20));
+  }
+
+  /**
+   * The file system of a path; a scheme with no file system on the class path (gs:, s3a:
+   * without their connector jars) is the user's to fix (exit 2), not an internal error.
+   */
+  static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri) {
+    return UserPaths.fileSystem(path, conf, flag, uri);
   }
 
   /** The local file system without its .crc side files (outputs are read by numpy, not Hadoop). */
@@ -111,122 +153,272 @@ public final class HadoopFiles {
   }
 
   /**
-   * An output directory being written. {@link #open} checks the target before any work is done
-   * (an existing non-empty directory is refused unless {@code overwrite}); {@link #commit}
-   * renames the finished temporary directory into place; {@link #close} without a commit deletes
-   * the temporary directory.
+   * An output directory being written (DESIGN §6). The directory itself is never renamed or
+   * deleted (it may be a mount point): finished files go into it under temporary names
+   * ({@code .nlspark-tmp-*}) and are renamed into place by {@link #commit}, following a journal
+   * ({@link OutputJournal}) so that a run killed between two renames is completed by the next
+   * run. With {@code overwrite}, exactly the files listed in the previous {@code summary.json}
+   * ("outputs") are replaced; nothing else in the directory is touched. A lock file
+   * ({@link OutputLock}) keeps two runs apart; {@link #preflight} takes it before the
+   * computation.
+   *
+   * <p>Signals: the writer and the shutdown hook synchronize on this object, so the hook waits
+   * for the file being written to be closed, then removes every temporary file; a commit in
+   * progress is finished first. A run killed with SIGKILL leaves temporary files and a lock,
+   * which the next run on the directory removes.
    */
   public static final class OutputDir implements AutoCloseable {
+    /** Test hook: pause at a named point ({@code first-write}, {@code between-renames}). */
+    static final String PAUSE_PROPERTY = "nlspark.test.pauseAt";
+
+    private static final Map<String, Reservation> RESERVED = new HashMap<>();
+
+    private final Reservation reservation;
     private final FileSystem fs;
-    private final Path target;
-    private final Path temp;
+    private final Path dir;
+    private final String uri;
     private final boolean overwrite;
-    private volatile boolean committed;
+    private final Map<String, String> temps = new LinkedHashMap<>(); // final name -> temp name
+    private final Map<String, Map<String, Object>> json = new LinkedHashMap<>();
+    private int fileCount;
+    private boolean committed;
+    private boolean closed;
+    private boolean aborted;
 
-    private final Runnable cleanup = this::close;
-
-    private OutputDir(FileSystem fs, Path target, Path temp, boolean overwrite) {
-      this.fs = fs;
-      this.target = target;
-      this.temp = temp;
+    private OutputDir(Reservation reservation, boolean overwrite) {
+      this.reservation = reservation;
+      this.fs = reservation.fs;
+      this.dir = reservation.dir;
+      this.uri = reservation.uri;
       this.overwrite = overwrite;
-      // Runs before Hadoop closes its file systems (higher priority), so a killed run leaves
-      // no half-written temporary directory.
-      org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(cleanup,
-          FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
     }
 
-    private void releaseShutdownHook() {
-      try {
-        org.apache.hadoop.util.ShutdownHookManager.get().removeShutdownHook(cleanup);
-      } catch (IllegalStateException e) {
-        // shutdown in progress: the hook is running or has run
+    /**
+     * The lock on an output directory taken by {@link #preflight}; {@link #open} in the same
+     * process takes it over. Closing it (or the JVM exiting) releases it unless an open
+     * OutputDir holds it.
+     */
+    public static final class Reservation implements AutoCloseable {
+      final FileSystem fs;
+      final Path dir;
+      final String uri;
+      final String key;
+      final String runId = UUID.randomUUID().toString().substring(0, 8);
+      final boolean createdDir;
+      private final OutputLock lock;
+      private OutputDir writer;
+      private boolean released;
+      private final Runnable hook = this::onShutdown;
+
+      private Reservation(FileSystem fs, Path dir, String uri, String key, boolean createdDir,
+          OutputLock lock) {
+        this.fs = fs;
+        this.dir = dir;
+        this.uri = uri;
+        this.key = key;
+        this.createdDir = createdDir;
+        this.lock = lock;
+        // Runs first (before Spark stops and Hadoop closes its file systems): a signal stops
+        // the writing at the next file boundary instead of after Spark's slower shutdown.
+        org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(hook,
+            Integer.MAX_VALUE - 1);
       }
-    }
 
-    /** Checks the target and creates the temporary sibling. */
-    public static OutputDir open(Configuration conf, String uri, boolean overwrite) {
-      checkTarget(conf, uri, overwrite);
-      Path target = toPath(uri, "--output");
-      try {
-        FileSystem fs = withoutChecksums(fileSystem(target, conf, "--output", uri));
-        Path qualified = fs.makeQualified(target);
-        Path parent = qualified.getParent();
-        if (parent == null) {
-          throw new InvalidInputException("Cannot write --output " + uri
-              + ": it is a file system root; choose a sub-directory");
+      /** The directory, fully qualified. */
+      public String directory() {
+        return dir.toString();
+      }
+
+      private void onShutdown() {
+        OutputDir w;
+        synchronized (RESERVED) {
+          w = writer;
         }
-        Path temp = new Path(parent, "." + qualified.getName() + ".tmp-" + UUID.randomUUID());
-        if (!fs.mkdirs(temp)) {
-          throw new UncheckedIOException(new IOException("Cannot create " + temp));
+        if (w != null) {
+          w.abort(); // waits for the file being written, then removes the temporaries
         }
-        return new OutputDir(fs, qualified, temp, overwrite);
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write --output " + uri + ": " + e.getMessage(), e);
+        release();
+      }
+
+      /** Releases the lock unless an OutputDir took it over; idempotent. */
+      @Override
+      public void close() {
+        synchronized (RESERVED) {
+          if (writer != null) {
+            return;
+          }
+        }
+        release();
+      }
+
+      void release() {
+        synchronized (RESERVED) {
+          if (released) {
+            return;
+          }
+          released = true;
+          RESERVED.remove(key);
+        }
+        try {
+          org.apache.hadoop.util.ShutdownHookManager.get().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // shutdown in progress: this hook is what is running
+        }
+        lock.release();
+        if (createdDir) {
+          try {
+            if (fs.listStatus(dir).length == 0) {
+              fs.delete(dir, false); // a directory this run created and never filled
+            }
+          } catch (IOException e) {
+            // best effort
+          }
+        }
       }
     }
 
     /**
-     * Refuses a target that exists as a file, or as a non-empty directory without
-     * {@code overwrite} (exit 2), and — since overwrite replaces the whole directory — a target
-     * that is, or contains, the working directory or any input. Also checks that the nearest
-     * existing ancestor is a directory. Call before the computation so nothing is wasted.
+     * Checks an output directory before the computation and takes its lock: the path must be a
+     * directory or creatable (nearest existing ancestor a directory); it must not be or contain
+     * an input (real paths compared, so symlinks count); another live run must not hold it; a
+     * run killed while committing there is completed and stale temporary files are removed;
+     * without {@code overwrite} it must be empty; it must be writable; and on a local file
+     * system it must have {@code expectedBytes} free (0 skips that check). Returns the lock;
+     * {@link #open} in this process takes it over, and it is released at exit in any case.
      */
-    public static void checkTarget(Configuration conf, String uri, boolean overwrite,
-        String... inputs) {
-      Path target = toPath(uri, "--output");
-      try {
-        FileSystem fs = fileSystem(target, conf, "--output", uri);
-        Path qualified = fs.makeQualified(target);
-        refuseOverlap(conf, fs, qualified, uri, inputs);
-        if (!fs.exists(target)) {
-          for (Path p = qualified.getParent(); p != null; p = p.getParent()) {
-            if (fs.exists(p)) {
-              if (!fs.getFileStatus(p).isDirectory()) {
-                throw new InvalidInputException("Cannot write --output " + uri + ": " + p
-                    + " is a file, not a directory; choose another path");
-              }
-              break;
-            }
+    public static Reservation preflight(Configuration conf, String uri, boolean overwrite,
+        long expectedBytes, String... inputs) {
+      Target t = Target.of(conf, uri, inputs);
+      synchronized (RESERVED) {
+        Reservation held = RESERVED.get(t.key);
+        if (held != null) {
+          if (held.writer != null) {
+            throw new InvalidInputException("Cannot write --output " + uri + ": this process"
+                + " is already writing there; wait for that write to finish");
           }
-          return;
+          checkContents(held.fs, held.dir, uri, overwrite);
+          checkSpace(held.fs, held.dir, uri, expectedBytes);
+          return held;
         }
-        FileStatus status = fs.getFileStatus(target);
-        if (!status.isDirectory()) {
-          throw new InvalidInputException("Cannot write --output " + uri
-              + ": it exists and is a file; choose a directory path");
+      }
+      boolean created = t.createIfMissing();
+      OutputLock lock;
+      try {
+        lock = OutputLock.acquire(t.fs, t.dir, uri);
+      } catch (RuntimeException e) {
+        if (created) {
+          deleteIfEmpty(t.fs, t.dir);
         }
-        if (!overwrite && fs.listStatus(target).length > 0) {
-          throw new InvalidInputException("Cannot write --output " + uri
-              + ": the directory exists and is not empty; choose another directory or pass"
-              + " --overwrite");
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot check --output " + uri + ": " + e.getMessage(), e);
+        throw e;
+      }
+      Reservation r = new Reservation(t.fs, t.dir, uri, t.key, created, lock);
+      synchronized (RESERVED) {
+        RESERVED.put(t.key, r);
+      }
+      try {
+        recover(t.fs, t.dir, uri);
+        checkContents(t.fs, t.dir, uri, overwrite);
+        checkSpace(t.fs, t.dir, uri, expectedBytes);
+      } catch (RuntimeException e) {
+        r.release();
+        throw e;
+      }
+      return r;
+    }
+
+    /** Takes the directory (its lock taken now, or by an earlier {@link #preflight}). */
+    public static OutputDir open(Configuration conf, String uri, boolean overwrite) {
+      Reservation r = preflight(conf, uri, overwrite, 0);
+      synchronized (RESERVED) {
+        OutputDir d = new OutputDir(r, overwrite);
+        r.writer = d;
+        return d;
       }
     }
 
-    /** The output directory is replaced whole, so it must not hold the inputs or the cwd. */
-    private static void refuseOverlap(Configuration conf, FileSystem fs, Path target, String uri,
-        String... inputs) throws IOException {
-      java.util.List<Path> guarded = new java.util.ArrayList<>();
-      if (fs.getUri().getScheme() != null && fs.getUri().getScheme().equals("file")) {
-        guarded.add(fs.makeQualified(new Path(System.getProperty("user.dir"))));
-      }
-      for (String in : inputs) {
-        if (in != null && !in.isBlank()) {
-          Path p = toPath(in, "--input");
-          guarded.add(p.getFileSystem(conf).makeQualified(p));
+    /**
+     * The checks of {@link #preflight} that change nothing: the path, the inputs-inside-output
+     * rule, a live lock of another run, and (without {@code overwrite}) emptiness. Takes no
+     * lock and creates nothing; call before the computation.
+     */
+    public static void checkTarget(Configuration conf, String uri, boolean overwrite,
+        String... inputs) {
+      Target t = Target.of(conf, uri, inputs);
+      try {
+        if (!t.fs.exists(t.dir)) {
+          t.checkAncestor();
+          return;
         }
-      }
-      String t = target.toUri().normalize().toString().replaceAll("/+$", "");
-      for (Path g : guarded) {
-        String s = g.toUri().normalize().toString().replaceAll("/+$", "");
-        if (s.equals(t) || s.startsWith(t + "/")) {
-          throw new InvalidInputException("Cannot write --output " + uri + ": it is or contains "
-              + g + ", which the run reads or works in, and the output directory is replaced"
-              + " whole; choose a separate directory");
+        java.util.Optional<String> holder = OutputLock.liveHolder(t.fs, t.dir);
+        if (holder.isPresent()) {
+          throw new InvalidInputException("Cannot write --output " + uri + ": another nlspark"
+              + " run is writing there (" + holder.get() + "); wait for it to finish or choose"
+              + " another directory");
         }
+        checkContents(t.fs, t.dir, uri, overwrite);
+      } catch (IOException e) {
+        throw UserPaths.environment(e, "check", "--output", uri);
+      }
+    }
+
+    /** Without overwrite the directory must hold nothing but nlspark's own bookkeeping. */
+    private static void checkContents(FileSystem fs, Path dir, String uri, boolean overwrite) {
+      if (overwrite) {
+        return;
+      }
+      try {
+        for (FileStatus s : fs.listStatus(dir)) {
+          if (!s.getPath().getName().startsWith(OutputDirNames.OWN_PREFIX)) {
+            throw new InvalidInputException("Cannot write --output " + uri + ": the directory"
+                + " exists and is not empty; choose another directory or pass --overwrite");
+          }
+        }
+      } catch (IOException e) {
+        throw UserPaths.environment(e, "check", "--output", uri);
+      }
+    }
+
+    private static void checkSpace(FileSystem fs, Path dir, String uri, long expectedBytes) {
+      if (expectedBytes <= 0 || !"file".equals(fs.getUri().getScheme())) {
+        return;
+      }
+      long usable;
+      try {
+        usable = java.nio.file.Files.getFileStore(UserPaths.localFile(dir)).getUsableSpace();
+      } catch (IOException e) {
+        return; // no answer from the file system: the write itself will tell
+      }
+      if (usable < expectedBytes) {
+        throw new ResourceRefusedException("Cannot write --output " + uri + ": the results need"
+            + " about " + bytes(expectedBytes) + " but its file system has " + bytes(usable)
+            + " free; free space or choose another directory");
+      }
+    }
+
+    /** Completes a commit a killed run left half done, and removes stale temporary files. */
+    private static void recover(FileSystem fs, Path dir, String uri) {
+      try {
+        OutputJournal journal = OutputJournal.read(fs, dir, uri);
+        if (journal != null) {
+          journal.recover(fs, dir);
+        }
+        for (FileStatus s : fs.listStatus(dir)) {
+          if (s.getPath().getName().startsWith(OutputDirNames.TEMP_PREFIX)) {
+            fs.delete(s.getPath(), true);
+          }
+        }
+      } catch (IOException e) {
+        throw UserPaths.environment(e, "recover", "--output", uri);
+      }
+    }
+
+    private static void deleteIfEmpty(FileSystem fs, Path dir) {
+      try {
+        if (fs.listStatus(dir).length == 0) {
+          fs.delete(dir, false);
+        }
+      } catch (IOException e) {
+        // best effort
       }
     }
 
@@ -234,80 +426,412 @@ public final class HadoopFiles {
       writeNpy(output.name() + ".npy", output.shape(), output.values());
     }
 
-    public void writeNpy(String fileName, long[] shape, double[] values) {
-      try (OutputStream out = fs.create(new Path(temp, fileName), false)) {
+    public synchronized void writeNpy(String fileName, long[] shape, double[] values) {
+      Path temp = newTemp(fileName);
+      boolean first = fileCount == 1;
+      try (OutputStream out = fs.create(temp, false)) {
+        if (first) {
+          pause("first-write");
+        }
         NpyWriter.writeFloat64(out, shape, values);
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write " + fileName + ": " + e.getMessage(), e);
+        throw failedWrite(temp, fileName, e);
+      } catch (UncheckedIOException e) {
+        throw failedWrite(temp, fileName, e.getCause());
+      } catch (org.apache.hadoop.fs.FSError e) {
+        throw failedWrite(temp, fileName, ioCause(e));
       }
     }
 
-    public void writeJson(String fileName, Map<String, Object> value) {
-      try (OutputStream out = fs.create(new Path(temp, fileName), false)) {
-        out.write((Json.write(value) + "\n").getBytes(StandardCharsets.UTF_8));
+    /** Hadoop's local streams report a failed write (disk full) as an Error around it. */
+    static IOException ioCause(Throwable e) {
+      return e.getCause() instanceof IOException ? (IOException) e.getCause()
+          : new IOException(String.valueOf(e.getMessage()), e);
+    }
+
+    /** Kept until {@link #commit}, where summary.json gains the list of files written. */
+    public synchronized void writeJson(String fileName, Map<String, Object> value) {
+      checkWritable(fileName);
+      json.put(fileName, new LinkedHashMap<>(value));
+    }
+
+    private Path newTemp(String fileName) {
+      checkWritable(fileName);
+      String temp = OutputDirNames.TEMP_PREFIX + reservation.runId + "-" + (fileCount++);
+      temps.put(fileName, temp);
+      return new Path(dir, temp);
+    }
+
+    private void checkWritable(String fileName) {
+      if (aborted) {
+        throw new IllegalStateException("Cannot write " + fileName + ": the run is stopping");
+      }
+      if (committed || closed) {
+        throw new IllegalStateException("[BUG] Cannot write " + fileName + " to " + uri
+            + " after commit or close");
+      }
+      if (!OutputDirNames.isSafeRelative(fileName)
+          || fileName.startsWith(OutputDirNames.OWN_PREFIX)) {
+        throw new IllegalArgumentException("[BUG] output name must be a plain relative name,"
+            + " but was: " + fileName);
+      }
+      if (temps.containsKey(fileName) || json.containsKey(fileName)) {
+        throw new IllegalArgumentException("[BUG] " + fileName + " written twice");
+      }
+    }
+
+    private RuntimeException failedWrite(Path temp, String fileName, IOException e) {
+      try {
+        fs.delete(temp, false);
+      } catch (IOException ignored) {
+        // the close() that follows removes it
+      }
+      RuntimeException r = UserPaths.environment(e, "write", "--output",
+          uri + " (" + fileName + ")");
+      if (r instanceof UncheckedIOException) {
+        return r;
+      }
+      String m = r.getMessage() + "; the directory keeps its previous contents";
+      return r instanceof ResourceRefusedException ? new ResourceRefusedException(m, e)
+          : new InvalidInputException(m, e);
+    }
+
+    /**
+     * Puts every file in place: writes summary.json (with "outputs", the files of this run),
+     * decides which old files go (with overwrite, those the previous summary.json lists),
+     * records the renames in the journal, then performs them. On failure the old files are put
+     * back. Returns the directory written.
+     */
+    public synchronized String commit() {
+      if (aborted) {
+        throw new IllegalStateException("Cannot write --output " + uri + ": the run is stopping");
+      }
+      if (committed) {
+        return dir.toString();
+      }
+      TreeSet<String> finals = new TreeSet<>(temps.keySet());
+      finals.addAll(json.keySet());
+      for (Map.Entry<String, Map<String, Object>> e : json.entrySet()) {
+        Map<String, Object> value = e.getValue();
+        if (e.getKey().equals("summary.json")) {
+          value.put("outputs", new ArrayList<>(finals));
+        }
+        Path temp = newTempForJson(e.getKey());
+        try (OutputStream out = fs.create(temp, false)) {
+          out.write((Json.write(value) + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException ex) {
+          throw failedWrite(temp, e.getKey(), ex);
+        } catch (org.apache.hadoop.fs.FSError ex) {
+          throw failedWrite(temp, e.getKey(), ioCause(ex));
+        }
+      }
+      OutputJournal journal = new OutputJournal();
+      try {
+        List<String> old = oldFiles();
+        for (String name : finals) {
+          if (!old.contains(name) && fs.exists(new Path(dir, name))) {
+            throw new InvalidInputException("Cannot write --output " + uri + ": " + name
+                + " exists there and no earlier nlspark run listed it in summary.json, so it is"
+                + " not replaced; move it away or choose another directory");
+          }
+        }
+        int i = 0;
+        for (String name : old) {
+          journal.old.add(new OutputJournal.Move(name,
+              OutputDirNames.OLD_PREFIX + reservation.runId + "-" + (i++)));
+        }
+        for (Map.Entry<String, String> e : temps.entrySet()) {
+          journal.fresh.add(new OutputJournal.Move(e.getValue(), e.getKey()));
+        }
+        journal.write(fs, dir, reservation.runId);
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write " + fileName + ": " + e.getMessage(), e);
+        throw failedWrite(new Path(dir, OutputJournal.NAME + ".none"), OutputJournal.NAME, e);
+      } catch (org.apache.hadoop.fs.FSError e) {
+        throw failedWrite(new Path(dir, OutputJournal.NAME + ".none"), OutputJournal.NAME,
+            ioCause(e));
+      }
+      try {
+        journal.complete(fs, dir, () -> pause("between-renames"));
+      } catch (IOException e) {
+        try {
+          journal.rollBack(fs, dir);
+        } catch (IOException again) {
+          e.addSuppressed(again); // the journal stays: the next run finishes the repair
+        }
+        throw failedWrite(new Path(dir, OutputJournal.NAME + ".none"), "the results", e);
+      }
+      committed = true;
+      synchronized (RESERVED) {
+        reservation.writer = null;
+      }
+      reservation.release();
+      return dir.toString();
+    }
+
+    private Path newTempForJson(String fileName) {
+      String temp = OutputDirNames.TEMP_PREFIX + reservation.runId + "-" + (fileCount++);
+      temps.put(fileName, temp);
+      return new Path(dir, temp);
+    }
+
+    /**
+     * The files an earlier run left: with overwrite, those its summary.json lists under
+     * "outputs" (or "files"); without a list (or without a summary.json), the known output
+     * names. Only regular files, named inside the directory, that exist now.
+     */
+    private List<String> oldFiles() throws IOException {
+      if (!overwrite) {
+        return List.of();
+      }
+      List<String> listed = null;
+      Path summary = new Path(dir, "summary.json");
+      if (fs.exists(summary) && fs.getFileStatus(summary).isFile()
+          && fs.getFileStatus(summary).getLen() < (16 << 20)) {
+        try (FSDataInputStream in = fs.open(summary)) {
+          Object parsed = Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          if (parsed instanceof Map) {
+            Object list = ((Map<?, ?>) parsed).get("outputs");
+            if (!(list instanceof List)) {
+              list = ((Map<?, ?>) parsed).get("files");
+            }
+            if (list instanceof List) {
+              listed = new ArrayList<>();
+              for (Object o : (List<?>) list) {
+                listed.add(String.valueOf(o));
+              }
+              listed.add("summary.json");
+            }
+          }
+        } catch (RuntimeException e) {
+          listed = null; // an unreadable summary.json: fall back to the known names
+        }
+      }
+      if (listed == null) {
+        listed = OutputDirNames.fallbackOutputs();
+      }
+      List<String> old = new ArrayList<>();
+      for (String name : new TreeSet<>(listed)) {
+        if (OutputDirNames.isSafeRelative(name) && !name.startsWith(OutputDirNames.OWN_PREFIX)) {
+          Path p = new Path(dir, name);
+          if (fs.exists(p) && fs.getFileStatus(p).isFile()) {
+            old.add(name);
+          }
+        }
+      }
+      return old;
+    }
+
+    public String target() {
+      return dir.toString();
+    }
+
+    /** Called by the shutdown hook: waits for the current file, then removes temporaries. */
+    synchronized void abort() {
+      if (committed || closed) {
+        return;
+      }
+      aborted = true;
+      deleteTemps();
+    }
+
+    private void deleteTemps() {
+      for (String temp : temps.values()) {
+        try {
+          fs.delete(new Path(dir, temp), false);
+        } catch (IOException e) {
+          // best effort: the next run on this directory removes stale temporaries
+        }
+      }
+    }
+
+    /** Without a commit, removes this run's temporary files; releases the lock. Idempotent. */
+    @Override
+    public synchronized void close() {
+      if (!committed && !closed) {
+        deleteTemps();
+      }
+      closed = true;
+      synchronized (RESERVED) {
+        reservation.writer = null;
+      }
+      reservation.release();
+    }
+
+    /** The test hook: {@code -Dnlspark.test.pauseAt=POINT[:MILLIS]} (default 4000 ms). */
+    static void pause(String point) {
+      String spec = System.getProperty(PAUSE_PROPERTY);
+      if (spec == null || spec.isBlank()) {
+        return;
+      }
+      String[] parts = spec.split(":");
+      if (!parts[0].equals(point)) {
+        return;
+      }
+      long millis = parts.length > 1 ? Long.parseLong(parts[1]) : 4000;
+      System.err.println("nlspark-test: paused at " + point);
+      System.err.flush();
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** An output path resolved: its file system, qualified directory and real-path checks. */
+  private static final class Target {
+    final FileSystem fs;
+    final Path dir;
+    final String uri;
+    final String key;
+
+    private Target(FileSystem fs, Path dir, String uri) {
+      this.fs = fs;
+      this.dir = dir;
+      this.uri = uri;
+      this.key = dir.toString();
+    }
+
+    static Target of(Configuration conf, String uri, String... inputs) {
+      Path path = UserPaths.toPath(uri, "--output");
+      FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, "--output", uri));
+      Path qualified = fs.makeQualified(path);
+      if (qualified.getParent() == null) {
+        throw new InvalidInputException("Cannot write --output " + uri
+            + ": it is a file system root; choose a sub-directory");
+      }
+      Target t = new Target(fs, qualified, uri);
+      t.checkPathItself();
+      refuseOverlap(conf, t, inputs);
+      return t;
+    }
+
+    /** A symlink loop or a file at the output path is the user's to fix. */
+    private void checkPathItself() {
+      try {
+        if (UserPaths.isLocal(dir)) {
+          java.nio.file.Path local = UserPaths.localFile(dir);
+          try {
+            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(
+                local, java.nio.file.attribute.BasicFileAttributes.class);
+            if (!a.isDirectory()) {
+              throw new InvalidInputException("Cannot write --output " + uri
+                  + ": it exists and is " + (a.isRegularFile() ? "a file" : "not a directory")
+                  + "; choose a directory path");
+            }
+          } catch (java.nio.file.NoSuchFileException e) {
+            if (java.nio.file.Files.isSymbolicLink(local)) {
+              throw new InvalidInputException("Cannot write --output " + uri + ": it is a"
+                  + " symbolic link to a directory that does not exist; create it or fix the"
+                  + " link");
+            }
+          } catch (java.nio.file.FileSystemException e) {
+            if (String.valueOf(e.getReason()).contains("Not a directory")) {
+              checkAncestor(); // names the file in the way
+            }
+            throw e;
+          }
+          return;
+        }
+        if (fs.exists(dir) && !fs.getFileStatus(dir).isDirectory()) {
+          throw new InvalidInputException("Cannot write --output " + uri
+              + ": it exists and is a file; choose a directory path");
+        }
+      } catch (IOException e) {
+        throw UserPaths.environment(e, "write", "--output", uri);
+      }
+    }
+
+    void checkAncestor() throws IOException {
+      for (Path p = dir.getParent(); p != null; p = p.getParent()) {
+        if (fs.exists(p)) {
+          if (!fs.getFileStatus(p).isDirectory()) {
+            throw new InvalidInputException("Cannot write --output " + uri + ": " + p
+                + " is a file, not a directory; choose another path");
+          }
+          return;
+        }
+      }
+    }
+
+    /** Creates the directory when missing; true when this call created it. */
+    boolean createIfMissing() {
+      try {
+        if (fs.exists(dir)) {
+          return false;
+        }
+        checkAncestor();
+        if (UserPaths.isLocal(dir)) {
+          // nio says why (read-only, permission); Hadoop's local mkdirs only returns false
+          java.nio.file.Files.createDirectories(UserPaths.localFile(dir));
+        } else if (!fs.mkdirs(dir)) {
+          throw new IOException("cannot create the directory");
+        }
+        return true;
+      } catch (IOException e) {
+        throw UserPaths.environment(e, "write", "--output", uri);
       }
     }
 
     /**
-     * Moves the finished directory into place. With overwrite an existing directory is first
-     * renamed to a hidden backup sibling and deleted only after the new one is in place, so a
-     * failed rename never loses the old results.
+     * The output directory must not be or contain an input: --overwrite replaces files in it.
+     * Compared on real paths (symlinks resolved) and on the paths as given, so a symlink to an
+     * input inside the directory, or a link inside it to an input elsewhere, are both caught.
      */
-    public String commit() {
-      try {
-        Path backup = null;
-        if (fs.exists(target)) {
-          if (!overwrite && fs.listStatus(target).length > 0) {
-            throw new InvalidInputException("Cannot write --output " + target
-                + ": the directory appeared and is not empty while the job ran; pass --overwrite");
+    private static void refuseOverlap(Configuration conf, Target t, String... inputs) {
+      List<String> targets = forms(t.fs, t.dir);
+      for (String in : inputs) {
+        if (in == null || in.isBlank()) {
+          continue;
+        }
+        Path p;
+        FileSystem inFs;
+        try {
+          p = UserPaths.toPath(in, "--input");
+          inFs = p.getFileSystem(conf);
+        } catch (RuntimeException | IOException e) {
+          continue; // reported against its own flag when it is read
+        }
+        Path q = inFs.makeQualified(p);
+        for (String s : forms(inFs, q)) {
+          for (String target : targets) {
+            if (s.equals(target) || s.startsWith(target + "/")) {
+              throw new InvalidInputException("Cannot write --output " + t.uri + ": it is or"
+                  + " contains the input " + in + " (" + s + "), and nlspark writes and"
+                  + " replaces files there; choose a separate directory");
+            }
           }
-          backup = new Path(target.getParent(), "." + target.getName() + ".old-"
-              + UUID.randomUUID());
-          if (!fs.rename(target, backup)) {
-            throw new IOException("rename of " + target + " to " + backup + " failed");
-          }
         }
-        Path parent = target.getParent();
-        if (!fs.exists(parent)) {
-          fs.mkdirs(parent);
-        }
-        if (!fs.rename(temp, target)) {
-          if (backup != null) {
-            fs.rename(backup, target); // put the old results back
-          }
-          throw new IOException("rename of " + temp + " to " + target + " failed");
-        }
-        committed = true;
-        releaseShutdownHook();
-        if (backup != null) {
-          fs.delete(backup, true);
-        }
-        return target.toString();
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write --output " + target + ": " + e.getMessage(),
-            e);
       }
     }
 
-    public String target() {
-      return target.toString();
+    /** A path as given (qualified) and, on the local file system, with symlinks resolved. */
+    private static List<String> forms(FileSystem fs, Path qualified) {
+      List<String> out = new ArrayList<>();
+      out.add(qualified.toUri().normalize().toString().replaceAll("/+$", ""));
+      if (UserPaths.isLocal(qualified)) {
+        java.nio.file.Path local = UserPaths.localFile(qualified).toAbsolutePath().normalize();
+        out.add("file:" + realPath(local));
+      }
+      return out;
     }
 
-    /** Deletes the temporary directory unless committed; idempotent. */
-    @Override
-    public synchronized void close() {
-      if (committed) {
-        return;
+    /** The real path of the nearest existing ancestor, plus the components not yet there. */
+    static String realPath(java.nio.file.Path p) {
+      java.nio.file.Path rest = null;
+      for (java.nio.file.Path cur = p; cur != null; cur = cur.getParent()) {
+        try {
+          java.nio.file.Path real = cur.toRealPath();
+          return (rest == null ? real : real.resolve(rest)).toString().replaceAll("/+$", "");
+        } catch (IOException e) {
+          java.nio.file.Path name = cur.getFileName();
+          if (name == null) {
+            break;
+          }
+          rest = rest == null ? name : name.resolve(rest);
+        }
       }
-      releaseShutdownHook();
-      try {
-        fs.delete(temp, true);
-      } catch (IOException e) {
-        // Best effort: the run already failed and that error is what the user must see.
-      }
-      committed = true;
+      return p.toString();
     }
   }
 }

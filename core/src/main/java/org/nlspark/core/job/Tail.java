@@ -1,4 +1,4 @@
-package org.nlspark.core.stats;
+package org.nlspark.core.job;
 
 import java.util.Locale;
 import org.nlspark.core.InvalidInputException;

@@ -1,4 +1,5 @@
-package org.nlspark.core.backend;
+package org.nlspark.core.engine;
+import org.nlspark.core.backend.*;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

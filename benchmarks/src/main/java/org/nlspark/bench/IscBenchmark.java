@@ -1,4 +1,11 @@
-package org.nlspark.core.isc;
+package org.nlspark.bench;
+
+import org.nlspark.core.engine.LocalEngine;
+import org.nlspark.core.isc.Isc;
+import org.nlspark.core.isc.IscMetric;
+import org.nlspark.core.isc.IscNull;
+import org.nlspark.core.isc.IscResult;
+import org.nlspark.core.isc.IscSummary;
 
 import dev.ludovic.netlib.blas.BLAS;
 import java.lang.management.ManagementFactory;
@@ -7,7 +14,7 @@ import java.lang.management.MemoryType;
 import java.util.SplittableRandom;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.memory.BootstrapMemory;
-import org.nlspark.core.stats.Tail;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
 /**
@@ -51,7 +58,7 @@ public final class IscBenchmark {
     }
     shared = null;
     long pairs = (long) s * (s - 1) / 2;
-    int k = BootstrapMemory.tailSize(b, 0.95);
+    int k = BootstrapMemory.retainedTailSize(b, 0.95);
     System.out.printf("input %d x %d x %d = %.2f GB; B = %d, pairs = %d, tail k = %d;"
         + " B x V x pairs would be %.1f GB (never held)%n", s, t, v, data.length * 8e-9, b,
         pairs, k, b * (double) v * pairs * 8e-9);
@@ -59,10 +66,10 @@ public final class IscBenchmark {
       // the machine is shared: measure the DGEMM rate next to each run, not only once
       dgemm = Math.max(dgemm, dgemmGflops(1024));
       Isc.Options o = new Isc.Options(IscSummary.PAIRWISE, IscMetric.parse(metric),
-          IscNull.BOOTSTRAP, b, 0.95, Tail.TWO, true, 7L, threads, 1, Grid.DEFAULT);
+          IscNull.BOOTSTRAP, b, 0.95, Tail.TWO, true, 7L, false, Grid.DEFAULT);
       PeakHeap peak = PeakHeap.start();
       long t0 = System.nanoTime();
-      IscResult res = Isc.run(data, s, t, v, o);
+      IscResult res = Isc.run(new LocalEngine(threads, Grid.DEFAULT, null), data, s, t, v, o);
       double sec = (System.nanoTime() - t0) * 1e-9;
       long peakBytes = peak.stop();
       double observedFlops = 2.0 * t * s * s * v;

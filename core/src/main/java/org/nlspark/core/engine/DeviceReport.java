@@ -1,10 +1,16 @@
-package org.nlspark.core.backend;
+package org.nlspark.core.engine;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.backend.BackendResolver;
+import org.nlspark.core.backend.Blas;
+import org.nlspark.core.backend.GpuProbe;
+import org.nlspark.core.backend.GpuStatus;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 

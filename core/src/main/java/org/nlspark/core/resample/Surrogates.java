@@ -1,4 +1,4 @@
-package org.nlspark.core.timeseries;
+package org.nlspark.core.resample;
 
 import java.util.SplittableRandom;
 

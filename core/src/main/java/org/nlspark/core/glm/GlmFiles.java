@@ -1,0 +1,352 @@
+package org.nlspark.core.glm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.nlspark.core.InvalidInputException;
+
+/**
+ * Readers of the model's text files, in either of two forms:
+ * <ul>
+ *   <li>CSV or TSV with a header row (tab-separated when the header holds a tab). Designs: one
+ *       row per sample, the header naming the columns. t contrasts: one row per contrast, one
+ *       weight per design column; a first column headed {@code name} holds contrast names.
+ *       F contrasts: one row per F-test, either 0/1 flags over the t contrasts (as FSL's
+ *       design.fts) or the 1-based numbers of the t contrasts it joins.
+ *   <li>FSL VEST ({@code design.mat}, {@code design.con}, {@code design.fts}, {@code design.grp}):
+ *       {@code /NumWaves}, {@code /NumPoints} or {@code /NumContrasts}, optional
+ *       {@code /ContrastName<i>} lines, then {@code /Matrix} and whitespace-separated rows.
+ * </ul>
+ * Exchangeability blocks: one integer per sample, one per line (an optional header line), or VEST.
+ */
+public final class GlmFiles {
+  private GlmFiles() {}
+
+  /** Reads a design matrix. */
+  public static GlmDesign readDesign(Path file) {
+    Table t = read(file, "design");
+    return new GlmDesign(t.rows, t.names, file.toString());
+  }
+
+  /**
+   * Reads t contrasts and, when {@code fFile} is not null, F contrasts over them.
+   */
+  public static GlmContrasts readContrasts(Path tFile, Path fFile) {
+    Table t = read(tFile, "contrasts");
+    String[] names = t.rowNames;
+    if (t.rows.length == 0) {
+      throw new InvalidInputException("Cannot read the contrasts " + tFile + ": the file holds no"
+          + " contrast; give one row per t contrast");
+    }
+    int[][] f = new int[0][];
+    if (fFile != null) {
+      Table ft = read(fFile, "F contrasts");
+      f = new int[ft.rows.length][];
+      for (int i = 0; i < ft.rows.length; i++) {
+        f[i] = fRow(ft.rows[i], t.rows.length, fFile, ft.lines[i]);
+      }
+    }
+    return new GlmContrasts(t.rows, names, f, tFile.toString(),
+        fFile == null ? "f-contrasts" : fFile.toString());
+  }
+
+  /** Reads exchangeability blocks: one integer per sample. */
+  public static int[] readBlocks(Path file) {
+    List<String> lines = lines(file, "exchangeability blocks");
+    if (isVest(lines)) {
+      Table t = readVest(lines, file, "exchangeability blocks");
+      int[] out = new int[t.rows.length];
+      for (int i = 0; i < out.length; i++) {
+        if (t.rows[i].length != 1) {
+          throw new InvalidInputException("Cannot read the exchangeability blocks " + file
+              + ": line " + t.lines[i] + " has " + t.rows[i].length + " values; give one block id"
+              + " per sample");
+        }
+        out[i] = blockId(Double.toString(t.rows[i][0]), t.rows[i][0], file, t.lines[i]);
+      }
+      return out;
+    }
+    List<Integer> ids = new ArrayList<>();
+    boolean first = true;
+    for (int i = 0; i < lines.size(); i++) {
+      String s = lines.get(i).trim();
+      if (s.isEmpty()) {
+        continue;
+      }
+      if (s.contains(",") || s.contains("\t") || s.contains(" ")) {
+        throw new InvalidInputException("Cannot read the exchangeability blocks " + file
+            + ": line " + (i + 1) + " holds more than one value: '" + s + "'; give one block id"
+            + " per line");
+      }
+      Double v = number(s);
+      if (v == null && first) {
+        first = false; // a header line
+        continue;
+      }
+      first = false;
+      ids.add(blockId(s, v, file, i + 1));
+    }
+    return ids.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static int blockId(String text, Double v, Path file, int line) {
+    if (v == null || v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
+      throw new InvalidInputException("Cannot read the exchangeability blocks " + file + ": line "
+          + line + " is not an integer block id: '" + text + "'");
+    }
+    return (int) (double) v;
+  }
+
+  private static int[] fRow(double[] row, int tCount, Path file, int line) {
+    boolean flags = row.length == tCount;
+    for (double x : row) {
+      flags &= x == 0.0 || x == 1.0;
+    }
+    if (flags) {
+      List<Integer> out = new ArrayList<>();
+      for (int i = 0; i < row.length; i++) {
+        if (row[i] == 1.0) {
+          out.add(i);
+        }
+      }
+      if (out.isEmpty()) {
+        throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+            + " selects no t contrast");
+      }
+      return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+    int[] out = new int[row.length];
+    for (int i = 0; i < row.length; i++) {
+      double x = row[i];
+      if (x != Math.rint(x) || x < 1 || x > tCount) {
+        throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+            + " holds " + x + ", which is neither a 0/1 flag row of " + tCount + " values nor a"
+            + " t contrast number in [1, " + tCount + "]");
+      }
+      out[i] = (int) x - 1;
+    }
+    return out;
+  }
+
+  /** Rows with their source line numbers; names of the columns and (contrasts) of the rows. */
+  private static final class Table {
+    double[][] rows;
+    int[] lines;
+    String[] names;
+    String[] rowNames;
+  }
+
+  private static Table read(Path file, String what) {
+    List<String> lines = lines(file, what);
+    return isVest(lines) ? readVest(lines, file, what) : readDelimited(lines, file, what);
+  }
+
+  private static List<String> lines(Path file, String what) {
+    try {
+      return Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new InvalidInputException("Cannot read the " + what + " " + file + ": no such file");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the " + what + " " + file + ": " + e, e);
+    }
+  }
+
+  private static boolean isVest(List<String> lines) {
+    for (String l : lines) {
+      String s = l.trim();
+      if (!s.isEmpty()) {
+        return s.startsWith("/");
+      }
+    }
+    return false;
+  }
+
+  private static Table readVest(List<String> lines, Path file, String what) {
+    int waves = -1;
+    int points = -1;
+    List<String> contrastNames = new ArrayList<>();
+    boolean inMatrix = false;
+    List<double[]> rows = new ArrayList<>();
+    List<Integer> at = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String s = lines.get(i).trim();
+      if (s.isEmpty()) {
+        continue;
+      }
+      if (!inMatrix) {
+        String[] kv = s.split("\\s+", 2);
+        String key = kv[0];
+        String value = kv.length > 1 ? kv[1].trim() : "";
+        if (key.equals("/Matrix")) {
+          inMatrix = true;
+        } else if (key.equals("/NumWaves")) {
+          waves = vestCount(value, key, file, what, i + 1);
+        } else if (key.equals("/NumPoints") || key.equals("/NumContrasts")) {
+          points = vestCount(value, key, file, what, i + 1);
+        } else if (key.startsWith("/ContrastName")) {
+          contrastNames.add(value);
+        } else if (!key.startsWith("/")) {
+          throw new InvalidInputException("Cannot read the " + what + " " + file + ": line "
+              + (i + 1) + " comes before /Matrix but is not a /Key line: '" + s + "'");
+        }
+        continue;
+      }
+      String[] cells = s.split("\\s+");
+      rows.add(parseRow(cells, file, what, i + 1, null));
+      at.add(i + 1);
+    }
+    if (!inMatrix) {
+      throw new InvalidInputException("Cannot read the " + what + " " + file + ": the VEST file"
+          + " has no /Matrix line");
+    }
+    Table t = new Table();
+    t.rows = rows.toArray(new double[0][]);
+    t.lines = at.stream().mapToInt(Integer::intValue).toArray();
+    for (int r = 0; r < t.rows.length; r++) {
+      if (waves >= 0 && t.rows[r].length != waves) {
+        throw new InvalidInputException("Cannot read the " + what + " " + file + ": line "
+            + t.lines[r] + " has " + t.rows[r].length + " values but /NumWaves is " + waves);
+      }
+    }
+    if (points >= 0 && t.rows.length != points) {
+      throw new InvalidInputException("Cannot read the " + what + " " + file + ": /Matrix has "
+          + t.rows.length + " rows but the header says " + points);
+    }
+    int k = waves >= 0 ? waves : t.rows.length == 0 ? 0 : t.rows[0].length;
+    t.names = new String[k];
+    for (int j = 0; j < k; j++) {
+      t.names[j] = "EV" + (j + 1);
+    }
+    t.rowNames = new String[t.rows.length];
+    for (int r = 0; r < t.rows.length; r++) {
+      t.rowNames[r] = r < contrastNames.size() && !contrastNames.get(r).isEmpty()
+          ? contrastNames.get(r) : "C" + (r + 1);
+    }
+    return t;
+  }
+
+  private static int vestCount(String value, String key, Path file, String what, int line) {
+    try {
+      int v = Integer.parseInt(value.trim());
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new InvalidInputException("Cannot read the " + what + " " + file + ": " + key
+        + " on line " + line + " must be a count, but was: '" + value + "'");
+  }
+
+  private static Table readDelimited(List<String> lines, Path file, String what) {
+    int h = 0;
+    while (h < lines.size() && lines.get(h).trim().isEmpty()) {
+      h++;
+    }
+    if (h == lines.size()) {
+      throw new InvalidInputException("Cannot read the " + what + " " + file + ": the file is"
+          + " empty; give a header row and one row per line");
+    }
+    String header = lines.get(h);
+    String sep = header.contains("\t") ? "\t" : ",";
+    String[] names = split(header, sep);
+    for (String name : names) {
+      if (number(name) != null) {
+        throw new InvalidInputException("Cannot read the " + what + " " + file + ": its first"
+            + " row '" + header.trim() + "' is not a header (it holds the number " + name
+            + "); add a header row naming the columns");
+      }
+    }
+    boolean named = names.length > 0 && names[0].toLowerCase(Locale.ROOT).equals("name");
+    List<double[]> rows = new ArrayList<>();
+    List<String> rowNames = new ArrayList<>();
+    List<Integer> at = new ArrayList<>();
+    for (int i = h + 1; i < lines.size(); i++) {
+      if (lines.get(i).trim().isEmpty()) {
+        continue;
+      }
+      String[] cells = split(lines.get(i), sep);
+      if (cells.length != names.length) {
+        throw new InvalidInputException("Cannot read the " + what + " " + file + ": line "
+            + (i + 1) + " has " + cells.length + " values but the header has " + names.length);
+      }
+      if (named) {
+        rowNames.add(cells[0]);
+        String[] rest = new String[cells.length - 1];
+        System.arraycopy(cells, 1, rest, 0, rest.length);
+        cells = rest;
+      } else {
+        rowNames.add("C" + (rowNames.size() + 1));
+      }
+      rows.add(parseRow(cells, file, what, i + 1, named ? drop(names) : names));
+      at.add(i + 1);
+    }
+    Table t = new Table();
+    t.rows = rows.toArray(new double[0][]);
+    t.lines = at.stream().mapToInt(Integer::intValue).toArray();
+    t.names = named ? drop(names) : names;
+    t.rowNames = rowNames.toArray(new String[0]);
+    return t;
+  }
+
+  private static String[] drop(String[] a) {
+    String[] out = new String[a.length - 1];
+    System.arraycopy(a, 1, out, 0, out.length);
+    return out;
+  }
+
+  private static String[] split(String line, String sep) {
+    String[] cells = line.trim().split(sep, -1);
+    for (int i = 0; i < cells.length; i++) {
+      cells[i] = cells[i].trim();
+    }
+    return cells;
+  }
+
+  private static double[] parseRow(String[] cells, Path file, String what, int line,
+      String[] names) {
+    double[] row = new double[cells.length];
+    for (int j = 0; j < cells.length; j++) {
+      Double v = number(cells[j]);
+      if (v == null) {
+        throw new InvalidInputException("Cannot read the " + what + " " + file + ": line " + line
+            + ", column " + (j + 1) + (names != null ? " (" + names[j] + ")" : "")
+            + " is not a number: '" + cells[j] + "'");
+      }
+      row[j] = v;
+    }
+    return row;
+  }
+
+  /** A number, NaN and Inf included (the model refuses them with its own message), or null. */
+  private static Double number(String s) {
+    String t = s.trim();
+    if (t.isEmpty()) {
+      return null;
+    }
+    String lower = t.toLowerCase(Locale.ROOT);
+    if (lower.equals("nan") || lower.equals("na")) {
+      return Double.NaN;
+    }
+    if (lower.equals("inf") || lower.equals("+inf") || lower.equals("infinity")) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (lower.equals("-inf") || lower.equals("-infinity")) {
+      return Double.NEGATIVE_INFINITY;
+    }
+    if (!Character.isDigit(t.charAt(t.length() - 1)) && t.charAt(t.length() - 1) != '.') {
+      return null; // Double.parseDouble accepts "1d", "2f": not numbers in a text table
+    }
+    try {
+      return Double.parseDouble(t);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

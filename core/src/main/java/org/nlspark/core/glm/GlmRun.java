@@ -1,0 +1,205 @@
+package org.nlspark.core.glm;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.Precision;
+import org.nlspark.core.resample.GlmDraws;
+import org.nlspark.core.stats.PValues;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.tile.Grid;
+
+/**
+ * A GLM run on one thread over the fixed grid (DESIGN §5), for tests and small inputs: per
+ * contrast, per voxel block, per replicate window, the kernel's statistics are folded into the
+ * same streaming accumulators the tile pipeline uses (exceedance counts, per-replicate maxima),
+ * and p-values come from the one p-value rule. A distributed run does exactly this per tile; the
+ * cells and so the bits are the same whatever the tiling.
+ *
+ * <p>What the tile pipeline must do to run a GLM: build the {@link GlmModel} once on the driver
+ * and one {@link GlmDraws} per contrast (they differ by the contrast's effect rows when
+ * permutations are enumerated); per tile and contrast, create a {@link GlmContrastStatistic}
+ * from the tile's block; fold it with the contrast's tail ({@link #tailOf}: F is always upper);
+ * count against the contrast's own replicate number ({@link GlmDraws#replicates()}), exact when
+ * {@link GlmDraws#enumerated()}.
+ */
+public final class GlmRun {
+  private GlmRun() {}
+
+  /**
+   * @param tTail tail of t contrasts (upper unless the user asks; F is always upper)
+   * @param blocks one block id per sample, or null
+   */
+  public record Options(GlmDraws.Errors errors, int[] blocks, String blocksSource,
+      boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
+      boolean fwerAcrossContrasts, Grid grid, Precision precision) {
+    public static Options defaults(long permutations, long seed) {
+      return new Options(GlmDraws.Errors.EXCHANGEABLE, null, "", false, permutations, seed,
+          Tail.UPPER, true, false, Grid.DEFAULT, Precision.FLOAT64);
+    }
+
+    /** Adds p_cfwer_* maps: FWER over all contrasts, every contrast on the same draws. */
+    public Options withFwerAcrossContrasts(boolean across) {
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
+          fwer || across, across, grid, precision);
+    }
+
+    public Options withErrors(GlmDraws.Errors e) {
+      return new Options(e, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer, fwerAcrossContrasts,
+          grid, precision);
+    }
+
+    public Options withBlocks(int[] b, String source, boolean whole) {
+      return new Options(errors, b, source, whole, permutations, seed, tTail, fwer, fwerAcrossContrasts, grid,
+          precision);
+    }
+
+    public Options withGrid(Grid g) {
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
+          fwer, fwerAcrossContrasts, g, precision);
+    }
+
+    public Options withTail(Tail t) {
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, t, fwer, fwerAcrossContrasts,
+          grid, precision);
+    }
+  }
+
+  /**
+   * Default of {@code --errors} (DESIGN §9): sign flips when the design is one constant column
+   * (randomise -1, where no permutation changes anything), else row permutations.
+   */
+  public static GlmDraws.Errors defaultErrors(GlmModel model) {
+    return model.columns() == 1 && model.interceptOnly() ? GlmDraws.Errors.SYMMETRIC
+        : GlmDraws.Errors.EXCHANGEABLE;
+  }
+
+  /** The tail a contrast is tested with: F statistics are non-negative, so always upper. */
+  public static Tail tailOf(GlmContrast c, Tail tTail) {
+    return c.kind() == GlmContrast.Kind.F ? Tail.UPPER : tTail;
+  }
+
+  /**
+   * The draw plan of one contrast. FWER over contrasts needs one plan for all: two
+   * permutations are then the same draw only when they are for every contrast, so distinct
+   * draws are counted on the effect parts of all contrasts side by side.
+   */
+  public static GlmDraws drawsOf(GlmModel model, GlmContrast c, Options o) {
+    double[][] effect = o.fwerAcrossContrasts() ? sharedEffect(model) : c.effect();
+    return GlmDraws.plan(o.errors(), o.blocks(), o.blocksSource(), o.wholeBlocks(), effect,
+        model.samples(), o.permutations(), o.seed());
+  }
+
+  private static double[][] sharedEffect(GlmModel model) {
+    double[][] out = new double[model.samples()][0];
+    for (GlmContrast c : model.contrasts()) {
+      double[][] x = c.effect();
+      for (int i = 0; i < out.length; i++) {
+        double[] row = java.util.Arrays.copyOf(out[i], out[i].length + x[i].length);
+        System.arraycopy(x[i], 0, row, out[i].length, x[i].length);
+        out[i] = row;
+      }
+    }
+    return out;
+  }
+
+  /** z of an extremeness key of contrast c (DESIGN §9: statistics put on one scale). */
+  static double zOfKey(GlmContrast c, GlmModel model, double key) {
+    double df = model.degreesOfFreedom();
+    return c.kind() == GlmContrast.Kind.F ? ZScores.ofF(key, c.rank(), df)
+        : ZScores.ofT(key, df);
+  }
+
+  public static GlmResult run(GlmModel model, DataMatrix y, Options o) {
+    if (y.rows() != model.samples()) {
+      throw new IllegalArgumentException("[BUG] data of " + y.rows() + " samples for a model of "
+          + model.samples());
+    }
+    int voxels = y.cols();
+    Grid grid = o.grid();
+    Map<String, double[]> maps = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> plans = new LinkedHashMap<>();
+    Map<String, Integer> undefined = new LinkedHashMap<>();
+    Map<GlmContrast, double[]> zObserved = new LinkedHashMap<>();
+    double[] zMax = null;
+    boolean enumerated = false;
+    for (GlmContrast c : model.contrasts()) {
+      GlmDraws draws = drawsOf(model, c, o);
+      Tail tail = tailOf(c, o.tTail());
+      long replicates = draws.replicates();
+      double[] stat = new double[voxels];
+      double[] observedKeys = new double[voxels];
+      long[] counts = new long[voxels];
+      NullMaxAccumulator nullMax = o.fwer() ? new NullMaxAccumulator(0, (int) replicates) : null;
+      int none = 0;
+      for (int block = 0; block < grid.blocks(voxels); block++) {
+        int from = grid.blockStart(block);
+        int to = grid.blockEnd(block, voxels);
+        int b = to - from;
+        GlmContrastStatistic k = new GlmContrastStatistic(model, c, draws,
+            y.copyColumns(from, to), b, grid.window(), o.precision());
+        none += k.undefinedVoxels();
+        double[] obs = new double[b];
+        k.observed(obs);
+        double[] keys = new double[b];
+        for (int v = 0; v < b; v++) {
+          keys[v] = tail.key(obs[v]);
+        }
+        ExceedanceCounter counter = new ExceedanceCounter(b);
+        double[] buf = new double[grid.window() * b];
+        for (int w = 0; w < grid.windows(replicates); w++) {
+          long first = (long) w * grid.window();
+          int rows = (int) Math.min(grid.window(), replicates - first);
+          k.compute(first, rows, buf);
+          for (int i = 0; i < rows * b; i++) {
+            buf[i] = tail.key(buf[i]);
+          }
+          counter.update(buf, 0, rows, b, keys, 0);
+          if (nullMax != null) {
+            nullMax.update(buf, 0, rows, b, first);
+          }
+        }
+        System.arraycopy(obs, 0, stat, from, b);
+        System.arraycopy(keys, 0, observedKeys, from, b);
+        System.arraycopy(counter.counts(), 0, counts, from, b);
+      }
+      String name = c.outputName();
+      maps.put(name, stat);
+      maps.put("p_" + name, PValues.fromCounts(counts, replicates, observedKeys,
+          draws.enumerated()));
+      if (nullMax != null) {
+        double[] maxima = nullMax.maxima();
+        maps.put("p_fwer_" + name, PValues.fwer(maxima, observedKeys, draws.enumerated()));
+        maps.put("null_max_" + name, maxima);
+        if (o.fwerAcrossContrasts()) {
+          double[] z = new double[voxels];
+          for (int v = 0; v < voxels; v++) {
+            z[v] = zOfKey(c, model, observedKeys[v]);
+          }
+          zObserved.put(c, z);
+          if (zMax == null) {
+            zMax = new double[maxima.length];
+            java.util.Arrays.fill(zMax, Double.NEGATIVE_INFINITY);
+          }
+          for (int r = 0; r < maxima.length; r++) {
+            zMax[r] = Math.max(zMax[r], zOfKey(c, model, maxima[r]));
+          }
+          enumerated = draws.enumerated();
+        }
+      }
+      Map<String, Object> plan = draws.toMap();
+      plan.put("tail", tail.cliName());
+      plan.put("contrast", c.name());
+      plan.put("rank", c.rank());
+      plans.put(name, plan);
+      undefined.put(name, none);
+    }
+    for (Map.Entry<GlmContrast, double[]> e : zObserved.entrySet()) {
+      maps.put("p_cfwer_" + e.getKey().outputName(),
+          PValues.fwer(zMax, e.getValue(), enumerated));
+    }
+    return new GlmResult(maps, plans, undefined);
+  }
+}

@@ -1,0 +1,208 @@
+package org.nlspark.core.ridge;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.nlspark.core.accumulate.MomentAccumulator;
+import org.nlspark.core.accumulate.SampleStore;
+import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.backend.Backend;
+import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.job.CiMethod;
+import org.nlspark.core.memory.BootstrapMemory;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.result.BootstrapResult;
+import org.nlspark.core.result.Result;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.PartialResult;
+import org.nlspark.core.tile.ResultMerger;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
+import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileSpec;
+
+/**
+ * The ridge bootstrap as an analysis of the pipeline. Its grid has one block holding every output
+ * element (each replicate's SVD serves all of them) and the default replicate window; a tile is a
+ * run of windows, sized by the ridge rule of DESIGN §3.7. Tiles send window moments, retained
+ * tails and (with {@code --save-samples}) every solution, merged by the bootstrap merger, so the
+ * summary is the same {@link org.nlspark.core.accumulate.BootstrapSummary} as {@code bootstrap}'s.
+ */
+public final class RidgeAnalysis implements TileAnalysis {
+  private final Data data;
+  private final RidgeBootstrap.Options options;
+  private final int rows;
+  private final int batchSize;
+  private final double preflightGb;
+  private final Grid grid;
+
+  /** X (n, p), Y (n, targets) and X_test (nTest, p) or null, row-major. */
+  public record Data(double[] x, int n, int p, double[] y, int targets, double[] xTest,
+      int nTest) implements Serializable {}
+
+  RidgeAnalysis(Data data, RidgeBootstrap.Options options, int rows, int batchSize,
+      double preflightGb) {
+    this.data = data;
+    this.options = options;
+    this.rows = rows;
+    this.batchSize = batchSize;
+    this.preflightGb = preflightGb;
+    this.grid = new Grid(Math.max(1, rows * data.targets()), Grid.DEFAULT.window());
+  }
+
+  private int elements() {
+    return rows * data.targets();
+  }
+
+  @Override
+  public String command() {
+    return "ridge-bootstrap";
+  }
+
+  @Override
+  public Serializable data() {
+    return data;
+  }
+
+  @Override
+  public Backend backend() {
+    return Backend.cpu("ridge-bootstrap runs on the CPU");
+  }
+
+  @Override
+  public MemoryBudget budget() {
+    return options.budget();
+  }
+
+  @Override
+  public long replicates() {
+    return options.samples();
+  }
+
+  @Override
+  public TilePlan plan(MemoryBudget budget, int parallelism) {
+    int perTile = Math.max(1, batchSize / grid.window());
+    int k = BootstrapMemory.retainedTailSize(options.samples(), options.confidence());
+    long bytes = 8L * elements() * (4L * k + grid.window()
+        + (options.saveSamples() ? (long) perTile * grid.window() : 0));
+    return new TilePlan(grid, elements(), options.samples(), perTile, Math.max(1, parallelism),
+        bytes, k, budget.gb(), budget.source().describe());
+  }
+
+  @Override
+  public TileRunner runner(TilePlan plan) {
+    return new Runner(options, plan, elements());
+  }
+
+  @Override
+  public TileMerger merger(TilePlan plan) {
+    ResultMerger merger = ResultMerger.forBootstrap(options.confidence(), CiMethod.PERCENTILE,
+        options.saveSamples(), plan);
+    int targets = data.targets();
+    boolean predictions = data.xTest() != null;
+    int tiles = plan.tileCount();
+    int perTile = plan.windowsPerTile() * grid.window();
+    return new TileMerger() {
+      @Override
+      public void add(byte[] partial) {
+        merger.add(PartialResult.fromBytes(partial));
+      }
+
+      @Override
+      public Result finish() {
+        BootstrapResult b = (BootstrapResult) merger.finish();
+        return new RidgeResult(b.mean, b.std, b.ciLower, b.ciUpper, b.z, b.p, b.samples, rows,
+            targets, predictions, options.samples(), perTile, tiles, b.zeroSpreadVoxels);
+      }
+
+      @Override
+      public long flops() {
+        return merger.flops();
+      }
+
+      @Override
+      public long kernelNanos() {
+        return merger.kernelNanos();
+      }
+    };
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("alpha", options.alpha());
+    params.put("samples", options.samples());
+    params.put("confidence", options.confidence());
+    params.put("save_samples", options.saveSamples());
+    m.put("parameters", params);
+    m.put("seed", options.seed());
+    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("precision", "float64");
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("samples", data.n());
+    input.put("features", data.p());
+    input.put("targets", data.targets());
+    if (data.xTest() != null) {
+      input.put("test_samples", data.nTest());
+    }
+    m.put("input", input);
+    Map<String, Object> resampling = new LinkedHashMap<>();
+    resampling.put("scheme", "bootstrap of rows (with replacement)");
+    resampling.put("replicates_drawn", options.samples());
+    resampling.put("exact_enumeration", false);
+    m.put("resampling", resampling);
+    if (preflightGb > 0) {
+      m.put("bootstrap_retained_gb", preflightGb);
+    }
+    return m;
+  }
+
+  /** Solves each replicate of the tile's windows and folds them per window. */
+  private static final class Runner implements TileRunner {
+    private static final long serialVersionUID = 1L;
+    private final RidgeBootstrap.Options options;
+    private final TilePlan plan;
+    private final int elements;
+
+    Runner(RidgeBootstrap.Options options, TilePlan plan, int elements) {
+      this.options = options;
+      this.plan = plan;
+      this.elements = elements;
+    }
+
+    @Override
+    public byte[] run(Object input, TileSpec tile, int device) {
+      long start = System.nanoTime();
+      Data d = (Data) input;
+      int w = plan.grid().window();
+      long firstReplicate = plan.windowStart(tile.firstWindow());
+      int lastWindow = tile.firstWindow() + tile.windowCount();
+      int rowsInTile = (int) (Math.min(plan.replicates(), plan.windowStart(lastWindow))
+          - firstReplicate);
+      TailAccumulator tails = new TailAccumulator(elements, plan.tailSize());
+      SampleStore samples = options.saveSamples()
+          ? new SampleStore(firstReplicate, rowsInTile, elements) : null;
+      MomentAccumulator[] moments = new MomentAccumulator[tile.windowCount()];
+      double[] buf = new double[w * elements];
+      for (int k = 0; k < tile.windowCount(); k++) {
+        int window = tile.firstWindow() + k;
+        int rows = plan.windowRows(window);
+        long first = plan.windowStart(window);
+        for (int r = 0; r < rows; r++) {
+          double[] solution = RidgeBootstrap.replicate(d.x(), d.n(), d.p(), d.y(), d.targets(),
+              d.xTest(), d.nTest(), options.alpha(), options.seed(), first + r);
+          System.arraycopy(solution, 0, buf, r * elements, elements);
+          if (samples != null) {
+            samples.put(first + r, solution, 0, elements);
+          }
+        }
+        moments[k] = MomentAccumulator.ofWindow(buf, 0, rows, elements);
+        tails.update(buf, 0, rows, elements);
+      }
+      return new PartialResult(tile, null, null, null, tails, samples, moments, 0,
+          System.nanoTime() - start, 0).toBytes();
+    }
+  }
+}

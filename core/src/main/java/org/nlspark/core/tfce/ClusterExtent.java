@@ -1,0 +1,153 @@
+package org.nlspark.core.tfce;
+
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.job.Tail;
+
+/**
+ * Cluster extent at a fixed cluster-forming threshold T (DESIGN §9, {@code --cluster-threshold}):
+ * a voxel is in a cluster when its statistic is finite and reaches T on the tail's side (ties
+ * included, as TFCE's levels), and clusters are joined by faces inside the mask.
+ *
+ * <ul>
+ *   <li>{@code UPPER}: stat ≥ T;
+ *   <li>{@code LOWER}: −stat ≥ T (T is the height of the negated map, as TFCE's lower tail);
+ *   <li>{@code TWO}: stat ≥ T and stat ≤ −T form clusters separately; a positive and a negative
+ *       voxel never join.
+ * </ul>
+ *
+ * Each voxel's value is the voxel count of its cluster (0 outside every cluster); the map's value
+ * for the max-statistic FWER rule is its largest cluster (0 when there is none).
+ *
+ * <p>An instance holds work arrays for one grid and is not thread-safe: use one per thread.
+ */
+public final class ClusterExtent {
+  private final MaskGrid grid;
+  private final double threshold;
+  private final Tail tail;
+  private final UnionFind clusters;
+  private final byte[] side;
+
+  /**
+   * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
+   */
+  public ClusterExtent(MaskGrid grid, double threshold, Tail tail) {
+    if (!(threshold > 0) || Double.isInfinite(threshold)) {
+      throw new InvalidInputException("--cluster-threshold must be finite and > 0 (a height on the"
+          + " tail's side; for --tail lower give the height of the negated map), but was: "
+          + threshold);
+    }
+    this.grid = grid;
+    this.threshold = threshold;
+    this.tail = tail;
+    this.clusters = new UnionFind(grid.voxels());
+    this.side = new byte[grid.voxels()];
+  }
+
+  public double threshold() {
+    return threshold;
+  }
+
+  public Tail tail() {
+    return tail;
+  }
+
+  /** Cluster sizes of a masked map; see {@link #sizes(double[], int, int[], int)}. */
+  public int[] sizes(double[] stat) {
+    int[] out = new int[grid.voxels()];
+    sizes(stat, 0, out, 0);
+    return out;
+  }
+
+  /**
+   * Writes each voxel's cluster size for {@code stat[offset .. offset + V)} into {@code
+   * out[outOffset ..)} (0 outside every cluster) and returns the largest cluster size.
+   */
+  public int sizes(double[] stat, int offset, int[] out, int outOffset) {
+    grid.checkMap("label clusters", stat, offset);
+    if (outOffset < 0 || (long) outOffset + grid.voxels() > out.length) {
+      throw new IllegalArgumentException("Cannot write cluster sizes: need " + grid.voxels()
+          + " values from offset " + outOffset + ", but the array has " + out.length);
+    }
+    label(stat, offset);
+    int n = grid.voxels();
+    int largest = 0;
+    for (int v = 0; v < n; v++) {
+      int size = side[v] == 0 ? 0 : clusters.size(clusters.find(v));
+      out[outOffset + v] = size;
+      largest = Math.max(largest, size);
+    }
+    return largest;
+  }
+
+  /** The largest cluster of {@code stat[offset .. offset + V)}, 0 when no voxel reaches T. */
+  public int largest(double[] stat, int offset) {
+    grid.checkMap("label clusters", stat, offset);
+    label(stat, offset);
+    int n = grid.voxels();
+    int largest = 0;
+    for (int v = 0; v < n; v++) {
+      if (side[v] != 0 && clusters.find(v) == v) {
+        largest = Math.max(largest, clusters.size(v));
+      }
+    }
+    return largest;
+  }
+
+  /**
+   * Largest cluster of each of {@code rows} maps stored one after another from {@code offset}
+   * (row-major, V values a row), into {@code out[0 .. rows)} as doubles: the per-replicate keys
+   * for {@code NullMaxAccumulator.updateRowMaxima}.
+   */
+  public void largestPerRow(double[] maps, int offset, int rows, double[] out) {
+    int n = grid.voxels();
+    if (rows < 0 || out.length < rows) {
+      throw new IllegalArgumentException(
+          "Cannot collect largest clusters: " + rows + " rows into " + out.length + " values");
+    }
+    for (int r = 0; r < rows; r++) {
+      out[r] = largest(maps, offset + r * n);
+    }
+  }
+
+  private void label(double[] stat, int offset) {
+    int n = grid.voxels();
+    double t = threshold;
+    for (int v = 0; v < n; v++) {
+      double s = stat[offset + v]; // NaN and infinities fail both finite tests below
+      byte b = 0;
+      if (Double.isFinite(s)) {
+        if (tail != Tail.LOWER && s >= t) {
+          b = 1;
+        } else if (tail != Tail.UPPER && -s >= t) {
+          b = -1;
+        }
+      }
+      side[v] = b;
+    }
+    UnionFind uf = clusters;
+    uf.reset();
+    int[] offsets = grid.offsetsArray();
+    int[] neighbours = grid.neighboursArray();
+    for (int v = 0; v < n; v++) {
+      byte b = side[v];
+      if (b == 0) {
+        continue;
+      }
+      uf.activate(v);
+      int root = v;
+      for (int e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+        int u = neighbours[e];
+        if (u >= v) {
+          break; // neighbours are sorted; later ones join when they are activated
+        }
+        if (side[u] != b) {
+          continue;
+        }
+        int ru = uf.find(u);
+        if (ru != root) {
+          root = uf.link(root, ru);
+        }
+      }
+    }
+  }
+}

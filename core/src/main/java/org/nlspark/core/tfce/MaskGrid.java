@@ -1,0 +1,166 @@
+package org.nlspark.core.tfce;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import org.nlspark.core.InvalidInputException;
+
+/**
+ * A brain mask on a 3-D voxel grid and the face neighbours (6-connectivity) of every in-mask
+ * voxel, computed once so that every map of a run reuses them (DESIGN §8, §9).
+ *
+ * <p>In-mask voxels are numbered in nilearn's {@code NiftiMasker} order: C order over the grid
+ * indices (i, j, k), k fastest, so a masked vector of a statistic map is indexed by these numbers.
+ * Neighbours are stored as CSR: the neighbours of voxel v are {@code neighbours[offsets[v] ..
+ * offsets[v + 1])}, in-mask voxel numbers in increasing order. Voxels that touch only by an edge
+ * or a corner are not neighbours.
+ *
+ * <pre>
+ * Invariants
+ *  1. offsets.length = voxels + 1, offsets[0] = 0, non-decreasing, offsets[voxels] = neighbours.length.
+ *  2. u is a neighbour of v if and only if v is a neighbour of u; no voxel is its own neighbour.
+ *  3. At most 6 neighbours per voxel.
+ * </pre>
+ */
+public final class MaskGrid implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final int ni;
+  private final int nj;
+  private final int nk;
+  private final int[] gridIndex;
+  private final int[] offsets;
+  private final int[] neighbours;
+
+  private MaskGrid(int ni, int nj, int nk, int[] gridIndex, int[] offsets, int[] neighbours) {
+    this.ni = ni;
+    this.nj = nj;
+    this.nk = nk;
+    this.gridIndex = gridIndex;
+    this.offsets = offsets;
+    this.neighbours = neighbours;
+  }
+
+  /**
+   * Builds the grid from a mask in C order over (i, j, k): {@code mask[(i * nj + j) * nk + k]}.
+   *
+   * @throws InvalidInputException when a dimension is not positive or the mask length differs
+   *     from ni × nj × nk
+   */
+  public static MaskGrid of(int ni, int nj, int nk, boolean[] mask) {
+    if (ni < 1 || nj < 1 || nk < 1) {
+      throw new InvalidInputException(
+          "grid dimensions must be >= 1, but were: " + ni + " x " + nj + " x " + nk);
+    }
+    long cells = (long) ni * nj * nk;
+    if (cells > Integer.MAX_VALUE - 8) {
+      throw new InvalidInputException(
+          "grid must have fewer than 2^31 voxels, but was: " + ni + " x " + nj + " x " + nk);
+    }
+    if (mask.length != cells) {
+      throw new InvalidInputException("Cannot build a TFCE grid: the mask has " + mask.length
+          + " values, but the grid " + ni + " x " + nj + " x " + nk + " has " + cells);
+    }
+    int[] cellToVoxel = new int[(int) cells];
+    int voxels = 0;
+    for (int c = 0; c < cells; c++) {
+      cellToVoxel[c] = mask[c] ? voxels++ : -1;
+    }
+    int[] gridIndex = new int[voxels];
+    int[] offsets = new int[voxels + 1];
+    int[] scratch = new int[6 * voxels];
+    int edges = 0;
+    int sj = nk;
+    int si = nj * nk;
+    for (int i = 0; i < ni; i++) {
+      for (int j = 0; j < nj; j++) {
+        for (int k = 0; k < nk; k++) {
+          int c = i * si + j * sj + k;
+          int v = cellToVoxel[c];
+          if (v < 0) {
+            continue;
+          }
+          gridIndex[v] = c;
+          offsets[v] = edges;
+          // Listed in increasing cell order, hence increasing voxel number.
+          if (i > 0 && cellToVoxel[c - si] >= 0) {
+            scratch[edges++] = cellToVoxel[c - si];
+          }
+          if (j > 0 && cellToVoxel[c - sj] >= 0) {
+            scratch[edges++] = cellToVoxel[c - sj];
+          }
+          if (k > 0 && cellToVoxel[c - 1] >= 0) {
+            scratch[edges++] = cellToVoxel[c - 1];
+          }
+          if (k + 1 < nk && cellToVoxel[c + 1] >= 0) {
+            scratch[edges++] = cellToVoxel[c + 1];
+          }
+          if (j + 1 < nj && cellToVoxel[c + sj] >= 0) {
+            scratch[edges++] = cellToVoxel[c + sj];
+          }
+          if (i + 1 < ni && cellToVoxel[c + si] >= 0) {
+            scratch[edges++] = cellToVoxel[c + si];
+          }
+        }
+      }
+    }
+    offsets[voxels] = edges;
+    return new MaskGrid(ni, nj, nk, gridIndex, offsets, Arrays.copyOf(scratch, edges));
+  }
+
+  /** A grid whose mask is every voxel. */
+  public static MaskGrid full(int ni, int nj, int nk) {
+    boolean[] mask = new boolean[Math.max(0, ni) * Math.max(0, nj) * Math.max(0, nk)];
+    Arrays.fill(mask, true);
+    return of(ni, nj, nk, mask);
+  }
+
+  /** Number of in-mask voxels: the length of every masked map on this grid. */
+  public int voxels() {
+    return gridIndex.length;
+  }
+
+  public int ni() {
+    return ni;
+  }
+
+  public int nj() {
+    return nj;
+  }
+
+  public int nk() {
+    return nk;
+  }
+
+  /** C-order cell index {@code (i * nj + j) * nk + k} of in-mask voxel {@code v}. */
+  public int cellOf(int v) {
+    return gridIndex[v];
+  }
+
+  /** Start of voxel v's neighbours in {@link #neighbours()}; the end is {@code offset(v + 1)}. */
+  public int offset(int v) {
+    return offsets[v];
+  }
+
+  /** The CSR offsets (shared, not copied: read only). */
+  int[] offsetsArray() {
+    return offsets;
+  }
+
+  /** The CSR neighbour list (shared, not copied: read only). */
+  int[] neighboursArray() {
+    return neighbours;
+  }
+
+  /** The neighbours of voxel v (a copy). */
+  public int[] neighboursOf(int v) {
+    return Arrays.copyOfRange(neighbours, offsets[v], offsets[v + 1]);
+  }
+
+  /** Checks that a masked map fits this grid. */
+  void checkMap(String what, double[] map, int offset) {
+    if (offset < 0 || (long) offset + voxels() > map.length) {
+      throw new IllegalArgumentException("Cannot " + what + ": the map needs " + voxels()
+          + " values from offset " + offset + ", but the array has " + map.length);
+    }
+  }
+}

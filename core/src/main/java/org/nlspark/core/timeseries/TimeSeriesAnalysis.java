@@ -1,0 +1,131 @@
+package org.nlspark.core.timeseries;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.memory.MemoryProbe;
+import org.nlspark.core.result.Result;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
+import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileRunner;
+
+/**
+ * Time-series correlation against surrogates as an analysis of the pipeline: one tile per fixed
+ * voxel block (every surrogate of the block, folded window by window), partials are the block's
+ * observed r, exceedance counts and per-replicate maxima, merged exactly. Runs on the CPU.
+ */
+public final class TimeSeriesAnalysis implements TileAnalysis {
+  private final TimeSeriesCorrelation.Data data;
+  private final TimeSeriesCorrelation.Options options;
+  private final MemoryBudget budget;
+
+  TimeSeriesAnalysis(TimeSeriesCorrelation.Data data, TimeSeriesCorrelation.Options options) {
+    this.data = data;
+    this.options = options;
+    this.budget = MemoryBudget.resolve(null, BackendKind.CPU, MemoryProbe.system(), false);
+  }
+
+  @Override
+  public String command() {
+    return "timeseries-correlation";
+  }
+
+  @Override
+  public Serializable data() {
+    return data;
+  }
+
+  @Override
+  public Backend backend() {
+    return Backend.cpu("timeseries-correlation runs on the CPU");
+  }
+
+  @Override
+  public MemoryBudget budget() {
+    return budget;
+  }
+
+  @Override
+  public long replicates() {
+    return options.permutations();
+  }
+
+  @Override
+  public TilePlan plan(MemoryBudget perTile, int parallelism) {
+    int vb = Math.min(options.grid().voxelBlock(), data.voxels());
+    int t = data.timepoints();
+    // the block standardised, its lag table (circle shifts), a window of nulls, the maxima
+    long bytes = 8L * vb * (2L * t + options.grid().window()) + 8L * options.permutations();
+    int windows = options.grid().windows(options.permutations());
+    return new TilePlan(options.grid(), data.voxels(), options.permutations(), windows,
+        Math.max(1, parallelism), bytes, 0, perTile.gb(), perTile.source().describe());
+  }
+
+  @Override
+  public TileRunner runner(TilePlan plan) {
+    TimeSeriesCorrelation.Options o = options;
+    return (TileRunner) (input, tile, device) ->
+        TimeSeriesCorrelation.block((TimeSeriesCorrelation.Data) input, tile.block(), o)
+            .toBytes();
+  }
+
+  @Override
+  public TileMerger merger(TilePlan plan) {
+    List<TimeSeriesCorrelation.BlockOut> outs = new ArrayList<>();
+    int voxels = data.voxels();
+    TimeSeriesCorrelation.Options o = options;
+    return new TileMerger() {
+      @Override
+      public synchronized void add(byte[] partial) {
+        outs.add(TimeSeriesCorrelation.BlockOut.fromBytes(partial));
+      }
+
+      @Override
+      public synchronized Result finish() {
+        return TimeSeriesCorrelation.merge(outs, voxels, o);
+      }
+
+      @Override
+      public long flops() {
+        return 0;
+      }
+
+      @Override
+      public long kernelNanos() {
+        return 0;
+      }
+    };
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("method", options.method().cliName());
+    params.put("permutations", options.permutations());
+    params.put("tail", options.tail().name().toLowerCase(Locale.ROOT));
+    params.put("fwer", options.fwer());
+    m.put("parameters", params);
+    m.put("seed", options.seed());
+    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("precision", "float64");
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("timepoints", data.timepoints());
+    input.put("voxels", data.voxels());
+    m.put("input", input);
+    Map<String, Object> resampling = new LinkedHashMap<>();
+    resampling.put("scheme", options.method().cliName() + " surrogates of the target");
+    resampling.put("replicates_drawn", options.permutations());
+    resampling.put("exact_enumeration", false);
+    m.put("resampling", resampling);
+    return m;
+  }
+}

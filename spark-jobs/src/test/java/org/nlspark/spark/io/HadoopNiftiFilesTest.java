@@ -1,0 +1,111 @@
+package org.nlspark.spark.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.nifti.NiftiDatatype;
+import org.nlspark.core.io.nifti.NiftiHeader;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.io.nifti.NiftiReader;
+import org.nlspark.core.io.nifti.NiftiWriter;
+
+class HadoopNiftiFilesTest {
+  @TempDir Path dir;
+  private final Configuration conf = new Configuration();
+
+  private static NiftiMask mask() {
+    NiftiHeader h = NiftiHeader.builder().datatype(NiftiDatatype.UINT8).shape(3, 2, 2)
+        .sform(1, new double[][] {{-2, 0, 0, 4}, {0, 2, 0, -2}, {0, 0, 2, 1}}).build();
+    return NiftiMask.fromImage(h, new double[] {1, 0, 1, 1, 0, 1, 1, 1, 0, 0, 1, 1}, "m");
+  }
+
+  private Path image(String relative, float base) throws Exception {
+    Path p = dir.resolve(relative);
+    Files.createDirectories(p.getParent());
+    NiftiMask m = mask();
+    float[] values = new float[m.count()];
+    for (int n = 0; n < values.length; n++) {
+      values[n] = base + n;
+    }
+    NiftiWriter.writeMap(p, m, values, 0f);
+    return p;
+  }
+
+  private static String uri(Path p) {
+    return p.toUri().toString();
+  }
+
+  @Test
+  void directoryGlobAndListGiveTheSameOrderedFiles() throws Exception {
+    Path b = image("d/sub-b.nii.gz", 20);
+    Path a = image("d/sub-a.nii.gz", 10);
+    Files.writeString(dir.resolve("d/_SUCCESS"), "");
+    Files.writeString(dir.resolve("d/list.txt"), "sub-a.nii.gz\n# comment\nsub-b.nii.gz\n");
+    List<String> fromDir = HadoopNiftiFiles.resolveInputs(conf, uri(dir.resolve("d")), "--input");
+    assertThat(fromDir).hasSize(2);
+    assertThat(fromDir.get(0)).endsWith("/d/sub-a.nii.gz");
+    assertThat(fromDir.get(1)).endsWith("/d/sub-b.nii.gz");
+    List<String> fromGlob =
+        HadoopNiftiFiles.resolveInputs(conf, uri(dir) + "d/sub-*.nii.gz", "--input");
+    assertThat(fromGlob).containsExactlyElementsOf(fromDir);
+    List<String> fromList =
+        HadoopNiftiFiles.resolveInputs(conf, uri(dir.resolve("d/list.txt")), "--input");
+    assertThat(fromList).containsExactlyElementsOf(fromDir);
+    assertThat(HadoopNiftiFiles.resolveInputs(conf, uri(a), "--input")).hasSize(1);
+    try (NiftiReader r = HadoopNiftiFiles.open(conf, fromList.get(1), "--input")) {
+      float[] v = new float[r.header().voxelsPerVolume()];
+      r.readVolume(v);
+      assertThat(v[0]).isEqualTo(20f);
+    }
+    assertThat(b).exists();
+  }
+
+  @Test
+  void missingInputsAreUserErrors() throws Exception {
+    image("d/x.nii.gz", 0);
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, uri(dir) + "d/none-*.nii", "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("the glob matches no file");
+    Files.writeString(dir.resolve("d/list.txt"), "x.nii.gz\ny.nii.gz\n");
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, uri(dir.resolve("d/list.txt")), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("it names y.nii.gz")
+        .hasMessageContaining("does not exist");
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.open(conf, uri(dir.resolve("nope.nii")), "--mask"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot read --mask")
+        .hasMessageContaining("no such file");
+  }
+
+  @Test
+  void maskAndMapRoundTripThroughAHadoopFileSystem() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf).getRawFileSystem();
+    NiftiMask m = mask();
+    org.apache.hadoop.fs.Path maskFile = new org.apache.hadoop.fs.Path(uri(dir) + "mask.nii.gz");
+    HadoopNiftiFiles.writeMask(fs, maskFile, m);
+    NiftiMask back = HadoopNiftiFiles.readMask(conf, maskFile.toString(), "--mask");
+    assertThat(back.count()).isEqualTo(m.count());
+    org.apache.hadoop.fs.Path map = new org.apache.hadoop.fs.Path(uri(dir) + "t.nii.gz");
+    float[] values = new float[m.count()];
+    values[3] = 2.5f;
+    HadoopNiftiFiles.writeMap(fs, map, back, values, 1f);
+    try (NiftiReader r = HadoopNiftiFiles.open(conf, map.toString(), "t")) {
+      float[] v = new float[12];
+      r.readVolume(v);
+      assertThat(v[m.fileIndex(3)]).isEqualTo(2.5f);
+      assertThat(v[1]).isEqualTo(1f);
+      assertThat(r.header().affine()).isDeepEqualTo(m.geometry().affine());
+    }
+  }
+}
