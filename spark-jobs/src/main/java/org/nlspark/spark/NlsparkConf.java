@@ -33,27 +33,30 @@ public final class NlsparkConf {
    */
   public static final String TEST_FAIL_ONCE_TILE = "spark.nlspark.test.fail-once-tile";
 
+  /**
+   * Test hook for the killed-executor check: the first attempt of tile 0 prints a marker on
+   * stderr and waits this many milliseconds, so a script can kill its executor while it runs.
+   * 0 (off) in normal runs.
+   */
+  public static final String TEST_HOLD_TILE_MS = "spark.nlspark.test.hold-tile-ms";
+
   /** All settings, for documentation and for the test that no key is read undeclared. */
   public static final List<Setting> SETTINGS = List.of(
       new Setting(BROADCAST_MAX_BYTES, Long.toString(BROADCAST_MAX_BYTES_DEFAULT), "bytes",
           "largest serialized size of the inputs broadcast to executors; above it the run is"
               + " refused (exit 3) before any task starts"),
       new Setting(TEST_FAIL_ONCE_TILE, "-1", "tile index",
-          "test hook: the task of this tile fails once on its first attempt; -1 = off"));
+          "test hook: the task of this tile fails once on its first attempt; -1 = off"),
+      new Setting(TEST_HOLD_TILE_MS, "0", "milliseconds",
+          "test hook: the first attempt of tile 0 waits this long so a script can kill its"
+              + " executor; 0 = off"));
 
   /** Keys of an earlier release that spark-submit dropped; naming them gets the new key. */
   private static final List<String> RENAMED = List.of("nlspark.broadcast.max-bytes",
       "nlspark.test.fail-once-tile");
 
-  /**
-   * Test hook for the killed-executor check: the first attempt of tile 0 prints a marker on
-   * stderr and waits this many milliseconds, so a script can kill its executor while it runs.
-   * Unset (0) in normal runs.
-   */
-  public static final String TEST_HOLD_TILE_MS = "nlspark.test.hold-tile-ms";
-
   public static long holdTileMillis(SparkSession spark) {
-    return Long.parseLong(spark.conf().get(TEST_HOLD_TILE_MS, "0"));
+    return longValue(spark, TEST_HOLD_TILE_MS, "milliseconds");
   }
 
   public static long broadcastMaxBytes(SparkSession spark) {
