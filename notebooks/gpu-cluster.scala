@@ -32,7 +32,8 @@ val output = dbutils.widgets.get("output")
 
 // COMMAND ----------
 
-import org.nlspark.core.backend.{DeviceReport, GpuProbes}
+import org.nlspark.core.backend.GpuProbes
+import org.nlspark.core.engine.DeviceReport
 import scala.collection.JavaConverters._
 
 def reportRow(where: String): (String, String) = {

@@ -85,4 +85,46 @@ class PartitioningDeterminismTest {
     check("one-sample", "--input", x.toString(), "--stat", "t", "--permutations", "400",
         "--seed", "8");
   }
+
+  @Test
+  void twoSampleIsIdenticalForAnyPartitioningAndRetry() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", N, V, TestData.gaussian(23, N, V, 0.2));
+    Path y = TestData.matrix(dir, "y.npy", N + 3, V, TestData.gaussian(24, N + 3, V, 0));
+    check("two-sample", "--input", x.toString(), "--input2", y.toString(), "--permutations",
+        "300", "--seed", "5");
+  }
+
+  @Test
+  void correlationIsIdenticalForAnyPartitioningAndRetry() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", N, V, TestData.gaussian(25, N, V, 0));
+    Path y = TestData.vector(dir, "y.npy", TestData.gaussian(26, 1, N, 0));
+    check("correlation", "--input", x.toString(), "--target", y.toString(), "--method",
+        "spearman", "--permutations", "300", "--seed", "6");
+  }
+
+  @Test
+  void iscIsIdenticalForAnyPartitioningAndRetry() throws Exception {
+    Path bold = dir.resolve("bold.npy");
+    org.nlspark.core.io.NpyWriter.writeFloat64(bold, new long[] {3, 8, V},
+        TestData.gaussian(27, 3 * 8, V, 0));
+    check("isc", "--input", bold.toString(), "--samples", "200", "--metric", "mean",
+        "--save-samples", "--seed", "7");
+  }
+
+  @Test
+  void timeseriesCorrelationIsIdenticalForAnyPartitioningAndRetry() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 16, V, TestData.gaussian(28, 16, V, 0));
+    Path y = TestData.vector(dir, "y.npy", TestData.gaussian(29, 1, 16, 0));
+    check("timeseries-correlation", "--input", x.toString(), "--target", y.toString(),
+        "--null", "phase-randomize", "--permutations", "200", "--seed", "9");
+  }
+
+  @Test
+  void ridgeBootstrapIsIdenticalForAnyPartitioningAndRetry() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 20, 5, TestData.gaussian(30, 20, 5, 0));
+    Path y = TestData.matrix(dir, "y.npy", 20, 3, TestData.gaussian(31, 20, 3, 0));
+    // a small budget makes each 128-replicate window its own tile: 3 tiles for B = 300
+    check("ridge-bootstrap", "--input", x.toString(), "--target", y.toString(), "--samples",
+        "300", "--save-samples", "--memory-budget-gb", "9e-5", "--seed", "10");
+  }
 }
