@@ -30,7 +30,9 @@ for tail in upper two; do
   python3 "$IT_DIR/bench_tfce.py" loop "$work" "$tail" | tee "$work/python-$tail.json"
   python3 "$IT_DIR/bench_tfce.py" compare "$work/java-$tail.npy" "$work/python-$tail.npy" 1e-10
   line=$(grep "\"tail\": \"$tail\"" "$work/java.jsonl")
+  # shellcheck disable=SC2001  # a capture group, not a plain substitution
   java_ms=$(sed 's/.*"median_ms": \([0-9.]*\).*/\1/' <<<"$line")
+  # shellcheck disable=SC2001
   java_cpu=$(sed 's/.*"cpu_median_ms": \([0-9.]*\).*/\1/' <<<"$line")
   py_ms=$(sed 's/.*"python_best_ms": \([0-9.]*\).*/\1/' "$work/python-$tail.json")
   py_cpu=$(sed 's/.*"python_cpu_best_ms": \([0-9.]*\).*/\1/' "$work/python-$tail.json")

@@ -228,7 +228,8 @@ NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=first-write:20000" \
   start_nl --input "$WORK/wide.npy" --output "$OUT" "${ARGS[@]}" --overwrite
 if wait_for "paused at first-write" 120; then
   signal_and_wait KILL
-  ls -A "$OUT" | grep -q '^\.nlspark-tmp-' || problem "kill -9 left no temporary file (nothing to test)"
+  temps=("$OUT"/.nlspark-tmp-*)
+  [[ -e ${temps[0]} ]] || problem "kill -9 left no temporary file (nothing to test)"
   # a rerun that is refused still must not lose anything; one with --overwrite cleans up
   run_nl --input "$X" --output "$OUT" "${ARGS[@]}" --overwrite
   expect_code 0
