@@ -38,14 +38,15 @@ class ApiAndBudgetTest {
             .grid(new Grid(7, 16)).partitions(3));
     BootstrapResult r = (BootstrapResult) report.result;
     Dataset<Row> df = Nlspark.toDataFrame(spark, r);
-    assertThat(df.columns()).containsExactly("voxel", "mean", "std", "ci_lower", "ci_upper", "z",
+    assertThat(df.columns()).containsExactly("voxel", "observed", "mean", "std", "ci_lower", "ci_upper", "z",
         "p");
     List<Row> rows = df.orderBy("voxel").collectAsList();
     assertThat(rows).hasSize(30);
     for (int v = 0; v < 30; v++) {
       assertThat(rows.get(v).getInt(0)).isEqualTo(v);
-      assertThat(rows.get(v).getDouble(1)).isEqualTo(r.mean[v]);
-      assertThat(rows.get(v).getDouble(4)).isEqualTo(r.ciUpper[v]);
+      assertThat(rows.get(v).getDouble(1)).isEqualTo(r.observed[v]);
+      assertThat(rows.get(v).getDouble(2)).isEqualTo(r.mean[v]);
+      assertThat(rows.get(v).getDouble(5)).isEqualTo(r.ciUpper[v]);
     }
     breeze.linalg.DenseVector<Object> b = Nlspark.toBreeze(r.mean);
     assertThat(b.length()).isEqualTo(30);

@@ -73,7 +73,7 @@ class CliEndToEndTest {
     assertSameAsLocal(out, spec, JobInputs.of(read(x)));
     try (var files = Files.list(out)) {
       assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly(
-          "ci_lower.npy", "ci_upper.npy", "mean.npy", "p.npy", "samples.npy", "std.npy",
+          "ci_lower.npy", "ci_upper.npy", "mean.npy", "observed.npy", "p.npy", "samples.npy", "std.npy",
           "summary.json", "z.npy");
     }
     Map<String, Object> s = summary(out);

@@ -20,7 +20,9 @@ import org.nlspark.core.memory.CpuWorkerPlanner;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.ResultMerger;
@@ -154,7 +156,12 @@ public final class PreparedJob implements TileAnalysis {
 
       @Override
       public Result finish() {
-        return merger.finish();
+        Result result = merger.finish();
+        if (result instanceof BootstrapResult) { // observed.npy: the statistic on the full data
+          return ((BootstrapResult) result).withObserved(
+              ObservedStatistic.of(spec.statistic(), inputs.x()));
+        }
+        return result;
       }
 
       @Override

@@ -11,6 +11,8 @@ import java.util.Map;
  * Voxels whose replicates have zero spread get NaN z and p and are counted.
  */
 public final class BootstrapResult implements Result {
+  /** The statistic on the full data, or null where none applies (ridge: see RidgeResult). */
+  public final double[] observed;
   public final double[] mean;
   public final double[] std;
   public final double[] ciLower;
@@ -24,6 +26,13 @@ public final class BootstrapResult implements Result {
 
   public BootstrapResult(double[] mean, double[] std, double[] ciLower, double[] ciUpper,
       double[] z, double[] p, double[] samples, long replicates, int zeroSpreadVoxels) {
+    this(null, mean, std, ciLower, ciUpper, z, p, samples, replicates, zeroSpreadVoxels);
+  }
+
+  public BootstrapResult(double[] observed, double[] mean, double[] std, double[] ciLower,
+      double[] ciUpper, double[] z, double[] p, double[] samples, long replicates,
+      int zeroSpreadVoxels) {
+    this.observed = observed;
     this.mean = mean;
     this.std = std;
     this.ciLower = ciLower;
@@ -35,6 +44,12 @@ public final class BootstrapResult implements Result {
     this.zeroSpreadVoxels = zeroSpreadVoxels;
   }
 
+  /** The same result with the statistic on the full data. */
+  public BootstrapResult withObserved(double[] values) {
+    return new BootstrapResult(values, mean, std, ciLower, ciUpper, z, p, samples, replicates,
+        zeroSpreadVoxels);
+  }
+
   @Override
   public int voxels() {
     return mean.length;
@@ -44,6 +59,9 @@ public final class BootstrapResult implements Result {
   public List<Output> outputs() {
     long[] shape = {mean.length};
     List<Output> out = new ArrayList<>();
+    if (observed != null) {
+      out.add(new Output("observed", shape, observed));
+    }
     out.add(new Output("mean", shape, mean));
     out.add(new Output("std", shape, std));
     out.add(new Output("ci_lower", shape, ciLower));

@@ -63,12 +63,12 @@ class DeterminismTest {
     PreparedJob job = PreparedJob.prepare(spec, in, 1);
     TilePlan plan = new TilePlan(GRID, in.voxels(), job.resampling.replicates(), 2, 1, 0,
         org.nlspark.core.tile.TilePlanner.tailSize(spec, job.resampling.replicates()), 1, "test");
-    ResultMerger merger = new ResultMerger(spec, job.resampling, plan);
+    org.nlspark.core.tile.TileMerger merger = job.merger(plan);
     List<TileSpec> tiles = new ArrayList<>(plan.tiles());
     java.util.Collections.reverse(tiles);
     for (TileSpec t : tiles) {
       PartialResult p = TileExecutor.execute(spec, in, job.resampling, plan, t);
-      merger.add(PartialResult.fromBytes(p.toBytes()));
+      merger.add(p.toBytes());
     }
     assertSameBits(reference, merger.finish(), "reversed byte-form merge");
   }
