@@ -21,7 +21,6 @@ import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.BootstrapResult;
-import org.nlspark.core.result.Result;
 import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
@@ -147,33 +146,11 @@ public final class PreparedJob implements TileAnalysis {
 
   @Override
   public TileMerger merger(TilePlan plan) {
-    ResultMerger merger = new ResultMerger(spec, resampling, plan);
-    return new TileMerger() {
-      @Override
-      public void add(byte[] partial) {
-        merger.add(PartialResult.fromBytes(partial));
-      }
-
-      @Override
-      public Result finish() {
-        Result result = merger.finish();
-        if (result instanceof BootstrapResult) { // observed.npy: the statistic on the full data
-          return ((BootstrapResult) result).withObserved(
-              ObservedStatistic.of(spec.statistic(), inputs.x()));
-        }
-        return result;
-      }
-
-      @Override
-      public long flops() {
-        return merger.flops();
-      }
-
-      @Override
-      public long kernelNanos() {
-        return merger.kernelNanos();
-      }
-    };
+    return new ResultMerger(spec, resampling, plan).asTileMerger(result ->
+        result instanceof BootstrapResult // observed.npy: the statistic on the full data
+            ? ((BootstrapResult) result).withObserved(
+                ObservedStatistic.of(spec.statistic(), inputs.x()))
+            : result);
   }
 
   @Override

@@ -1,9 +1,7 @@
 package org.nlspark.core.isc;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.Backend;
@@ -14,7 +12,6 @@ import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
-import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -125,30 +122,9 @@ public final class IscAnalysis implements TileAnalysis {
 
   @Override
   public TileMerger merger(TilePlan plan) {
-    List<Isc.BlockOutcome> outcomes = new ArrayList<>();
     int voxels = data.voxels();
     Isc.Options o = options;
-    return new TileMerger() {
-      @Override
-      public synchronized void add(byte[] partial) {
-        outcomes.add(Isc.BlockOutcome.fromBytes(partial));
-      }
-
-      @Override
-      public synchronized Result finish() {
-        return Isc.merge(outcomes, voxels, o);
-      }
-
-      @Override
-      public long flops() {
-        return 0;
-      }
-
-      @Override
-      public long kernelNanos() {
-        return 0;
-      }
-    };
+    return TileMerger.collecting(Isc.BlockOutcome::fromBytes, outs -> Isc.merge(outs, voxels, o));
   }
 
   @Override

@@ -12,7 +12,6 @@ import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.result.BootstrapResult;
-import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.ResultMerger;
@@ -97,35 +96,16 @@ public final class RidgeAnalysis implements TileAnalysis {
 
   @Override
   public TileMerger merger(TilePlan plan) {
-    ResultMerger merger = ResultMerger.forBootstrap(options.confidence(), CiMethod.PERCENTILE,
-        options.saveSamples(), plan);
     int targets = data.targets();
     boolean predictions = data.xTest() != null;
     int tiles = plan.tileCount();
     int perTile = plan.windowsPerTile() * grid.window();
-    return new TileMerger() {
-      @Override
-      public void add(byte[] partial) {
-        merger.add(PartialResult.fromBytes(partial));
-      }
-
-      @Override
-      public Result finish() {
-        BootstrapResult b = (BootstrapResult) merger.finish();
-        return new RidgeResult(b.mean, b.std, b.ciLower, b.ciUpper, b.z, b.p, b.samples, rows,
-            targets, predictions, options.samples(), perTile, tiles, b.zeroSpreadVoxels);
-      }
-
-      @Override
-      public long flops() {
-        return merger.flops();
-      }
-
-      @Override
-      public long kernelNanos() {
-        return merger.kernelNanos();
-      }
-    };
+    return ResultMerger.forBootstrap(options.confidence(), CiMethod.PERCENTILE,
+        options.saveSamples(), plan).asTileMerger(result -> {
+          BootstrapResult b = (BootstrapResult) result;
+          return new RidgeResult(b.mean, b.std, b.ciLower, b.ciUpper, b.z, b.p, b.samples, rows,
+              targets, predictions, options.samples(), perTile, tiles, b.zeroSpreadVoxels);
+        });
   }
 
   @Override

@@ -214,4 +214,30 @@ public final class ResultMerger {
     return new BootstrapResult(mean, std, lower, upper, z, p, samples, plan.replicates(),
         zeroSpread);
   }
+
+  /** This merger fed with partial bytes; {@code finish} shapes the merged result. */
+  public TileMerger asTileMerger(java.util.function.UnaryOperator<Result> finish) {
+    ResultMerger merger = this;
+    return new TileMerger() {
+      @Override
+      public void add(byte[] partial) {
+        merger.add(PartialResult.fromBytes(partial));
+      }
+
+      @Override
+      public Result finish() {
+        return finish.apply(merger.finish());
+      }
+
+      @Override
+      public long flops() {
+        return merger.flops();
+      }
+
+      @Override
+      public long kernelNanos() {
+        return merger.kernelNanos();
+      }
+    };
+  }
 }

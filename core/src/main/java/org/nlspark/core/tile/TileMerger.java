@@ -19,4 +19,34 @@ public interface TileMerger {
 
   /** Kernel time summed over tiles (CPU-seconds, not wall time). */
   long kernelNanos();
+
+  /**
+   * A merger that decodes each partial, keeps them, and builds the result from all of them at the
+   * end (for analyses whose partials are whole voxel blocks, merged exactly in any order).
+   */
+  static <T> TileMerger collecting(java.util.function.Function<byte[], T> decode,
+      java.util.function.Function<java.util.List<T>, Result> finish) {
+    java.util.List<T> parts = new java.util.ArrayList<>();
+    return new TileMerger() {
+      @Override
+      public synchronized void add(byte[] partial) {
+        parts.add(decode.apply(partial));
+      }
+
+      @Override
+      public synchronized Result finish() {
+        return finish.apply(parts);
+      }
+
+      @Override
+      public long flops() {
+        return 0;
+      }
+
+      @Override
+      public long kernelNanos() {
+        return 0;
+      }
+    };
+  }
 }

@@ -1,9 +1,7 @@
 package org.nlspark.core.timeseries;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
@@ -11,7 +9,6 @@ import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
-import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -79,30 +76,10 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
 
   @Override
   public TileMerger merger(TilePlan plan) {
-    List<TimeSeriesCorrelation.BlockOut> outs = new ArrayList<>();
     int voxels = data.voxels();
     TimeSeriesCorrelation.Options o = options;
-    return new TileMerger() {
-      @Override
-      public synchronized void add(byte[] partial) {
-        outs.add(TimeSeriesCorrelation.BlockOut.fromBytes(partial));
-      }
-
-      @Override
-      public synchronized Result finish() {
-        return TimeSeriesCorrelation.merge(outs, voxels, o);
-      }
-
-      @Override
-      public long flops() {
-        return 0;
-      }
-
-      @Override
-      public long kernelNanos() {
-        return 0;
-      }
-    };
+    return TileMerger.collecting(TimeSeriesCorrelation.BlockOut::fromBytes,
+        outs -> TimeSeriesCorrelation.merge(outs, voxels, o));
   }
 
   @Override
