@@ -173,31 +173,10 @@ final class GpuBlock {
     }
     // As CorrelationStatistic: exact integer rank sums over a per-voxel denominator, so rank
     // ties stay ties.
-    double[] xs = new double[n * b];
-    double[] column = new double[n];
-    double[] sxx = new double[b];
-    for (int v = 0; v < b; v++) {
-      for (int i = 0; i < n; i++) {
-        column[i] = x[i * b + v];
-      }
-      double[] r = centredDoubledRanks(column);
-      for (int i = 0; i < n; i++) {
-        xs[i * b + v] = r[i];
-        sxx[v] += r[i] * r[i];
-      }
-    }
-    double[] ys = centredDoubledRanks(y);
-    double syy = 0;
-    for (double r : ys) {
-      syy += r * r;
-    }
-    double[] denominator = new double[b];
-    for (int v = 0; v < b; v++) {
-      denominator[v] = Math.sqrt(sxx[v] * syy);
-    }
-    g.data = xs;
-    g.target = ys;
-    g.perVoxel = denominator;
+    BlockTransforms.SpearmanRanks ranks = BlockTransforms.spearmanRanks(x, n, b, y);
+    g.data = ranks.columns();
+    g.target = ranks.target();
+    g.perVoxel = ranks.denominator();
     return g;
   }
 
@@ -304,13 +283,4 @@ final class GpuBlock {
     return BlockTransforms.constantColumns(x, n, b);
   }
 
-  /** 2 * rank - (n + 1) with ties averaged: exact integers of mean zero (Spearman's data). */
-  static double[] centredDoubledRanks(double[] v) {
-    double[] r = Ranks.average(v);
-    int n = v.length;
-    for (int i = 0; i < n; i++) {
-      r[i] = 2 * r[i] - (n + 1);
-    }
-    return r;
-  }
 }

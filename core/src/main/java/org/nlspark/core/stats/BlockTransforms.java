@@ -169,4 +169,47 @@ public final class BlockTransforms {
     }
     return s;
   }
+
+  /**
+   * Spearman's inputs, shared by the CPU kernel and the GPU block: columns and target as exact
+   * integer ranks 2·rank − (n + 1) (average ranks are multiples of 1/2, so ties stay ties), and
+   * per voxel the denominator sqrt(Σx² · Σy²) of the rank correlation.
+   */
+  public record SpearmanRanks(double[] columns, double[] target, double[] denominator) {}
+
+  public static SpearmanRanks spearmanRanks(double[] x, int n, int b, double[] y) {
+    double[] xs = new double[n * b];
+    double[] column = new double[n];
+    double[] sxx = new double[b];
+    for (int v = 0; v < b; v++) {
+      for (int i = 0; i < n; i++) {
+        column[i] = x[i * b + v];
+      }
+      double[] r = centredDoubledRanks(column);
+      for (int i = 0; i < n; i++) {
+        xs[i * b + v] = r[i];
+        sxx[v] += r[i] * r[i];
+      }
+    }
+    double[] ys = centredDoubledRanks(y);
+    double syy = 0;
+    for (double r : ys) {
+      syy += r * r;
+    }
+    double[] denominator = new double[b];
+    for (int v = 0; v < b; v++) {
+      denominator[v] = Math.sqrt(sxx[v] * syy);
+    }
+    return new SpearmanRanks(xs, ys, denominator);
+  }
+
+  /** 2 * rank - (n + 1): exact integers (average ranks are multiples of 1/2), mean zero. */
+  public static double[] centredDoubledRanks(double[] v) {
+    double[] r = Ranks.average(v);
+    int n = v.length;
+    for (int i = 0; i < n; i++) {
+      r[i] = 2 * r[i] - (n + 1);
+    }
+    return r;
+  }
 }

@@ -38,40 +38,9 @@ final class CorrelationStatistic extends GemmStatistic {
 
   private static CorrelationStatistic createSpearman(Precision precision, double[] x, int n,
       int b, int window, double[] y, long seed, int[] undefined) {
-    double[] xs = new double[n * b];
-    double[] column = new double[n];
-    double[] sxx = new double[b];
-    for (int v = 0; v < b; v++) {
-      for (int i = 0; i < n; i++) {
-        column[i] = x[i * b + v];
-      }
-      double[] r = centredDoubledRanks(column);
-      for (int i = 0; i < n; i++) {
-        xs[i * b + v] = r[i];
-        sxx[v] += r[i] * r[i];
-      }
-    }
-    double[] ys = centredDoubledRanks(y);
-    double syy = 0;
-    for (double r : ys) {
-      syy += r * r;
-    }
-    double[] denominator = new double[b];
-    for (int v = 0; v < b; v++) {
-      denominator[v] = Math.sqrt(sxx[v] * syy);
-    }
-    return new CorrelationStatistic(precision, xs, n, b, window, ys, seed, undefined,
-        denominator);
-  }
-
-  /** 2 * rank - (n + 1): exact integers (average ranks are multiples of 1/2), mean zero. */
-  static double[] centredDoubledRanks(double[] v) {
-    double[] r = Ranks.average(v);
-    int n = v.length;
-    for (int i = 0; i < n; i++) {
-      r[i] = 2 * r[i] - (n + 1);
-    }
-    return r;
+    BlockTransforms.SpearmanRanks ranks = BlockTransforms.spearmanRanks(x, n, b, y);
+    return new CorrelationStatistic(precision, ranks.columns(), n, b, window, ranks.target(), seed,
+        undefined, ranks.denominator());
   }
 
   @Override
