@@ -26,7 +26,10 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.spark.engine.SparkEngine;
+import org.nlspark.spark.io.DataFrameMatrices;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.io.StudyInputs;
 
 /**
  * The programmatic API (DESIGN §6): the CLI's commands as methods for notebooks and Spark
@@ -88,27 +91,53 @@ public final class Nlspark {
     return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis);
   }
 
+  /**
+   * Bootstrap of {@code inputPath}: an .npy matrix, a 4-D NIfTI, a list file, directory or glob
+   * of 3-D NIfTI images, or a Parquet dataset (DESIGN §8). NIfTI inputs take the mask of
+   * {@code options.maskFile} (else the default mask); Parquet the column of
+   * {@code options.column} (default voxels) and {@code options.orderBy}.
+   */
   public static RunReport bootstrap(SparkSession spark, String inputPath, NlsparkOptions options) {
-    return bootstrap(spark, read(spark, inputPath, "--input"), options);
+    return run(spark, Analysis.BOOTSTRAP, resolve(spark, inputPath, null, options), null,
+        options, false);
   }
 
   public static RunReport bootstrap(SparkSession spark, DataMatrix x, NlsparkOptions options) {
     return run(spark, Analysis.BOOTSTRAP, JobInputs.of(x), options, false);
   }
 
-  /** Sign-flip test of the mean (or t) against 0. */
+  /**
+   * Bootstrap of a DataFrame with one row per sample and the voxel values in an array column
+   * ({@code options.column}, default voxels), in the DataFrame's row order unless
+   * {@code options.orderBy} names a column. The rows are collected on the driver.
+   */
+  public static RunReport bootstrap(SparkSession spark, Dataset<Row> samples,
+      NlsparkOptions options) {
+    return bootstrap(spark, matrix(samples, options), options);
+  }
+
+  /** Sign-flip test of the mean (or t) against 0; inputs as {@link #bootstrap}. */
   public static RunReport oneSample(SparkSession spark, String inputPath, NlsparkOptions options) {
-    return oneSample(spark, read(spark, inputPath, "--input"), options);
+    return run(spark, Analysis.ONE_SAMPLE, resolve(spark, inputPath, null, options), null,
+        options, false);
   }
 
   public static RunReport oneSample(SparkSession spark, DataMatrix x, NlsparkOptions options) {
     return run(spark, Analysis.ONE_SAMPLE, JobInputs.of(x), options, false);
   }
 
-  /** Label-permutation test of group X against group Y (same voxels). */
+  /** Sign-flip test of a DataFrame's samples (as {@link #bootstrap(SparkSession, Dataset,
+   * NlsparkOptions)}). */
+  public static RunReport oneSample(SparkSession spark, Dataset<Row> samples,
+      NlsparkOptions options) {
+    return oneSample(spark, matrix(samples, options), options);
+  }
+
+  /** Label-permutation test of group X against group Y (same voxels); inputs as {@link
+   * #bootstrap}, both on one grid for NIfTI. */
   public static RunReport twoSample(SparkSession spark, String x, String y,
       NlsparkOptions options) {
-    return twoSample(spark, read(spark, x, "--input"), read(spark, y, "--input2"), options);
+    return run(spark, Analysis.TWO_SAMPLE, resolve(spark, x, y, options), null, options, false);
   }
 
   public static RunReport twoSample(SparkSession spark, DataMatrix x, DataMatrix y,
@@ -116,11 +145,18 @@ public final class Nlspark {
     return run(spark, Analysis.TWO_SAMPLE, JobInputs.twoGroups(x, y), options, false);
   }
 
+  /** Two groups as DataFrames of the shape of {@link #bootstrap(SparkSession, Dataset,
+   * NlsparkOptions)}. */
+  public static RunReport twoSample(SparkSession spark, Dataset<Row> x, Dataset<Row> y,
+      NlsparkOptions options) {
+    return twoSample(spark, matrix(x, options), matrix(y, options), options);
+  }
+
   /** Permutation test of each voxel's correlation with the target (y permuted). */
   public static RunReport correlation(SparkSession spark, String x, String target,
       NlsparkOptions options) {
-    return correlation(spark, read(spark, x, "--input"),
-        HadoopFiles.readVector(hadoopConf(spark), target, "--target"), options);
+    return run(spark, Analysis.CORRELATION, resolve(spark, x, null, options),
+        HadoopFiles.readVector(hadoopConf(spark), target, "--target"), options, false);
   }
 
   public static RunReport correlation(SparkSession spark, DataMatrix x, double[] target,
@@ -128,13 +164,55 @@ public final class Nlspark {
     return run(spark, Analysis.CORRELATION, JobInputs.withTarget(x, target), options, false);
   }
 
+  /** Correlation of a DataFrame's samples with the target (one value per row, in order). */
+  public static RunReport correlation(SparkSession spark, Dataset<Row> x, double[] target,
+      NlsparkOptions options) {
+    return correlation(spark, matrix(x, options), target, options);
+  }
+
+  /**
+   * The inputs named by paths, resolved (files, order, format, mask) but not read; see
+   * {@link StudyInputs}. {@code input2} is null but for two-sample.
+   */
+  public static StudyInputs resolve(SparkSession spark, String input, String input2,
+      NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return StudyInputs.resolve(hadoopConf(spark), input, input2, o.maskFile(), o.column(),
+        o.orderBy());
+  }
+
+  /**
+   * Reads resolved inputs on the driver and runs the analysis; the report carries the mask of
+   * image inputs. {@code target} is correlation's, else null. {@code options} is not changed.
+   */
+  public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
+      double[] target, NlsparkOptions options, boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
+    StudyInputs.Loaded loaded = study.load(hadoopConf(spark));
+    o.mask(loaded.mask).maskSource(loaded.maskSource);
+    return run(spark, analysis, loaded.jobInputs(analysis, target), o, progress);
+  }
+
+  /** A DataFrame's array column as a matrix (see {@link DataFrameMatrices}). */
+  static DataMatrix matrix(Dataset<Row> samples, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return DataFrameMatrices.read(samples,
+        o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column(), o.orderBy());
+  }
+
   /** Runs any analysis; {@code progress} draws a progress line on stderr. */
   public static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
       NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     JobSpec spec = o.toSpec(analysis);
+    if (o.mask() != null && o.mask().count() != inputs.voxels()) {
+      throw new InvalidInputException("Cannot use the mask with these inputs: it selects "
+          + o.mask().count() + " voxels, but the inputs have " + inputs.voxels()
+          + " columns; the mask must be the one the data were masked with");
+    }
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
-    return engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
+    return engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()))
+        .mask(o.mask()).maskSource(o.maskSource());
   }
 
   /**
@@ -188,7 +266,13 @@ public final class Nlspark {
       for (Output o : report.result.outputs()) {
         out.writeNpy(o);
       }
-      out.writeJson("summary.json", withWriteTime(summary, (System.nanoTime() - start) / 1e9));
+      NiftiOutputs.write(out, "", report);
+      Map<String, Object> full = summary;
+      if (report.mask() != null && !summary.containsKey("grid")) {
+        full = new java.util.LinkedHashMap<>(summary);
+        full.put("grid", NiftiOutputs.grid(report.mask(), report.maskSource()));
+      }
+      out.writeJson("summary.json", withWriteTime(full, (System.nanoTime() - start) / 1e9));
       return out.commit();
     }
   }
@@ -209,10 +293,6 @@ public final class Nlspark {
     return m;
   }
 
-
-  static DataMatrix read(SparkSession spark, String path, String flag) {
-    return HadoopFiles.readMatrix(hadoopConf(spark), path, flag);
-  }
 
   static Configuration hadoopConf(SparkSession spark) {
     return spark.sparkContext().hadoopConfiguration();

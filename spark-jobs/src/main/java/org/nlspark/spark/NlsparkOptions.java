@@ -19,6 +19,7 @@ import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.tile.Grid;
 
 /**
@@ -46,6 +47,11 @@ public final class NlsparkOptions implements Serializable {
   private String iscMetric;
   private String nullMethod;
   private Double alpha;
+  private NiftiMask mask;
+  private String maskFile;
+  private String maskSource;
+  private String column;
+  private String orderBy;
 
   public static NlsparkOptions defaults() {
     return new NlsparkOptions();
@@ -87,6 +93,42 @@ public final class NlsparkOptions implements Serializable {
 
   /** The logical grid (changes the computation, so it is recorded); default {@link Grid#DEFAULT}. */
   public NlsparkOptions grid(Grid g) { this.grid = g == null ? Grid.DEFAULT : g; return this; }
+
+  /** The grid and mask of image inputs (null for .npy); set by the image readers. */
+  public NlsparkOptions mask(NiftiMask mask) { this.mask = mask; return this; }
+  public NiftiMask mask() { return mask; }
+
+  /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
+  public NlsparkOptions maskFile(String uri) { this.maskFile = uri; return this; }
+  public String maskFile() { return maskFile; }
+
+  /** Where {@link #mask()} came from: a mask file, "computed", or null; set with the mask. */
+  public NlsparkOptions maskSource(String source) { this.maskSource = source; return this; }
+  public String maskSource() { return maskSource; }
+
+  /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */
+  public NlsparkOptions column(String name) { this.column = name; return this; }
+  public String column() { return column; }
+
+  /** Parquet inputs: the column giving the sample order ({@code --order-by}); null = file order. */
+  public NlsparkOptions orderBy(String name) { this.orderBy = name; return this; }
+  public String orderBy() { return orderBy; }
+
+  /** An independent copy (the entry points set the mask on a copy, never on the caller's). */
+  public NlsparkOptions copy() {
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+        out.writeObject(this);
+      }
+      try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+          new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+        return (NlsparkOptions) in.readObject();
+      }
+    } catch (java.io.IOException | ClassNotFoundException e) {
+      throw new IllegalStateException("[BUG] cannot copy options: " + e, e);
+    }
+  }
 
   public Integer partitions() {
     return partitions;

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.Blas;
+import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.result.Findings;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.TileAnalysis;
@@ -29,6 +30,8 @@ public final class RunReport {
   public final double kernelSeconds;
   public final long flops;
   public final Map<String, Object> engineFacts;
+  private NiftiMask mask;
+  private String maskSource;
 
   public RunReport(TileAnalysis analysis, TilePlan plan, Result result, String engine,
       int parallelism, double setupSeconds, double computeSeconds, double mergeSeconds,
@@ -45,6 +48,14 @@ public final class RunReport {
     this.flops = flops;
     this.engineFacts = engineFacts;
   }
+
+  /** The grid and mask of image inputs (null for .npy); set by the image readers. */
+  public RunReport mask(NiftiMask mask) { this.mask = mask; return this; }
+  public NiftiMask mask() { return mask; }
+
+  /** Where the mask came from: the mask file, "computed" (DESIGN §8 default), or null. */
+  public RunReport maskSource(String source) { this.maskSource = source; return this; }
+  public String maskSource() { return maskSource; }
 
   public Backend backend() {
     return analysis.backend();

@@ -4,8 +4,6 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
-import org.nlspark.core.job.JobInputs;
-import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code nlspark bootstrap}: bootstrap confidence intervals of a per-voxel statistic. */
 @Command(sortOptions = false, name = "bootstrap",
     description = "Bootstrap confidence intervals of a per-voxel statistic.",
-    customSynopsis = "nlspark bootstrap --input X.npy --output DIR [options]",
+    customSynopsis = "nlspark bootstrap --input X --output DIR [options]",
     footer = "Outputs: mean std ci_lower ci_upper z p (.npy), summary.json; samples.npy"
         + " (B, n_voxels) with --save-samples.")
 final class BootstrapCommand extends TileCommand {
@@ -61,7 +59,6 @@ final class BootstrapCommand extends TileCommand {
 
   @Override
   RunReport execute(SparkSession spark, NlsparkOptions options) {
-    return Nlspark.run(spark, Analysis.BOOTSTRAP, JobInputs.of(matrix(spark, input, "--input")),
-        options, progress());
+    return runStudy(spark, options, null);
   }
 }

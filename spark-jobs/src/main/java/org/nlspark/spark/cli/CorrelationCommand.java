@@ -3,8 +3,6 @@ package org.nlspark.spark.cli;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
-import org.nlspark.core.job.JobInputs;
-import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
 import picocli.CommandLine.Command;
@@ -14,7 +12,7 @@ import picocli.CommandLine.Option;
 /** {@code nlspark correlation}: permutation test of each voxel's correlation with a target. */
 @Command(sortOptions = false, name = "correlation",
     description = "Permutation test of each voxel's correlation with a target (y permuted).",
-    customSynopsis = "nlspark correlation --input X.npy --target y.npy --output DIR [options]",
+    customSynopsis = "nlspark correlation --input X --target y.npy --output DIR [options]",
     footer = TileCommand.PERMUTATION_OUTPUTS)
 final class CorrelationCommand extends TileCommand {
   @Option(names = "--target", paramLabel = "y.npy", order = 2,
@@ -50,8 +48,7 @@ final class CorrelationCommand extends TileCommand {
 
   @Override
   RunReport execute(SparkSession spark, NlsparkOptions options) {
-    return Nlspark.run(spark, Analysis.CORRELATION, JobInputs.withTarget(
-        matrix(spark, input, "--input"),
-        HadoopFiles.readVector(conf(spark), target, "--target")), options, progress());
+    return runStudy(spark, options,
+        HadoopFiles.readVector(conf(spark), target, "--target"));
   }
 }

@@ -3,8 +3,6 @@ package org.nlspark.spark.cli;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
-import org.nlspark.core.job.JobInputs;
-import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /** {@code nlspark one-sample}: sign-flip permutation test against 0. */
 @Command(sortOptions = false, name = "one-sample", description = "Sign-flip permutation test against 0.",
-    customSynopsis = "nlspark one-sample --input X.npy --output DIR [options]",
+    customSynopsis = "nlspark one-sample --input X --output DIR [options]",
     footer = TileCommand.PERMUTATION_OUTPUTS)
 final class OneSampleCommand extends TileCommand {
   @Option(names = "--stat", paramLabel = "mean|t", order = 10,
@@ -34,7 +32,6 @@ final class OneSampleCommand extends TileCommand {
 
   @Override
   RunReport execute(SparkSession spark, NlsparkOptions options) {
-    return Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(matrix(spark, input, "--input")),
-        options, progress());
+    return runStudy(spark, options, null);
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.result.Output;
+import org.nlspark.spark.io.NiftiOutputs;
 
 /** summary.json of the tile commands, the command line as recorded, and the progress switch. */
 public final class Summaries {
@@ -22,6 +23,7 @@ public final class Summaries {
     for (Output o : report.result.outputs()) {
       files.add(o.name() + ".npy");
     }
+    files.addAll(NiftiOutputs.fileNames(report));
     files.add("summary.json");
     m.put("files", files);
     return m;

@@ -1,16 +1,18 @@
 package org.nlspark.spark.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -20,9 +22,29 @@ import picocli.CommandLine.Option;
  * method, {@link #execute}.
  */
 abstract class TileCommand extends NlsparkCommand {
-  @Option(names = "--input", paramLabel = "X.npy", order = 1,
-      description = "(required) (n_samples, n_voxels) float32/float64 array")
+  @Option(names = "--input", paramLabel = "X", order = 1,
+      description = "(required) the samples: a 4-D .nii/.nii.gz (one volume per sample), a text"
+          + " file listing 3-D images (one per line, in sample order), a directory or a glob of"
+          + " them (sorted by name), a Parquet dataset (one row per sample), or an .npy"
+          + " (n_samples, n_voxels) array")
   String input;
+
+  @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 3,
+      description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs only; default: every"
+          + " voxel finite in all samples and non-zero in one, written as mask.nii.gz)")
+  String mask;
+
+  @Option(names = "--column", paramLabel = "NAME", order = 4,
+      description = "Parquet inputs: the array column of voxel values (default voxels)")
+  String column;
+
+  @Option(names = "--order-by", paramLabel = "NAME", order = 5,
+      description = "Parquet inputs: the column giving the sample order (default: file name,"
+          + " then row order)")
+  String orderBy;
+
+  /** The resolved inputs of this run, set before {@link #execute}. */
+  StudyInputs study;
 
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -37,6 +59,11 @@ abstract class TileCommand extends NlsparkCommand {
 
   /** Checks that the inputs besides --input are given. */
   void requireOthers() {}
+
+  /** --input2 (two-sample), else null. */
+  String input2() {
+    return null;
+  }
 
   /** The inputs besides --input (for the check that --overwrite never replaces them). */
   String[] otherInputs() {
@@ -86,8 +113,9 @@ abstract class TileCommand extends NlsparkCommand {
     return Summaries.progressWanted(common.quiet);
   }
 
-  static DataMatrix matrix(SparkSession spark, String uri, String flag) {
-    return HadoopFiles.readMatrix(conf(spark), uri, flag);
+  /** Reads the resolved inputs and runs {@code analysis} ({@code target}: correlation's). */
+  final RunReport runStudy(SparkSession spark, NlsparkOptions options, double[] target) {
+    return Nlspark.run(spark, analysis(), study, target, options, progress());
   }
 
   static Configuration conf(SparkSession spark) {
@@ -110,13 +138,17 @@ abstract class TileCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
       Configuration conf = conf(spark);
-      String[] others = otherInputs();
-      String[] inputs = new String[others.length + 1];
-      inputs[0] = input;
-      System.arraycopy(others, 0, inputs, 1, others.length);
-      HadoopFiles.OutputDir.checkTarget(conf, output, common.overwrite, inputs);
+      List<String> inputs = new ArrayList<>(List.of(otherInputs()));
+      inputs.add(0, input);
+      if (mask != null) {
+        inputs.add(mask);
+      }
+      HadoopFiles.OutputDir.checkTarget(conf, output, common.overwrite,
+          inputs.toArray(new String[0]));
+      study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
       RunReport report = execute(spark, options);
       Map<String, Object> summary = Summaries.summary(report, argv);
+      summary.put("inputs", study.describe());
       String written = Nlspark.write(conf, report, summary, output, common.overwrite);
       if (!common.quiet) {
         out.println(describe(report, written));

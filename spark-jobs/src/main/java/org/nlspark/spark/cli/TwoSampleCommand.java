@@ -3,8 +3,6 @@ package org.nlspark.spark.cli;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
-import org.nlspark.core.job.JobInputs;
-import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,11 +10,11 @@ import picocli.CommandLine.Option;
 
 /** {@code nlspark two-sample}: label-permutation test of two groups. */
 @Command(sortOptions = false, name = "two-sample", description = "Label-permutation test of two groups.",
-    customSynopsis = "nlspark two-sample --input X.npy --input2 Y.npy --output DIR [options]",
+    customSynopsis = "nlspark two-sample --input X --input2 Y --output DIR [options]",
     footer = TileCommand.PERMUTATION_OUTPUTS)
 final class TwoSampleCommand extends TileCommand {
-  @Option(names = "--input2", paramLabel = "Y.npy", order = 2,
-      description = "(required) the second group (same number of voxels as --input)")
+  @Option(names = "--input2", paramLabel = "Y", order = 2,
+      description = "(required) the second group (same format, and same grid or voxels, as --input)")
   String input2;
 
   @Option(names = "--stat", paramLabel = "mean-diff|welch-t", order = 10,
@@ -36,6 +34,11 @@ final class TwoSampleCommand extends TileCommand {
   }
 
   @Override
+  String input2() {
+    return input2;
+  }
+
+  @Override
   String[] otherInputs() {
     return new String[] {input2};
   }
@@ -48,7 +51,6 @@ final class TwoSampleCommand extends TileCommand {
 
   @Override
   RunReport execute(SparkSession spark, NlsparkOptions options) {
-    return Nlspark.run(spark, Analysis.TWO_SAMPLE, JobInputs.twoGroups(
-        matrix(spark, input, "--input"), matrix(spark, input2, "--input2")), options, progress());
+    return runStudy(spark, options, null);
   }
 }

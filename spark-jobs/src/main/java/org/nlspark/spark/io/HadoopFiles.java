@@ -443,6 +443,35 @@ public final class HadoopFiles {
       }
     }
 
+    /**
+     * Writes a float32 NIfTI map ({@link org.nlspark.core.io.nifti.NiftiWriter#writeMap}) under
+     * the same temporary-name, journal and overwrite rules as the .npy files.
+     */
+    public void writeNiftiMap(String fileName, org.nlspark.core.io.nifti.NiftiMask mask,
+        float[] values, float outside) {
+      writeStream(fileName,
+          out -> org.nlspark.core.io.nifti.NiftiWriter.writeMap(out, mask, values, outside));
+    }
+
+    /** Writes the mask as a uint8 NIfTI image, like {@link #writeNiftiMap}. */
+    public void writeNiftiMask(String fileName, org.nlspark.core.io.nifti.NiftiMask mask) {
+      writeStream(fileName, out -> org.nlspark.core.io.nifti.NiftiWriter.writeMask(out, mask));
+    }
+
+    private synchronized void writeStream(String fileName,
+        java.util.function.Consumer<OutputStream> body) {
+      Path temp = newTemp(fileName);
+      try (OutputStream out = fs.create(temp, false)) {
+        body.accept(out);
+      } catch (IOException e) {
+        throw failedWrite(temp, fileName, e);
+      } catch (UncheckedIOException e) {
+        throw failedWrite(temp, fileName, e.getCause());
+      } catch (org.apache.hadoop.fs.FSError e) {
+        throw failedWrite(temp, fileName, ioCause(e));
+      }
+    }
+
     /** Hadoop's local streams report a failed write (disk full) as an Error around it. */
     static IOException ioCause(Throwable e) {
       return e.getCause() instanceof IOException ? (IOException) e.getCause()
