@@ -1,0 +1,312 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.Json;
+import org.nlspark.core.io.nifti.NiftiDatatype;
+import org.nlspark.core.io.nifti.NiftiHeader;
+import org.nlspark.core.io.nifti.NiftiReader;
+import org.nlspark.core.result.Output;
+
+/**
+ * The four resampling commands on one study given as 3-D files in a list, a 4-D file, a
+ * directory, a glob, Parquet and .npy: the .npy outputs are byte-identical, the .nii.gz maps
+ * carry the mask's affine and fill values, and malformed or mismatched inputs exit 2.
+ */
+class NiftiInputsCliTest {
+  @TempDir Path dir;
+  private NiftiStudy study;
+  private Path mask;
+
+  @BeforeEach
+  void writeStudy() {
+    study = new NiftiStudy(11, 9, 0.8);
+    mask = dir.resolve("mask.nii.gz");
+    study.writeMask(mask);
+    StringBuilder list = new StringBuilder("# subjects in order\n");
+    for (int s = 0; s < study.subjects; s++) {
+      study.writeSubject(dir.resolve("subjects/sub-0" + s + ".nii.gz"), s);
+      list.append("subjects/sub-0").append(s).append(".nii.gz\n");
+    }
+    write(dir.resolve("subjects.txt"), list.toString());
+    study.write4d(dir.resolve("all_4d.nii.gz"));
+    TestData.matrix(dir, "X.npy", study.subjects, study.maskCount, study.masked());
+  }
+
+  private static void write(Path p, String text) {
+    try {
+      Files.writeString(p, text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private String p(String relative) {
+    return dir.resolve(relative).toString();
+  }
+
+  private CliRun run(String command, String input, String out, String... more) {
+    List<String> args = new ArrayList<>(List.of(command, "--input", input, "--output", p(out),
+        "--seed", "5", "--quiet"));
+    if (command.equals("bootstrap")) {
+      args.addAll(List.of("--samples", "60"));
+    } else {
+      args.addAll(List.of("--permutations", "80"));
+    }
+    args.addAll(List.of(more));
+    return CliRun.of(args.toArray(new String[0]));
+  }
+
+  private void assertSameNpy(String expectedDir, String actualDir) throws Exception {
+    List<String> names = new ArrayList<>();
+    try (var s = Files.list(dir.resolve(expectedDir))) {
+      s.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".npy")).forEach(names::add);
+    }
+    assertThat(names).isNotEmpty();
+    for (String n : names) {
+      assertThat(Files.readAllBytes(dir.resolve(actualDir).resolve(n))).as(actualDir + "/" + n)
+          .isEqualTo(Files.readAllBytes(dir.resolve(expectedDir).resolve(n)));
+    }
+  }
+
+  private Path parquet(String name, boolean shuffled) {
+    SparkSession spark = SharedSpark.get();
+    StructType schema = new StructType()
+        .add("subject", DataTypes.IntegerType)
+        .add("voxels", DataTypes.createArrayType(DataTypes.FloatType));
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < study.subjects; i++) {
+      int s = shuffled ? (i * 4) % study.subjects : i; // 9 subjects: 4 is coprime
+      float[] v = study.row(s);
+      List<Float> values = new ArrayList<>();
+      for (float f : v) {
+        values.add(f);
+      }
+      rows.add(RowFactory.create(s, values));
+    }
+    Path out = dir.resolve(name);
+    spark.createDataFrame(rows, schema).coalesce(1).write().parquet(out.toString());
+    return out;
+  }
+
+  @Test
+  void everyInputFormOfTheStudyGivesTheSameOutputs() throws Exception {
+    for (String command : List.of("one-sample", "bootstrap")) {
+      assertThat(run(command, p("X.npy"), command + "-npy").code()).isZero();
+      CliRun list = run(command, p("subjects.txt"), command + "-list", "--mask", mask.toString());
+      assertThat(list.code()).as(list.err()).isZero();
+      assertSameNpy(command + "-npy", command + "-list");
+    }
+    // The other forms with one-sample (bootstrap shares the loading code).
+    String c = "one-sample";
+    assertThat(run(c, p("all_4d.nii.gz"), "4d", "--mask", mask.toString()).code()).isZero();
+    assertSameNpy(c + "-npy", "4d");
+    assertThat(run(c, p("subjects"), "directory", "--mask", mask.toString()).code()).isZero();
+    assertSameNpy(c + "-npy", "directory");
+    assertThat(run(c, p("subjects") + "/sub-*.nii.gz", "glob", "--mask", mask.toString())
+        .code()).isZero();
+    assertSameNpy(c + "-npy", "glob");
+    parquet("table", false);
+    CliRun pq = run(c, p("table"), "parquet");
+    assertThat(pq.code()).as(pq.err()).isZero();
+    assertSameNpy(c + "-npy", "parquet");
+    parquet("shuffled", true);
+    CliRun ordered = run(c, p("shuffled"), "parquet-ordered", "--column", "voxels",
+        "--order-by", "subject");
+    assertThat(ordered.code()).as(ordered.err()).isZero();
+    assertSameNpy(c + "-npy", "parquet-ordered");
+    // Without --order-by the shuffled rows are other samples: a different sign-flip result.
+    assertThat(run(c, p("shuffled"), "parquet-unordered").code()).isZero();
+    assertThat(Files.readAllBytes(dir.resolve("parquet-unordered/p.npy")))
+        .isNotEqualTo(Files.readAllBytes(dir.resolve(c + "-npy/p.npy")));
+  }
+
+  @Test
+  void twoSampleAndCorrelationTakeImages() throws Exception {
+    NiftiStudy other = new NiftiStudy(12, 7, 0.0);
+    for (int s = 0; s < other.subjects; s++) {
+      other.writeSubject(dir.resolve("group2/g-" + s + ".nii.gz"), s);
+    }
+    TestData.matrix(dir, "Y.npy", other.subjects, other.maskCount, other.masked());
+    assertThat(run("two-sample", p("X.npy"), "two-npy", "--input2", p("Y.npy")).code())
+        .isZero();
+    CliRun images = run("two-sample", p("subjects.txt"), "two-nifti", "--input2", p("group2"),
+        "--mask", mask.toString());
+    assertThat(images.code()).as(images.err()).isZero();
+    assertSameNpy("two-npy", "two-nifti");
+    double[] target = new double[study.subjects];
+    for (int i = 0; i < target.length; i++) {
+      target[i] = i * 0.5 + (i % 2);
+    }
+    TestData.vector(dir, "y.npy", target);
+    assertThat(run("correlation", p("X.npy"), "corr-npy", "--target", p("y.npy")).code())
+        .isZero();
+    assertThat(run("correlation", p("all_4d.nii.gz"), "corr-nifti", "--target", p("y.npy"),
+        "--mask", mask.toString()).code()).isZero();
+    assertSameNpy("corr-npy", "corr-nifti");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void mapsCarryTheMaskGridAndFillValues() throws Exception {
+    assertThat(run("one-sample", p("subjects.txt"), "maps", "--mask", mask.toString()).code())
+        .isZero();
+    Path out = dir.resolve("maps");
+    int[] order = study.maskOrder();
+    for (String name : List.of("observed", "p", "p_fwer")) {
+      double[] npy = TestData.outputValues(out.resolve(name + ".npy"));
+      try (NiftiReader r = NiftiReader.open(out.resolve(name + ".nii.gz"))) {
+        NiftiHeader h = r.header();
+        assertThat(h.datatype()).isEqualTo(NiftiDatatype.FLOAT32);
+        assertThat(h.spatialDims()).containsExactly(NiftiStudy.NX, NiftiStudy.NY, NiftiStudy.NZ);
+        assertThat(h.sformCode()).isEqualTo(4);
+        double[][] affine = h.affine();
+        for (int i = 0; i < 3; i++) {
+          assertThat(affine[i]).containsExactly(NiftiStudy.SFORM[i]);
+        }
+        float[] volume = new float[h.voxelsPerVolume()];
+        r.readVolume(volume);
+        float outside = name.startsWith("p") ? 1f : 0f;
+        boolean[] seen = new boolean[volume.length];
+        for (int n = 0; n < order.length; n++) {
+          assertThat(volume[order[n]]).as(name + " voxel " + n).isEqualTo((float) npy[n]);
+          seen[order[n]] = true;
+        }
+        for (int f = 0; f < volume.length; f++) {
+          if (!seen[f]) {
+            assertThat(volume[f]).as(name + " outside at " + f).isEqualTo(outside);
+          }
+        }
+      }
+    }
+    assertThat(out.resolve("null_max.nii.gz")).doesNotExist();
+    assertThat(out.resolve("mask.nii.gz")).doesNotExist(); // the mask was given
+    Map<String, Object> summary =
+        (Map<String, Object>) Json.parse(Files.readString(out.resolve("summary.json")));
+    Map<String, Object> grid = (Map<String, Object>) summary.get("grid");
+    assertThat(grid.get("mask_source")).isEqualTo(mask.toString());
+    assertThat(((Number) grid.get("mask_voxels")).intValue()).isEqualTo(study.maskCount);
+    assertThat((List<Object>) summary.get("outputs")).contains("observed.nii.gz", "p.nii.gz",
+        "p_fwer.nii.gz", "null_max.npy");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void withoutMaskTheDefaultMaskIsComputedAndWritten() throws Exception {
+    CliRun r = run("bootstrap", p("subjects"), "computed");
+    assertThat(r.code()).as(r.err()).isZero();
+    Path out = dir.resolve("computed");
+    // Outside the ellipsoid every subject is 0, inside none is: the default mask is the ellipsoid.
+    assertThat(run("bootstrap", p("X.npy"), "computed-npy").code()).isZero();
+    assertSameNpy("computed-npy", "computed");
+    try (NiftiReader m = NiftiReader.open(out.resolve("mask.nii.gz"))) {
+      float[] v = new float[m.header().voxelsPerVolume()];
+      m.readVolume(v);
+      for (int f = 0; f < v.length; f++) {
+        assertThat(v[f]).as("mask at " + f).isEqualTo(study.inMask[f] ? 1f : 0f);
+      }
+    }
+    for (String name : List.of("mean", "std", "ci_lower", "ci_upper", "z", "p")) {
+      assertThat(out.resolve(name + ".nii.gz")).exists();
+    }
+    Map<String, Object> summary =
+        (Map<String, Object>) Json.parse(Files.readString(out.resolve("summary.json")));
+    assertThat(((Map<String, Object>) summary.get("grid")).get("mask_source"))
+        .isEqualTo("computed");
+    assertThat((List<Object>) summary.get("outputs")).contains("mask.nii.gz", "mean.nii.gz");
+    assertThat((List<Object>) summary.get("files")).contains("mask.nii.gz", "mean.nii.gz");
+  }
+
+  @Test
+  void badInputsExit2WithTheirMessage() throws Exception {
+    // Another grid's dims.
+    NiftiStudy.write(dir.resolve("bad/dims.nii.gz"),
+        NiftiStudy.header(NiftiDatatype.FLOAT32, NiftiStudy.NX, NiftiStudy.NY, NiftiStudy.NZ + 1),
+        new float[NiftiStudy.NX * NiftiStudy.NY * (NiftiStudy.NZ + 1)]);
+    write(dir.resolve("bad-dims.txt"), "subjects/sub-00.nii.gz\nbad/dims.nii.gz\n");
+    CliRun dims = run("one-sample", p("bad-dims.txt"), "o1", "--mask", mask.toString());
+    assertThat(dims.code()).isEqualTo(2);
+    assertThat(dims.err()).contains("dims.nii.gz", "dims (6,5,5) vs mask (6,5,4)");
+    // Same dims, shifted affine.
+    double[][] shifted = {{-3, 0, 0, 9}, {0, 3, 0, -12}, {0, 0, 3, -4.5}};
+    NiftiStudy.write(dir.resolve("bad/affine.nii.gz"), NiftiHeader.builder()
+        .shape(NiftiStudy.NX, NiftiStudy.NY, NiftiStudy.NZ).sform(4, shifted).build(),
+        study.volumes[0]);
+    write(dir.resolve("bad-affine.txt"), "subjects/sub-00.nii.gz\nbad/affine.nii.gz\n");
+    CliRun affine = run("one-sample", p("bad-affine.txt"), "o2");
+    assertThat(affine.code()).isEqualTo(2);
+    assertThat(affine.err()).contains("affine.nii.gz", "affine differs by 2.0");
+    // A truncated gzip.
+    byte[] whole = Files.readAllBytes(dir.resolve("subjects/sub-01.nii.gz"));
+    Files.createDirectories(dir.resolve("trunc"));
+    Files.write(dir.resolve("trunc/sub.nii.gz"), java.util.Arrays.copyOf(whole, whole.length / 2));
+    write(dir.resolve("bad-trunc.txt"), "subjects/sub-00.nii.gz\ntrunc/sub.nii.gz\n");
+    CliRun trunc = run("one-sample", p("bad-trunc.txt"), "o3", "--mask", mask.toString());
+    assertThat(trunc.code()).isEqualTo(2);
+    assertThat(trunc.err()).contains("sub.nii.gz").containsIgnoringCase("truncated");
+    // --mask with an .npy, --column with NIfTI, a missing Parquet column, a missing list entry.
+    CliRun npyMask = run("one-sample", p("X.npy"), "o4", "--mask", mask.toString());
+    assertThat(npyMask.code()).isEqualTo(2);
+    assertThat(npyMask.err()).contains("Cannot use --mask", "has no grid");
+    CliRun column = run("bootstrap", p("subjects.txt"), "o5", "--column", "v");
+    assertThat(column.code()).isEqualTo(2);
+    assertThat(column.err()).contains("--column", "Parquet inputs only");
+    parquet("table2", false);
+    CliRun missing = run("one-sample", p("table2"), "o6", "--column", "betas");
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("no column betas", "[subject, voxels]");
+    write(dir.resolve("bad-list.txt"), "subjects/sub-00.nii.gz\nsubjects/nope.nii.gz\n");
+    CliRun absent = run("one-sample", p("bad-list.txt"), "o7");
+    assertThat(absent.code()).isEqualTo(2);
+    assertThat(absent.err()).contains("nope.nii.gz", "does not exist");
+    // A group of images against a matrix.
+    CliRun mixed = run("two-sample", p("subjects"), "o8", "--input2", p("X.npy"));
+    assertThat(mixed.code()).isEqualTo(2);
+    assertThat(mixed.err()).contains("both groups must be NIfTI");
+  }
+
+  @Test
+  void apiTakesPathsAndDataFrames() {
+    SparkSession spark = SharedSpark.get();
+    NlsparkOptions o = NlsparkOptions.defaults().seed(3).replicates(50);
+    RunReport fromMatrix = Nlspark.bootstrap(spark, DataMatrix.of(study.subjects,
+        study.maskCount, study.masked(), "X"), o);
+    RunReport fromImages = Nlspark.bootstrap(spark, p("subjects.txt"),
+        NlsparkOptions.defaults().seed(3).replicates(50).maskFile(mask.toString()));
+    assertThat(fromImages.mask()).isNotNull();
+    assertThat(fromImages.mask().count()).isEqualTo(study.maskCount);
+    assertThat(fromMatrix.mask()).isNull();
+    Dataset<Row> df = spark.read().parquet(parquet("api", true).toString());
+    RunReport fromFrame = Nlspark.bootstrap(spark, df, o.copy().orderBy("subject"));
+    RunReport t1 = Nlspark.oneSample(spark, df, o.copy().orderBy("subject"));
+    RunReport t2 = Nlspark.oneSample(spark, p("all_4d.nii.gz"), o);
+    for (int i = 0; i < fromMatrix.result.outputs().size(); i++) {
+      Output e = fromMatrix.result.outputs().get(i);
+      assertThat(fromImages.result.outputs().get(i).values()).as(e.name())
+          .isEqualTo(e.values());
+      assertThat(fromFrame.result.outputs().get(i).values()).as(e.name()).isEqualTo(e.values());
+    }
+    for (int i = 0; i < t1.result.outputs().size(); i++) {
+      assertThat(t2.result.outputs().get(i).values()).isEqualTo(t1.result.outputs().get(i)
+          .values());
+    }
+    assertThat(t2.maskSource()).isEqualTo("computed");
+    assertThat(o.mask()).isNull(); // the caller's options are not changed
+  }
+}
