@@ -309,4 +309,28 @@ class NiftiInputsCliTest {
     assertThat(t2.maskSource()).isEqualTo("computed");
     assertThat(o.mask()).isNull(); // the caller's options are not changed
   }
+
+  @Test
+  void demoWritesANiftiStudyThatTheCommandsReadAgain() throws Exception {
+    CliRun demo = CliRun.of("demo", "--output", p("demo"), "--samples", "40", "--permutations",
+        "60", "--quiet");
+    assertThat(demo.code()).as(demo.err()).isZero();
+    assertThat(demo.out()).contains("in the blob", p("demo") + "/one-sample/");
+    Path data = dir.resolve("demo/data");
+    assertThat(data.resolve("sub-40.nii.gz")).exists();
+    CliRun again = CliRun.of("one-sample", "--input", data.resolve("subjects.txt").toString(),
+        "--mask", data.resolve("mask.nii.gz").toString(), "--stat", "t", "--permutations", "60",
+        "--output", p("again"), "--quiet");
+    assertThat(again.code()).as(again.err()).isZero();
+    assertSameNpy("demo/one-sample", "again");
+    for (String name : List.of("observed", "p", "p_fwer")) {
+      assertThat(Files.readAllBytes(dir.resolve("again/" + name + ".nii.gz")))
+          .isEqualTo(Files.readAllBytes(dir.resolve("demo/one-sample/" + name + ".nii.gz")));
+    }
+    try (NiftiReader r = NiftiReader.open(dir.resolve("demo/bootstrap/mean.nii.gz"))) {
+      assertThat(r.header().spatialDims()).containsExactly(40, 48, 40);
+      assertThat(r.header().qformCode()).isEqualTo(4);
+      assertThat(r.header().sformCode()).isEqualTo(4);
+    }
+  }
 }

@@ -1,39 +1,40 @@
 package org.nlspark.spark.cli;
 
-import java.util.SplittableRandom;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.backend.Blas;
-import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
-import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.result.BootstrapResult;
-import org.nlspark.core.result.Output;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code nlspark demo}: a synthetic study of {@value #SUBJECTS} subjects x {@value #VOXELS}
- * voxels of N(0, 1) noise with an effect of {@value #EFFECT} SD planted in every
- * {@value #EFFECT_EVERY}th voxel, then a bootstrap of the mean and a sign-flip t test with FWER,
- * written (data, both result directories) atomically under one output directory.
+ * {@code nlspark demo}: writes a synthetic study as NIfTI files ({@link DemoStudy}: 40 subjects,
+ * a brain-shaped mask on a 4 mm grid, a planted blob), then runs a bootstrap of the mean and a
+ * sign-flip t test with FWER on those files with the mask, as {@code bootstrap --input
+ * data/subjects.txt --mask data/mask.nii.gz} would. Each of data/, bootstrap/ and one-sample/
+ * under the output directory is written atomically.
  */
 @Command(sortOptions = false, name = "demo",
-    description = {"Makes a synthetic data set (40 subjects x 20,000 voxels, an effect planted in"
-        + " voxels 0, 50, 100, ...), runs bootstrap and one-sample --stat t, and prints a table"
-        + " and where the files are (default DIR: " + DemoCommand.DEFAULT_OUTPUT + ")."},
+    description = {"Writes a synthetic study as NIfTI files (40 subjects, a brain-shaped mask on"
+        + " a 40x48x40 grid of 4 mm voxels, an effect planted in a blob), runs bootstrap and"
+        + " one-sample --stat t on them, and prints a table and where the maps are (default"
+        + " DIR: " + DemoCommand.DEFAULT_OUTPUT + ")."},
     customSynopsis = "nlspark demo [--output DIR] [--samples B] [--permutations P] [options]")
 public final class DemoCommand extends NlsparkCommand {
-  public static final int SUBJECTS = 40;
-  public static final int VOXELS = 20_000;
-  public static final int EFFECT_EVERY = 50;
-  public static final double EFFECT = 1.0;
+  public static final int SUBJECTS = DemoStudy.SUBJECTS;
+  public static final double EFFECT = DemoStudy.EFFECT;
   public static final String DEFAULT_OUTPUT = "nlspark-out/demo";
 
   @Option(names = "--samples", paramLabel = "B", order = 10,
@@ -50,30 +51,6 @@ public final class DemoCommand extends NlsparkCommand {
   @Override
   public String name() {
     return "demo";
-  }
-
-  /** Row-major data: noise from (seed), plus {@link #EFFECT} in the planted voxels. */
-  public static DataMatrix syntheticData(long seed) {
-    SplittableRandom random = new SplittableRandom(seed);
-    double[] x = new double[SUBJECTS * VOXELS];
-    for (int i = 0; i < SUBJECTS; i++) {
-      for (int v = 0; v < VOXELS; v++) {
-        double noise = gaussian(random);
-        x[i * VOXELS + v] = noise + (isPlanted(v) ? EFFECT : 0.0);
-      }
-    }
-    return DataMatrix.of(SUBJECTS, VOXELS, x, "demo data");
-  }
-
-  public static boolean isPlanted(int voxel) {
-    return voxel % EFFECT_EVERY == 0;
-  }
-
-  private static double gaussian(SplittableRandom r) {
-    // Box-Muller; one value per call keeps the stream simple to reproduce.
-    double u = 1.0 - r.nextDouble();
-    double w = r.nextDouble();
-    return Math.sqrt(-2.0 * Math.log(u)) * Math.cos(2.0 * Math.PI * w);
   }
 
   @Override
@@ -109,36 +86,59 @@ public final class DemoCommand extends NlsparkCommand {
     NlsparkOptions boot = bootstrapOptions();
     NlsparkOptions perm = permutationOptions();
     validate();
+    String data = child(dir, "data");
+    String bootDir = child(dir, "bootstrap");
+    String permDir = child(dir, "one-sample");
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark demo")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      try (HadoopFiles.OutputDir target = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
-        if (!quiet) {
-          err.printf("nlspark demo: %d subjects x %,d voxels, effect %.1f SD in every %dth voxel%n",
-              SUBJECTS, VOXELS, EFFECT, EFFECT_EVERY);
-        }
-        DataMatrix x = syntheticData(seed);
-        target.writeNpy("data/X.npy", new long[] {SUBJECTS, VOXELS}, x.values());
-        boolean progress = Summaries.progressWanted(quiet);
-        RunReport b = Nlspark.run(spark, Analysis.BOOTSTRAP, JobInputs.of(x), boot, progress);
-        writeInto(target, "bootstrap", b, new String[] {"bootstrap", "--input", "data/X.npy",
-            "--stat", "mean", "--samples", Long.toString(b.job().spec.replicates())});
-        RunReport t = Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(x), perm, progress);
-        writeInto(target, "one-sample", t, new String[] {"one-sample", "--input", "data/X.npy",
-            "--stat", "t", "--permutations", Long.toString(t.job().spec.replicates())});
-        String written = target.commit();
-        out.print(table(b, t, Untrusted.escape(written)));
+      for (String d : new String[] {data, bootDir, permDir}) {
+        HadoopFiles.OutputDir.checkTarget(conf, d, overwrite);
       }
+      NiftiMask mask = DemoStudy.mask();
+      if (!quiet) {
+        err.printf("nlspark demo: %d subjects on a %dx%dx%d grid of %.0f mm voxels, %,d in the"
+            + " mask, effect %.1f SD in a blob of radius %.0f voxels%n", SUBJECTS, DemoStudy.NX,
+            DemoStudy.NY, DemoStudy.NZ, DemoStudy.VOXEL_MM, mask.count(), EFFECT,
+            DemoStudy.BLOB_RADIUS);
+      }
+      try (HadoopFiles.OutputDir target = HadoopFiles.OutputDir.open(conf, data, overwrite)) {
+        DemoStudy.write(target, "", mask, seed);
+        Map<String, Object> about = new LinkedHashMap<>();
+        about.put("command", "demo");
+        about.put("subjects", SUBJECTS);
+        about.put("seed", seed);
+        about.put("grid", NiftiOutputs.grid(mask, "mask.nii.gz"));
+        target.writeJson("summary.json", about);
+        target.commit();
+      }
+      String list = child(data, "subjects.txt");
+      String maskFile = child(data, "mask.nii.gz");
+      StudyInputs study = StudyInputs.resolve(conf, list, null, maskFile, null, null);
+      boolean progress = Summaries.progressWanted(quiet);
+      RunReport b = Nlspark.run(spark, Analysis.BOOTSTRAP, study, null, boot, progress);
+      String[] bootArgs = {"bootstrap", "--input", list, "--mask", maskFile, "--stat", "mean",
+          "--samples", Long.toString(b.job().spec.replicates()), "--seed", Long.toString(seed),
+          "--output", bootDir};
+      Nlspark.write(conf, b, summary(b, bootArgs, study), bootDir, overwrite);
+      RunReport t = Nlspark.run(spark, Analysis.ONE_SAMPLE, study, null, perm, progress);
+      String[] permArgs = {"one-sample", "--input", list, "--mask", maskFile, "--stat", "t",
+          "--permutations", Long.toString(t.job().spec.replicates()), "--seed",
+          Long.toString(seed), "--output", permDir};
+      Nlspark.write(conf, t, summary(t, permArgs, study), permDir, overwrite);
+      out.print(table(b, t, Untrusted.escape(dir)));
     }
     return 0;
   }
 
-  private static void writeInto(HadoopFiles.OutputDir target, String sub, RunReport report,
-      String[] equivalentArgs) {
-    for (Output o : report.result.outputs()) {
-      target.writeNpy(sub + "/" + o.name() + ".npy", o.shape(), o.values());
-    }
-    target.writeJson(sub + "/summary.json", Summaries.summary(report, equivalentArgs));
+  private static String child(String dir, String name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+  }
+
+  private static Map<String, Object> summary(RunReport report, String[] args, StudyInputs study) {
+    Map<String, Object> m = Summaries.summary(report, args);
+    m.put("inputs", study.describe());
+    return m;
   }
 
   static String table(RunReport boot, RunReport perm, String dir) {
@@ -156,7 +156,7 @@ public final class DemoCommand extends NlsparkCommand {
         ciExcludesZero++;
       }
       boolean significant = p.pFwer != null && p.pFwer[v] < 0.05;
-      if (isPlanted(v)) {
+      if (DemoStudy.isPlanted(boot.mask(), v)) {
         planted++;
         widthPlanted += width;
         hits += significant ? 1 : 0;
@@ -171,11 +171,11 @@ public final class DemoCommand extends NlsparkCommand {
     s.append(String.format("%n%-34s %-22s %s%n", "", "bootstrap (mean)", "one-sample (t)"));
     s.append(String.format("%-34s %-22d %d%n", "replicates", boot.analysis.replicates(),
         perm.analysis.replicates()));
-    s.append(String.format("%-34s %-22s %d of %d planted, %d others%n",
+    s.append(String.format("%-34s %-22s %d of %d in the blob, %d others%n",
         "significant after FWER (p < 0.05)", "-", hits, planted, falseHits));
     s.append(String.format("%-34s %-22s %s%n", "95% CI excludes 0 (uncorrected)",
         ciExcludesZero + " voxels", "-"));
-    s.append(String.format("%-34s %-22.4f %s%n", "mean CI width, planted voxels", widthPlanted,
+    s.append(String.format("%-34s %-22.4f %s%n", "mean CI width, blob voxels", widthPlanted,
         "-"));
     s.append(String.format("%-34s %-22.4f %s%n", "mean CI width, other voxels", widthNull, "-"));
     s.append(String.format("%-34s %-22s %.2f%n", "time (s)",
@@ -187,8 +187,11 @@ public final class DemoCommand extends NlsparkCommand {
         boot.backend().kind().name().toLowerCase(java.util.Locale.ROOT),
         boot.engineFacts.get("master")));
     s.append(String.format("%-34s %s%n", "BLAS", Blas.describe()));
-    s.append(String.format("%nFiles: %s/data/X.npy, %s/bootstrap/, %s/one-sample/"
-        + " (each with summary.json)%n", dir, dir, dir));
+    s.append(String.format("%nStudy: %s/data/ (sub-01..%02d.nii.gz, subjects.txt, mask.nii.gz,"
+        + " effect.nii.gz = the planted blob)%n", dir, SUBJECTS));
+    s.append(String.format("Maps:  %s/bootstrap/ (mean, std, ci_lower, ci_upper, z, p .nii.gz)"
+        + "%n       %s/one-sample/ (observed = t, p, p_fwer .nii.gz); each has .npy copies and"
+        + " summary.json%n", dir, dir));
     return s.toString();
   }
 }

@@ -458,6 +458,17 @@ public final class HadoopFiles {
       writeStream(fileName, out -> org.nlspark.core.io.nifti.NiftiWriter.writeMask(out, mask));
     }
 
+    /** Writes bytes as they are (a list file, a text), like {@link #writeNiftiMap}. */
+    public void writeBytes(String fileName, byte[] bytes) {
+      writeStream(fileName, out -> {
+        try {
+          out.write(bytes);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+
     private synchronized void writeStream(String fileName,
         java.util.function.Consumer<OutputStream> body) {
       Path temp = newTemp(fileName);
