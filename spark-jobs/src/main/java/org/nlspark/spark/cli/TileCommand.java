@@ -127,6 +127,7 @@ abstract class TileCommand extends NlsparkCommand {
     options().toSpec(analysis());
     require("--input", input);
     requireOthers();
+    StudyInputs.checkOptions(input, mask, column, orderBy);
     common.output(name());
   }
 

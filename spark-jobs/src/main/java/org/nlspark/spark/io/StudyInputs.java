@@ -115,15 +115,11 @@ public final class StudyInputs implements Serializable {
     }
     boolean parquet = x.format == Format.PARQUET || (y != null && y.format == Format.PARQUET);
     if (!parquet && (column != null || orderBy != null)) {
-      throw new InvalidInputException("Cannot use " + (column != null ? "--column" : "--order-by")
-          + " with --input " + input + ": it applies to Parquet inputs only (a .parquet file"
-          + " or a directory of them)");
+      throw parquetOnly(input, column);
     }
     if (x.format != Format.NIFTI) {
       if (maskUri != null) {
-        throw new InvalidInputException("Cannot use --mask " + maskUri + " with --input " + input
-            + ": a " + (x.format == Format.NPY ? ".npy matrix" : "Parquet table")
-            + " has no grid; give NIfTI inputs, or mask the data before writing the matrix");
+        throw maskWithoutGrid(input, maskUri, x.format);
       }
       return new StudyInputs(x, y, null, null, null,
           column == null ? DEFAULT_COLUMN : column, orderBy);
@@ -137,6 +133,35 @@ public final class StudyInputs implements Serializable {
       mask.grid().requireSame(first.grid(), x.files.get(0), "mask");
     }
     return new StudyInputs(x, y, maskUri, mask, first, null, null);
+  }
+
+  /**
+   * The checks that need no file: {@code --mask}, {@code --column} or {@code --order-by} with an
+   * input named {@code .npy}. Run before Spark starts; {@link #resolve} checks every case.
+   */
+  public static void checkOptions(String input, String maskUri, String column, String orderBy) {
+    if (input == null || !input.toLowerCase(Locale.ROOT).endsWith(".npy")) {
+      return;
+    }
+    if (maskUri != null) {
+      throw maskWithoutGrid(input, maskUri, Format.NPY);
+    }
+    if (column != null || orderBy != null) {
+      throw parquetOnly(input, column);
+    }
+  }
+
+  private static InvalidInputException maskWithoutGrid(String input, String maskUri,
+      Format format) {
+    return new InvalidInputException("Cannot use --mask " + maskUri + " with --input " + input
+        + ": a " + (format == Format.NPY ? ".npy matrix" : "Parquet table")
+        + " has no grid; give NIfTI inputs, or mask the data before writing the matrix");
+  }
+
+  private static InvalidInputException parquetOnly(String input, String column) {
+    return new InvalidInputException("Cannot use " + (column != null ? "--column" : "--order-by")
+        + " with --input " + input + ": it applies to Parquet inputs only (a .parquet file"
+        + " or a directory of them)");
   }
 
   /** The format and files of one input. */
