@@ -45,6 +45,8 @@ abstract class TileCommand extends NlsparkCommand {
 
   /** The resolved inputs of this run, set before {@link #execute}. */
   StudyInputs study;
+  /** Seconds reading the inputs on the driver (before the run's own timings start). */
+  private double readSeconds;
 
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -115,7 +117,11 @@ abstract class TileCommand extends NlsparkCommand {
 
   /** Reads the resolved inputs and runs {@code analysis} ({@code target}: correlation's). */
   final RunReport runStudy(SparkSession spark, NlsparkOptions options, double[] target) {
-    return Nlspark.run(spark, analysis(), study, target, options, progress());
+    long start = System.nanoTime();
+    StudyInputs.Loaded loaded = study.load(conf(spark));
+    readSeconds = (System.nanoTime() - start) / 1e9;
+    NlsparkOptions o = options.copy().mask(loaded.mask).maskSource(loaded.maskSource);
+    return Nlspark.run(spark, analysis(), loaded.jobInputs(analysis(), target), o, progress());
   }
 
   static Configuration conf(SparkSession spark) {
@@ -149,7 +155,9 @@ abstract class TileCommand extends NlsparkCommand {
       study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
       RunReport report = execute(spark, options);
       Map<String, Object> summary = Summaries.summary(report, argv);
-      summary.put("inputs", study.describe());
+      Map<String, Object> described = study.describe();
+      described.put("read_seconds", readSeconds);
+      summary.put("inputs", described);
       String written = Nlspark.write(conf, report, summary, output, common.overwrite);
       if (!common.quiet) {
         out.println(describe(report, written));
