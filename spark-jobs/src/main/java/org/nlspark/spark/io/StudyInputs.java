@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -369,27 +371,61 @@ public final class StudyInputs implements Serializable {
   }
 
   private NiftiMask defaultMask(Configuration conf) {
-    DefaultMaskBuilder builder = new DefaultMaskBuilder(reference.voxelsPerVolume());
+    List<Source> sources = new ArrayList<>();
+    List<String> files = new ArrayList<>();
     for (Source s : y == null ? List.of(x) : List.of(x, y)) {
       for (String file : s.files) {
-        try (NiftiReader r = openOnGrid(conf, s, file, reference.grid(), "first image")) {
-          NiftiHeader h = r.header();
-          boolean wide = h.prefersDouble();
-          float[] f = wide ? null : new float[h.voxelsPerVolume()];
-          double[] d = wide ? new double[h.voxelsPerVolume()] : null;
-          for (long v = 0; v < h.volumes(); v++) {
-            if (wide) {
-              r.readVolume(d);
-              builder.add(d);
-            } else {
-              r.readVolume(f);
-              builder.add(f);
-            }
+        sources.add(s);
+        files.add(file);
+      }
+    }
+    // One builder per file, files read in parallel; merging ORs bits, so the order is moot.
+    DefaultMaskBuilder[] partial = new DefaultMaskBuilder[files.size()];
+    parallel(files.size(), i -> {
+      DefaultMaskBuilder builder = new DefaultMaskBuilder(reference.voxelsPerVolume());
+      try (NiftiReader r = openOnGrid(conf, sources.get(i), files.get(i), reference.grid(),
+          "first image")) {
+        NiftiHeader h = r.header();
+        boolean wide = h.prefersDouble();
+        float[] f = wide ? null : new float[h.voxelsPerVolume()];
+        double[] d = wide ? new double[h.voxelsPerVolume()] : null;
+        for (long v = 0; v < h.volumes(); v++) {
+          if (wide) {
+            r.readVolume(d);
+            builder.add(d);
+          } else {
+            r.readVolume(f);
+            builder.add(f);
           }
         }
       }
+      partial[i] = builder;
+    });
+    DefaultMaskBuilder all = partial[0];
+    for (int i = 1; i < partial.length; i++) {
+      all.merge(partial[i]);
     }
-    return builder.build(reference);
+    return all.build(reference);
+  }
+
+  /**
+   * Runs {@code body(0 .. n-1)} on the common pool; the first failure (in index order of
+   * those that failed) is rethrown, so a bad file is reported as in a sequential read.
+   */
+  private static void parallel(int n, IntConsumer body) {
+    RuntimeException[] failures = new RuntimeException[n];
+    IntStream.range(0, n).parallel().forEach(i -> {
+      try {
+        body.accept(i);
+      } catch (RuntimeException e) {
+        failures[i] = e;
+      }
+    });
+    for (RuntimeException e : failures) {
+      if (e != null) {
+        throw e;
+      }
+    }
   }
 
   private static NiftiReader openOnGrid(Configuration conf, Source s, String file,
@@ -407,13 +443,15 @@ public final class StudyInputs implements Serializable {
   /** The masked samples × voxels matrix of one input's images, volumes in file order. */
   private static DataMatrix readImages(Configuration conf, Source s, NiftiMask mask) {
     int voxels = mask.count();
-    long samples = 0;
+    int files = s.files.size();
+    long[] firstRow = new long[files + 1];
     // Headers first: the matrix size is known (and refused if too large) before any value.
-    for (String file : s.files) {
-      try (NiftiReader r = openOnGrid(conf, s, file, mask.grid(), "mask")) {
-        samples += r.header().volumes();
+    for (int i = 0; i < files; i++) {
+      try (NiftiReader r = openOnGrid(conf, s, s.files.get(i), mask.grid(), "mask")) {
+        firstRow[i + 1] = firstRow[i] + r.header().volumes();
       }
     }
+    long samples = firstRow[files];
     long values = samples * voxels;
     if (values > Integer.MAX_VALUE - 8) {
       throw new ResourceRefusedException("Cannot load " + s.flag + " " + s.uri + " in one JVM: "
@@ -421,10 +459,14 @@ public final class StudyInputs implements Serializable {
           + " one Java array holds; use a smaller mask or fewer samples per run");
     }
     double[] out = new double[(int) values];
-    int row = 0;
-    for (String file : s.files) {
-      try (NiftiReader r = openOnGrid(conf, s, file, mask.grid(), "mask")) {
+    // Each file fills its own rows, so reading files in parallel gives the same matrix.
+    parallel(files, i -> {
+      try (NiftiReader r = openOnGrid(conf, s, s.files.get(i), mask.grid(), "mask")) {
         NiftiHeader h = r.header();
+        if (firstRow[i] + h.volumes() != firstRow[i + 1]) {
+          throw new InvalidInputException("Cannot read " + s.flag + " " + s.files.get(i)
+              + ": it changed while being read (its volumes differ from a moment ago)");
+        }
         boolean wide = h.prefersDouble();
         float[] f = wide ? null : new float[h.voxelsPerVolume()];
         double[] d = new double[h.voxelsPerVolume()];
@@ -434,15 +476,14 @@ public final class StudyInputs implements Serializable {
           } else {
             // Read in the data's precision, widened exactly, as an .npy of float32 would be.
             r.readVolume(f);
-            for (int i = 0; i < f.length; i++) {
-              d[i] = f[i];
+            for (int k = 0; k < f.length; k++) {
+              d[k] = f[k];
             }
           }
-          mask.extract(d, out, row * voxels);
-          row++;
+          mask.extract(d, out, (int) ((firstRow[i] + v) * voxels));
         }
       }
-    }
+    });
     return DataMatrix.of((int) samples, voxels, out, s.flag + " " + s.uri);
   }
 }
