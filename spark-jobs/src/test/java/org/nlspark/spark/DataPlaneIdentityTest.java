@@ -202,6 +202,91 @@ class DataPlaneIdentityTest {
         () -> NlsparkOptions.defaults().statistic("mean").replicates(256).seed(1).fwer(true));
   }
 
+  /** A 4-D .nii (uncompressed) or .nii.gz with {@code volumes} on the mask's grid. */
+  private Path fourD(String name, NiftiMask mask, NiftiDatatype type, double slope,
+      double[][] volumes) throws Exception {
+    int[] d = mask.grid().dims();
+    NiftiHeader h = mask.geometry().toBuilder().datatype(type)
+        .shape(d[0], d[1], d[2], volumes.length).scaling(slope, 0).build();
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    byte[] header = h.toBytes();
+    bytes.write(header);
+    bytes.write(new byte[(int) (h.voxOffset() - header.length)]);
+    int item = type == NiftiDatatype.INT16 ? 2 : 4;
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(mask.grid().voxels() * item)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (double[] v : volumes) {
+      b.clear();
+      float[] vol = new float[mask.grid().voxels()];
+      for (int n = 0; n < mask.count(); n++) {
+        vol[mask.fileIndex(n)] = (float) v[n];
+      }
+      for (float f : vol) {
+        if (type == NiftiDatatype.INT16) {
+          b.putShort((short) Math.round(f / slope));
+        } else if (type == NiftiDatatype.INT32) {
+          b.putInt(Math.round(f / (float) slope));
+        } else {
+          b.putFloat(f);
+        }
+      }
+      bytes.write(b.array());
+    }
+    Path p = dir.resolve(name);
+    try (java.io.OutputStream out = name.endsWith(".gz")
+        ? new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(p))
+        : java.nio.file.Files.newOutputStream(p)) {
+      out.write(bytes.toByteArray());
+    }
+    return p;
+  }
+
+  @Test
+  void fourDVolumeRangesGiveTheSameOutputsAsThe3dFilesOfTheSameValues() throws Exception {
+    NiftiMask mask = mask(16, 14, 12);
+    double[] g = TestData.gaussian(31, N, mask.count(), 0.3);
+    double[][] volumes = new double[N][mask.count()];
+    List<String> paths = new ArrayList<>();
+    for (int s = 0; s < N; s++) {
+      float[] values = new float[mask.count()];
+      for (int j = 0; j < values.length; j++) {
+        values[j] = (float) g[s * mask.count() + j];
+        volumes[s][j] = values[j];
+      }
+      Path p = dir.resolve(String.format("v-%02d.nii.gz", s));
+      NiftiWriter.writeMap(p, mask, values, 0f);
+      paths.add(p.toString());
+    }
+    Path four = fourD("all.nii.gz", mask, NiftiDatatype.FLOAT32, 1, volumes);
+    DistributedInputs list = DistributedInputs.of(
+        NiftiSamples.volumes("--input list", paths, mask, 5, true));
+    DistributedInputs fourInputs = DistributedInputs.of(
+        NiftiSamples.fourD(files, four.toString(), "--input all.nii.gz", mask, 3));
+    assertThat(fourInputs.x().splits()).isEqualTo(5);
+    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(128).seed(6);
+    assertSameOutputs(run("blocks", 2, Analysis.ONE_SAMPLE, list, o),
+        run("blocks", 3, Analysis.ONE_SAMPLE, fourInputs, o), "4-D vs 3-D");
+  }
+
+  @Test
+  void scaledInt32ImagesAreHeldInFloat64AndMatchTheBroadcastPath() throws Exception {
+    NiftiMask mask = mask(16, 14, 12);
+    double[] g = TestData.gaussian(41, N, mask.count(), 0.5);
+    double[][] volumes = new double[N][mask.count()];
+    for (int s = 0; s < N; s++) {
+      for (int j = 0; j < mask.count(); j++) {
+        volumes[s][j] = g[s * mask.count() + j];
+      }
+    }
+    // int32 data do not fit float32 exactly (NiftiHeader.prefersDouble): held in float64
+    Path four = fourD("scaled.nii", mask, NiftiDatatype.INT32, 0.001, volumes);
+    DistributedInputs inputs = DistributedInputs.of(
+        NiftiSamples.fourD(files, four.toString(), "--input scaled.nii", mask, 4));
+    assertThat(inputs.float32()).isFalse();
+    checkIdentity(Analysis.ONE_SAMPLE, inputs,
+        () -> NlsparkOptions.defaults().statistic("mean").replicates(200).seed(8).fwer(true));
+  }
+
   @Test
   void nanInASampleIsRefusedNamingTheFile() throws Exception {
     NiftiMask mask = mask(6, 5, 4);

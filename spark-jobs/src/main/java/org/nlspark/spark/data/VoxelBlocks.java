@@ -7,6 +7,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.tile.Grid;
 import scala.Tuple2;
@@ -25,7 +26,8 @@ public final class VoxelBlocks {
    * (contiguous runs of blocks). Lazy: the first action reads the files.
    */
   public static JavaPairRDD<Integer, VoxelBlock> build(JavaSparkContext jsc,
-      DistributedInputs inputs, Grid grid, int partitions, SampleSource.Opener files) {
+      DistributedInputs inputs, Grid grid, int partitions, SampleSource.Opener files,
+      LongAccumulator readNanos) {
     int voxels = inputs.x().voxels();
     int blocks = grid.blocks(voxels);
     List<int[]> splits = new ArrayList<>();
@@ -40,7 +42,12 @@ public final class VoxelBlocks {
     }
     BlockPartitioner partitioner = new BlockPartitioner(Math.min(partitions, blocks), blocks);
     return jsc.parallelize(splits, Math.max(1, splits.size()))
-        .flatMapToPair(split -> cut(inputs, split[0], split[1], grid, files))
+        .flatMapToPair(split -> {
+          long start = System.nanoTime();
+          Iterator<Tuple2<Integer, Slice>> slices = cut(inputs, split[0], split[1], grid, files);
+          readNanos.add(System.nanoTime() - start);
+          return slices;
+        })
         .groupByKey(partitioner)
         .mapPartitionsToPair(it -> assemble(it, grid, voxels, rows), true)
         .persist(StorageLevel.MEMORY_AND_DISK());

@@ -26,6 +26,7 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.NlsparkConf;
 import org.nlspark.spark.budget.ExecutorBudget;
@@ -65,6 +66,9 @@ import scala.runtime.BoxedUnit;
 public final class SparkEngine {
   /** Local property that tags this engine's Spark jobs (the progress listener filters on it). */
   static final String RUN_ID_PROPERTY = "nlspark.run.id";
+
+  /** Largest voxel-block bytes one partition holds by default (DESIGN §8 block path). */
+  static final long BLOCK_PARTITION_BYTES = 64L << 20;
 
   private final SparkSession spark;
   private final Grid grid;
@@ -141,17 +145,23 @@ public final class SparkEngine {
         .withBudget(budget.perTask().gb(), budget.perTaskSource());
     List<TileSpec> tiles = plan.tiles();
     int blocks = grid.blocks(job.inputs.voxels());
-    // Tasks are block partitions (a block's tiles run where the block is); by default one per
-    // block, so no task holds more than one block at a time.
-    int numPartitions = partitions == null ? blocks : Math.min(partitions, blocks);
+    // Tasks are block partitions (a block's tiles run where the block is). By default about
+    // TILES_PER_SLOT per slot, more when that would put over BLOCK_PARTITION_BYTES of blocks in
+    // one partition (a partition is cached or spilled whole); a task costs tens of ms, so one
+    // per block would cost more than small blocks' work.
+    long heldBytes = job.inputs.blockBytes(job.inputs.voxels());
+    int numPartitions = partitions != null ? Math.min(partitions, blocks)
+        : (int) Math.min(blocks, Math.max((long) TilePlanner.TILES_PER_SLOT * slots,
+            (heldBytes + BLOCK_PARTITION_BYTES - 1) / BLOCK_PARTITION_BYTES));
     TileSpec[][] tilesByBlock = tilesByBlock(tiles, blocks);
     int failOnce = NlsparkConf.failOnceTile(spark);
     TileRunner runner = job.runner(plan);
     String runId = UUID.randomUUID().toString();
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
     String oldDescription = sc.getLocalProperty("spark.job.description");
+    org.apache.spark.util.LongAccumulator readNanos = sc.longAccumulator("nlspark.read.nanos");
     JavaPairRDD<Integer, VoxelBlock> blockRdd = VoxelBlocks.build(jsc, inputs, grid,
-        numPartitions, files);
+        numPartitions, files, readNanos);
     ProgressListener listener = new ProgressListener(runId, tiles.size(), job.replicates(),
         numPartitions, progress);
     MergeHandler handler;
@@ -168,6 +178,8 @@ public final class SparkEngine {
       long held = blockRdd.map(t -> t._2().bytes()).fold(0L, Long::sum);
       long ingestEnd = System.nanoTime();
       ingest.put("ingest_seconds", (ingestEnd - ingestStart) / 1e9);
+      // Task time spent reading files and cutting samples into blocks (before the shuffle).
+      ingest.put("read_task_seconds", readNanos.value() / 1e9);
       ingest.put("blocks", blocks);
       ingest.put("block_partitions", numPartitions);
       ingest.put("held_block_bytes", held);
