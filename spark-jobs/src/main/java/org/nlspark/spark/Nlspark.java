@@ -157,6 +157,9 @@ public final class Nlspark {
     Configuration conf = hadoopConf(spark);
     org.nlspark.core.data.SampleSource x = org.nlspark.spark.data.Sources.describe(conf,
         inputPath, org.nlspark.spark.data.Sources.mask(conf, maskPath), "--input");
+    if (maskPath == null && x instanceof org.nlspark.core.data.NiftiSamples images) {
+      x = org.nlspark.spark.data.Sources.withDefaultMask(spark, images);
+    }
     return run(spark, Analysis.ONE_SAMPLE, org.nlspark.spark.data.DistributedInputs.of(x),
         options, false);
   }

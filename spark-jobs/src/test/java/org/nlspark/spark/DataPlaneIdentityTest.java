@@ -288,6 +288,39 @@ class DataPlaneIdentityTest {
   }
 
   @Test
+  void withoutAMaskExecutorsBuildTheDefaultMask() throws Exception {
+    NiftiMask mask = mask(12, 10, 9);
+    double[] g = TestData.gaussian(51, N, mask.count(), 0.3);
+    StringBuilder list = new StringBuilder();
+    for (int s = 0; s < N; s++) {
+      float[] values = new float[mask.count()];
+      for (int j = 0; j < values.length; j++) {
+        values[j] = (float) g[s * mask.count() + j];
+      }
+      if (s == 4) {
+        values[0] = Float.NaN; // not finite in every sample: left out of the default mask
+      }
+      Path p = dir.resolve(String.format("d-%02d.nii.gz", s));
+      NiftiWriter.writeMap(p, mask, values, 0f);
+      list.append(p.getFileName()).append('\n');
+    }
+    Path listFile = java.nio.file.Files.writeString(dir.resolve("list.txt"), list.toString());
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(100).seed(2);
+    RunReport noMask = Nlspark.oneSample(spark, listFile.toString(), null, o);
+    assertThat(noMask.result.voxels()).isEqualTo(mask.count() - 1);
+    // the same voxels as an explicit mask without voxel 0
+    boolean[] selected = new boolean[mask.grid().voxels()];
+    for (int n = 1; n < mask.count(); n++) {
+      selected[mask.fileIndex(n)] = true;
+    }
+    Path explicit = dir.resolve("explicit.nii.gz");
+    NiftiWriter.writeMask(explicit, NiftiMask.fromSelection(mask.geometry(), selected, "m"));
+    RunReport withMask = Nlspark.oneSample(spark, listFile.toString(), explicit.toString(), o);
+    assertSameOutputs(withMask, noMask, "default mask");
+  }
+
+  @Test
   void nanInASampleIsRefusedNamingTheFile() throws Exception {
     NiftiMask mask = mask(6, 5, 4);
     List<String> paths = new ArrayList<>();

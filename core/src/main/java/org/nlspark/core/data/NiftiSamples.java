@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
@@ -168,6 +169,63 @@ public final class NiftiSamples implements SampleSource {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Adds the whole volumes of {@code split} (unmasked, non-finite values allowed) to a default
+   * mask builder (DESIGN §8: finite in every sample, non-zero in one): the first pass when no
+   * mask is given, run where the files are. Grids are checked against this source's mask grid.
+   */
+  public DefaultMaskBuilder scan(int split, Opener opener) {
+    DefaultMaskBuilder builder = new DefaultMaskBuilder(mask.grid().voxels());
+    int first = firstSample(split);
+    int count = splitSamples(split);
+    float[] f = new float[mask.grid().voxels()];
+    double[] d = null;
+    try {
+      if (fourD) {
+        try (NiftiReader reader = NiftiReader.open(opener.open(files[0]),
+            opener.size(files[0]), name)) {
+          reader.header().grid().requireSame(mask.grid(), name, "first image");
+          for (int s = 0; s < first; s++) {
+            reader.skipVolume();
+          }
+          for (int s = first; s < first + count; s++) {
+            if (reader.header().prefersDouble()) {
+              d = d == null ? new double[f.length] : d;
+              reader.readVolume(d);
+              builder.add(d);
+            } else {
+              reader.readVolume(f);
+              builder.add(f);
+            }
+          }
+        }
+        return builder;
+      }
+      for (int s = first; s < first + count; s++) {
+        try (NiftiReader reader = NiftiReader.open(opener.open(files[s]), opener.size(files[s]),
+            name + " (" + files[s] + ")")) {
+          reader.header().grid().requireSame(mask.grid(), files[s], "first image");
+          if (reader.header().prefersDouble()) {
+            d = d == null ? new double[f.length] : d;
+            reader.readVolume(d);
+            builder.add(d);
+          } else {
+            reader.readVolume(f);
+            builder.add(f);
+          }
+        }
+      }
+      return builder;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The same files with another mask (after the default mask is built). */
+  public NiftiSamples withMask(NiftiMask other) {
+    return new NiftiSamples(name, files, fourD, samples, other, samplesPerSplit, float32);
   }
 
   private void emit(int sample, float[] volume, float[] masked, Sink sink, String what) {
