@@ -123,13 +123,18 @@ public final class ScaleCheck {
     for (int s = 0; s < subjects; s++) {
       names.add(String.format(Locale.ROOT, "sub-%04d.nii.gz", s));
     }
+    double[] blob = new double[mask.count()]; // the planted effect, the same in every subject
+    for (int n = 0; n < blob.length; n++) {
+      int[] ijk = mask.ijk(n);
+      blob[n] = 0.8 * Math.exp(-(sq(ijk[0] - 50) + sq(ijk[1] - 40) + sq(ijk[2] - 45)) / 50.0);
+    }
     ExecutorService pool = Executors.newFixedThreadPool(
         Math.max(1, Runtime.getRuntime().availableProcessors()));
     List<Future<?>> done = new ArrayList<>();
     for (int s = 0; s < subjects; s++) {
       int subject = s;
       done.add(pool.submit(() -> writeSubject(dir.resolve(names.get(subject)), header, mask,
-          seed * 1_000_003L + subject)));
+          blob, seed * 1_000_003L + subject)));
     }
     for (Future<?> f : done) {
       f.get();
@@ -142,16 +147,15 @@ public final class ScaleCheck {
   }
 
   /** Noise on a 1/64 lattice (compressible like real data) plus a planted blob. */
-  private static void writeSubject(Path file, byte[] header, NiftiMask mask, long seed) {
+  private static void writeSubject(Path file, byte[] header, NiftiMask mask, double[] blob,
+      long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     int grid = NX * NY * NZ;
     byte[] data = new byte[grid * 4];
     ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
     float[] volume = new float[grid];
     for (int n = 0; n < mask.count(); n++) {
-      int[] ijk = mask.ijk(n);
-      double blob = Math.exp(-(sq(ijk[0] - 50) + sq(ijk[1] - 40) + sq(ijk[2] - 45)) / 50.0);
-      double g = r.nextGaussian() + 0.8 * blob;
+      double g = r.nextGaussian() + blob[n];
       volume[mask.fileIndex(n)] = (float) (Math.rint(g * 64) / 64);
     }
     b.asFloatBuffer().put(volume);
