@@ -216,6 +216,33 @@ public final class Nlspark {
   }
 
   /**
+   * Runs a resampling job (bootstrap, one-sample, two-sample, correlation) on inputs described,
+   * not read (DESIGN §8): large ones are read by executors into voxel blocks and never pass
+   * through the driver; small ones are read here and broadcast ({@code spark.nlspark.ingest}).
+   * Build the inputs with {@code DistributedInputs.of(Sources.describe(...))}.
+   */
+  public static RunReport run(SparkSession spark, Analysis analysis,
+      org.nlspark.spark.data.DistributedInputs inputs, NlsparkOptions options,
+      boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return new SparkEngine(spark, o.grid(), o.partitions(), progress)
+        .run(o.toSpec(analysis), inputs);
+  }
+
+  /** Sign-flip test of images or an .npy read by the executors; {@code maskPath} for images. */
+  public static RunReport oneSample(SparkSession spark, String inputPath, String maskPath,
+      NlsparkOptions options) {
+    Configuration conf = hadoopConf(spark);
+    org.nlspark.core.data.SampleSource x = org.nlspark.spark.data.Sources.describe(conf,
+        inputPath, org.nlspark.spark.data.Sources.mask(conf, maskPath), "--input");
+    if (maskPath == null && x instanceof org.nlspark.core.data.NiftiSamples images) {
+      x = org.nlspark.spark.data.Sources.withDefaultMask(spark, images);
+    }
+    return run(spark, Analysis.ONE_SAMPLE, org.nlspark.spark.data.DistributedInputs.of(x),
+        options, false);
+  }
+
+  /**
    * One row per voxel: {@code voxel} (int), then one double column per per-voxel output, in the
    * order of DESIGN §6 (e.g. mean, std, ci_lower, ci_upper, z, p). Outputs of another shape
    * (samples, null_max) are left out; read them from {@code result.outputs()}.

@@ -40,8 +40,26 @@ public final class NlsparkConf {
    */
   public static final String TEST_HOLD_TILE_MS = "spark.nlspark.test.hold-tile-ms";
 
+  /**
+   * How a resampling job's samples reach the tiles (DESIGN §8): {@code blocks} (executors read
+   * the files and one shuffle assembles voxel blocks; nothing passes through the driver),
+   * {@code broadcast} (the driver reads the inputs and broadcasts them), or {@code auto}: blocks
+   * from {@link #INGEST_BLOCKS_MIN_BYTES} of float64 data up. Outputs are identical either way.
+   */
+  public static final String INGEST = "spark.nlspark.ingest";
+
+  /** With {@code spark.nlspark.ingest=auto}: inputs this large (as float64) go as blocks. */
+  public static final String INGEST_BLOCKS_MIN_BYTES = "spark.nlspark.ingest.blocks-min-bytes";
+
   /** All settings, for documentation and for the test that no key is read undeclared. */
   public static final List<Setting> SETTINGS = List.of(
+      new Setting(INGEST, "auto", "auto|blocks|broadcast",
+          "how samples reach the tiles: executors read them into voxel blocks (blocks), the"
+              + " driver reads and broadcasts them (broadcast), or blocks from"
+              + " spark.nlspark.ingest.blocks-min-bytes up (auto)"),
+      new Setting(INGEST_BLOCKS_MIN_BYTES, "268435456", "bytes",
+          "with spark.nlspark.ingest=auto, inputs of at least this many bytes (as float64) are"
+              + " read by executors into voxel blocks instead of broadcast"),
       new Setting(BROADCAST_MAX_BYTES, Long.toString(BROADCAST_MAX_BYTES_DEFAULT), "bytes",
           "largest serialized size of the inputs broadcast to executors; above it the run is"
               + " refused (exit 3) before any task starts"),
@@ -61,6 +79,25 @@ public final class NlsparkConf {
 
   public static long broadcastMaxBytes(SparkSession spark) {
     return longValue(spark, BROADCAST_MAX_BYTES, "bytes");
+  }
+
+  /** The ingest mode: "auto", "blocks" or "broadcast". */
+  public static String ingest(SparkSession spark) {
+    refuseRenamed(spark);
+    String v = spark.conf().get(INGEST, defaultValue(INGEST)).trim().toLowerCase(Locale.ROOT);
+    if (!v.equals("auto") && !v.equals("blocks") && !v.equals("broadcast")) {
+      throw new InvalidInputException(INGEST + " must be auto, blocks or broadcast, but was: "
+          + v);
+    }
+    return v;
+  }
+
+  public static long ingestBlocksMinBytes(SparkSession spark) {
+    long v = longValue(spark, INGEST_BLOCKS_MIN_BYTES, "bytes");
+    if (v < 0) {
+      throw new InvalidInputException(INGEST_BLOCKS_MIN_BYTES + " must be >= 0, but was: " + v);
+    }
+    return v;
   }
 
   public static int failOnceTile(SparkSession spark) {

@@ -7,7 +7,7 @@ import org.nlspark.core.InvalidInputException;
  * An n_samples x n_voxels matrix of finite float64 values in row-major (C) order: the input every
  * statistic reads. Rows are samples (subjects, time points), columns voxels.
  *
- * <p>Invariants: 1. values.length == rows * cols; 2. every value is finite (checked once here, so
+ * <p>Invariants: 1. values.length == rows * held columns (all cols unless a {@link #window}); 2. every value is finite (checked once here, so
  * kernels never meet NaN/Inf in data).
  */
 public final class DataMatrix implements Serializable {
@@ -16,11 +16,46 @@ public final class DataMatrix implements Serializable {
   private final int rows;
   private final int cols;
   private final double[] values;
+  // A column window holds only columns [firstCol, firstCol + width); a whole matrix has
+  // firstCol 0 and width cols. Executors hold one voxel block of a matrix no machine holds whole.
+  private final int firstCol;
+  private final int width;
 
   private DataMatrix(int rows, int cols, double[] values) {
+    this(rows, cols, 0, cols, values);
+  }
+
+  private DataMatrix(int rows, int cols, int firstCol, int width, double[] values) {
     this.rows = rows;
     this.cols = cols;
+    this.firstCol = firstCol;
+    this.width = width;
     this.values = values;
+  }
+
+  /**
+   * Columns [from, from + width) of a rows x cols matrix, the rest not held: what an executor
+   * holds of one voxel block. {@code values} is row-major rows x width, checked finite by the
+   * reader that filled it. Kernels read it through {@link #copyColumns} like a whole matrix.
+   */
+  public static DataMatrix window(int rows, int cols, int from, int width, double[] values) {
+    if (rows < 0 || from < 0 || width < 0 || (long) from + width > cols
+        || (long) rows * width != values.length) {
+      throw new IllegalArgumentException("[BUG] window of columns [" + from + ", "
+          + ((long) from + width) + ") of a " + rows + " x " + cols + " matrix cannot hold "
+          + values.length + " values");
+    }
+    return new DataMatrix(rows, cols, from, width, values);
+  }
+
+  /** The shape of a matrix whose values live elsewhere (on executors): no column is held. */
+  public static DataMatrix shapeOnly(int rows, int cols) {
+    return window(rows, cols, 0, 0, new double[0]);
+  }
+
+  /** Whether every column is held (false for a window or a shape). */
+  public boolean isWhole() {
+    return firstCol == 0 && width == cols;
   }
 
   /** Wraps (does not copy) row-major values after checking shape and finiteness. */
@@ -55,21 +90,36 @@ public final class DataMatrix implements Serializable {
 
   /** The backing row-major array (not a copy: callers must not modify it). */
   public double[] values() {
+    if (!isWhole()) {
+      throw new IllegalStateException("[BUG] the values of a " + rows + " x " + cols
+          + " matrix are not all here: only columns [" + firstCol + ", " + (firstCol + width)
+          + ") are held");
+    }
     return values;
   }
 
   public double get(int row, int col) {
-    return values[row * cols + col];
+    requireHeld(col, col + 1);
+    return values[row * width + col - firstCol];
   }
 
   /** Copies columns [from, to) into a new row-major rows x (to - from) array. */
   public double[] copyColumns(int from, int to) {
+    requireHeld(from, to);
     int w = to - from;
     double[] out = new double[rows * w];
     for (int i = 0; i < rows; i++) {
-      System.arraycopy(values, i * cols + from, out, i * w, w);
+      System.arraycopy(values, i * width + from - firstCol, out, i * w, w);
     }
     return out;
+  }
+
+  private void requireHeld(int from, int to) {
+    if (from < firstCol || to > firstCol + width) {
+      throw new IllegalStateException("[BUG] columns [" + from + ", " + to + ") are not held:"
+          + " this " + rows + " x " + cols + " matrix holds only columns [" + firstCol + ", "
+          + (firstCol + width) + ")");
+    }
   }
 
   /** Size in bytes of the values (what a broadcast or a worker copy costs). */

@@ -146,10 +146,18 @@ public final class PreparedJob implements TileAnalysis {
 
   @Override
   public TileMerger merger(TilePlan plan) {
+    return merger(plan, null);
+  }
+
+  /**
+   * As {@link #merger(TilePlan)}, with bootstrap's observed statistic given when the data are
+   * not here (computed per voxel block where the blocks are); null computes it from the inputs.
+   */
+  public TileMerger merger(TilePlan plan, double[] observed) {
     return new ResultMerger(spec, resampling, plan).asTileMerger(result ->
         result instanceof BootstrapResult // observed.npy: the statistic on the full data
-            ? ((BootstrapResult) result).withObserved(
-                ObservedStatistic.of(spec.statistic(), inputs.x()))
+            ? ((BootstrapResult) result).withObserved(observed != null ? observed
+                : ObservedStatistic.of(spec.statistic(), inputs.x()))
             : result);
   }
 

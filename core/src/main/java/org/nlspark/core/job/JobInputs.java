@@ -15,11 +15,54 @@ public final class JobInputs implements Serializable {
   private final DataMatrix x;
   private final DataMatrix y;
   private final double[] target;
+  // 0 when the values are in x and y; else the bytes per value of the voxel blocks that
+  // executors hold (4 for float32 data, 8 for float64), and x and y are shapes only.
+  private final int blockValueBytes;
 
   private JobInputs(DataMatrix x, DataMatrix y, double[] target) {
+    this(x, y, target, 0);
+  }
+
+  private JobInputs(DataMatrix x, DataMatrix y, double[] target, int blockValueBytes) {
     this.x = x;
     this.y = y;
     this.target = target;
+    this.blockValueBytes = blockValueBytes;
+  }
+
+  /**
+   * The shapes of inputs whose values executors hold as voxel blocks (DESIGN §8): what the
+   * driver plans with. {@code rows2} is the second group's samples (two-sample) or 0.
+   *
+   * @param valueBytes bytes per value of the held blocks (4 for float32, 8 for float64)
+   */
+  public static JobInputs onExecutors(int rows, int cols, int rows2, double[] target,
+      int valueBytes) {
+    if (valueBytes != 4 && valueBytes != 8) {
+      throw new IllegalArgumentException("[BUG] valueBytes must be 4 or 8, but was: "
+          + valueBytes);
+    }
+    return new JobInputs(DataMatrix.shapeOnly(rows, cols),
+        rows2 > 0 ? DataMatrix.shapeOnly(rows2, cols) : null, target, valueBytes);
+  }
+
+  /** One voxel block of these inputs, as a task holds it: x and y are column windows. */
+  public JobInputs block(DataMatrix xBlock, DataMatrix yBlock) {
+    return new JobInputs(xBlock, yBlock, target, blockValueBytes);
+  }
+
+  /** Whether the values live on executors (voxel blocks) rather than in this object. */
+  public boolean onExecutors() {
+    return blockValueBytes > 0;
+  }
+
+  /**
+   * Bytes of one voxel block of {@code width} voxels that a task holds beside its tiles' working
+   * set: 0 for in-memory inputs (the whole data are counted once per process), else samples x
+   * width in the blocks' precision.
+   */
+  public long blockBytes(int width) {
+    return (long) samples() * width * blockValueBytes;
   }
 
   public static JobInputs of(DataMatrix x) {

@@ -66,7 +66,9 @@ public final class TilePlanner {
     long n = inputs.samples();
     long b = Math.min(grid.voxelBlock(), inputs.voxels());
     long w = grid.window();
-    long data = 3 * n * b * 8; // block copy + up to two transformed copies
+    // block copy + up to two transformed copies, and the voxel block itself when the task
+    // holds it (data on executors) rather than sharing one copy of the whole inputs
+    long data = 3 * n * b * 8 + inputs.blockBytes((int) b);
     long cells = w * n * 8 + 3 * w * b * 8; // draws, two products, statistic buffer
     long acc;
     if (spec.analysis() == Analysis.BOOTSTRAP) {

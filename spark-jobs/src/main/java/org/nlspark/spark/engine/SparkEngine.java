@@ -11,6 +11,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
@@ -25,9 +26,18 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.NlsparkConf;
 import org.nlspark.spark.budget.ExecutorBudget;
+import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.HadoopOpener;
+import org.nlspark.spark.data.VoxelBlock;
+import org.nlspark.spark.data.VoxelBlocks;
+import org.nlspark.core.data.SampleSource;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.stats.ObservedStatistic;
+import scala.Tuple2;
 import scala.collection.Iterator;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
@@ -46,10 +56,19 @@ import scala.runtime.BoxedUnit;
  * <p>Broadcast limit: the inputs travel as one Java-serialized broadcast, so they may be at most
  * {@link NlsparkConf#BROADCAST_MAX_BYTES} (default 2 GB, the ceiling of one Java array); above
  * it the run is refused (exit 3) before any task starts.
+ *
+ * <p>Data plane (DESIGN §8): {@link #run(JobSpec, DistributedInputs)} takes inputs described,
+ * not read. Large ones ({@link NlsparkConf#INGEST}) never pass through the driver: executors
+ * read their splits, one shuffle assembles each voxel block where its tiles run, the blocks stay
+ * persisted for all replicate windows, and each task runs every tile of its blocks. Small ones
+ * are read on the driver and broadcast as before; both give the same bytes.
  */
 public final class SparkEngine {
   /** Local property that tags this engine's Spark jobs (the progress listener filters on it). */
   static final String RUN_ID_PROPERTY = "nlspark.run.id";
+
+  /** Largest voxel-block bytes one partition holds by default (DESIGN §8 block path). */
+  static final long BLOCK_PARTITION_BYTES = 64L << 20;
 
   private final SparkSession spark;
   private final Grid grid;
@@ -77,6 +96,170 @@ public final class SparkEngine {
 
   public RunReport run(JobSpec spec, JobInputs inputs) {
     return run(PreparedJob.prepare(spec, inputs, parallelism(), grid));
+  }
+
+  /**
+   * Runs a resampling job on described inputs: through voxel blocks read by executors, or, for
+   * inputs below {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES}, read here and broadcast (chosen by
+   * {@link NlsparkConf#INGEST}; recorded in summary.json as engine.ingest).
+   */
+  public RunReport run(JobSpec spec, DistributedInputs inputs) {
+    String mode = NlsparkConf.ingest(spark);
+    long bytes = inputs.float64Bytes();
+    long min = NlsparkConf.ingestBlocksMinBytes(spark);
+    boolean blocks = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
+    Map<String, Object> ingest = new LinkedHashMap<>();
+    ingest.put("mode", blocks ? "blocks" : "broadcast");
+    ingest.put("requested", mode);
+    ingest.put("reason", mode.equals("auto")
+        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
+            blocks ? "at least" : "below", min, NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
+        : NlsparkConf.INGEST + "=" + mode);
+    ingest.putAll(inputs.toMap());
+    HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
+    RunReport report;
+    if (blocks) {
+      PreparedJob job = PreparedJob.prepare(spec, inputs.shape(), parallelism(), grid);
+      report = runBlocks(job, inputs, files, ingest);
+    } else {
+      long start = System.nanoTime();
+      JobInputs loaded = inputs.load(files);
+      ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+      report = run(PreparedJob.prepare(spec, loaded, parallelism(), grid));
+    }
+    report.engineFacts.put("ingest", ingest);
+    return report;
+  }
+
+  /** Runs a job whose samples executors read into persisted voxel blocks (DESIGN §8). */
+  private RunReport runBlocks(PreparedJob job, DistributedInputs inputs, SampleSource.Opener files,
+      Map<String, Object> ingest) {
+    long start = System.nanoTime();
+    SparkContext sc = spark.sparkContext();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+    MemoryBudget explicit = job.budget();
+    ExecutorBudget budget = ExecutorBudget.of(sc,
+        explicit.source() == BudgetSource.EXPLICIT ? explicit.gb() : null);
+    int slots = budget.taskSlots();
+    TilePlan plan = job.plan(budget.perTask(), slots)
+        .withBudget(budget.perTask().gb(), budget.perTaskSource());
+    List<TileSpec> tiles = plan.tiles();
+    int blocks = grid.blocks(job.inputs.voxels());
+    // Tasks are block partitions (a block's tiles run where the block is). By default about
+    // TILES_PER_SLOT per slot, more when that would put over BLOCK_PARTITION_BYTES of blocks in
+    // one partition (a partition is cached or spilled whole); a task costs tens of ms, so one
+    // per block would cost more than small blocks' work.
+    long heldBytes = job.inputs.blockBytes(job.inputs.voxels());
+    int numPartitions = partitions != null ? Math.min(partitions, blocks)
+        : (int) Math.min(blocks, Math.max((long) TilePlanner.TILES_PER_SLOT * slots,
+            (heldBytes + BLOCK_PARTITION_BYTES - 1) / BLOCK_PARTITION_BYTES));
+    TileSpec[][] tilesByBlock = tilesByBlock(tiles, blocks);
+    int failOnce = NlsparkConf.failOnceTile(spark);
+    TileRunner runner = job.runner(plan);
+    String runId = UUID.randomUUID().toString();
+    String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
+    String oldDescription = sc.getLocalProperty("spark.job.description");
+    org.apache.spark.util.LongAccumulator readNanos = sc.longAccumulator("nlspark.read.nanos");
+    JavaPairRDD<Integer, VoxelBlock> blockRdd = VoxelBlocks.build(jsc, inputs, grid,
+        numPartitions, files, readNanos);
+    ProgressListener listener = new ProgressListener(runId, tiles.size(), job.replicates(),
+        numPartitions, progress);
+    MergeHandler handler;
+    long ingestStart;
+    long jobStart;
+    long jobEnd;
+    TileMerger merger;
+    try {
+      sc.setLocalProperty(RUN_ID_PROPERTY, runId);
+      sc.setJobDescription("nlspark " + job.command() + ": read samples into " + blocks
+          + " voxel blocks");
+      ingestStart = System.nanoTime();
+      // One action reads the files and fills the persisted blocks, so ingest is timed alone.
+      long held = blockRdd.map(t -> t._2().bytes()).fold(0L, Long::sum);
+      long ingestEnd = System.nanoTime();
+      ingest.put("ingest_seconds", (ingestEnd - ingestStart) / 1e9);
+      // Task time spent reading files and cutting samples into blocks (before the shuffle).
+      ingest.put("read_task_seconds", readNanos.value() / 1e9);
+      ingest.put("blocks", blocks);
+      ingest.put("block_partitions", numPartitions);
+      ingest.put("held_block_bytes", held);
+      double[] observed = null;
+      if (job.spec.analysis() == Analysis.BOOTSTRAP) {
+        observed = observed(blockRdd, job.spec.statistic(), job.inputs.voxels());
+      }
+      merger = job.merger(plan, observed);
+      sc.addSparkListener(listener);
+      sc.setJobDescription("nlspark " + job.command() + " (" + tiles.size() + " tiles on "
+          + blocks + " voxel blocks)");
+      handler = new MergeHandler(merger);
+      jobStart = System.nanoTime();
+      ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
+      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, job.inputs, tilesByBlock, failOnce,
+          NlsparkConf.holdTileMillis(spark)), handler, tag);
+      jobEnd = System.nanoTime();
+    } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
+      throw unwrapAny(e);
+    } finally {
+      sc.setLocalProperty(RUN_ID_PROPERTY, oldRunId);
+      sc.setJobDescription(oldDescription);
+      sc.removeSparkListener(listener);
+      listener.finish();
+      blockRdd.unpersist(false);
+    }
+    org.nlspark.core.result.Result result = merger.finish();
+    long end = System.nanoTime();
+
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("master", sc.master());
+    facts.put("spark_version", sc.version());
+    facts.put("partitions", numPartitions);
+    facts.put("tiles", tiles.size());
+    facts.put("executors", budget.executors());
+    facts.put("task_slots", slots);
+    facts.put("budget", budget.toMap());
+    facts.put("broadcast_bytes", 0L);
+    Map<String, Object> timing = new LinkedHashMap<>();
+    timing.put("task_seconds", handler.taskNanos / 1e9);
+    timing.put("ingest_seconds", (jobStart - ingestStart) / 1e9);
+    timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
+    timing.put("spark_overhead_seconds", Math.max(0, (jobEnd - jobStart) / 1e9
+        - handler.taskNanos / 1e9 / Math.max(1, Math.min(slots, numPartitions))));
+    timing.put("tasks", handler.outcomes);
+    facts.put("spark_timings", timing);
+    facts.put("memory", handler.memoryMap());
+    return new RunReport(job, plan, result, "spark", slots, (jobStart - start) / 1e9,
+        (jobEnd - jobStart) / 1e9, (end - jobEnd) / 1e9, merger.kernelNanos() / 1e9,
+        merger.flops(), facts);
+  }
+
+  /** The tiles of each block, in tile order. */
+  static TileSpec[][] tilesByBlock(List<TileSpec> tiles, int blocks) {
+    int[] counts = new int[blocks];
+    for (TileSpec t : tiles) {
+      counts[t.block()]++;
+    }
+    TileSpec[][] out = new TileSpec[blocks][];
+    for (int b = 0; b < blocks; b++) {
+      out[b] = new TileSpec[counts[b]];
+      counts[b] = 0;
+    }
+    for (TileSpec t : tiles) {
+      out[t.block()][counts[t.block()]++] = t;
+    }
+    return out;
+  }
+
+  /** Bootstrap's statistic on the full data, computed per block where the blocks are. */
+  private double[] observed(JavaPairRDD<Integer, VoxelBlock> blockRdd, String statistic,
+      int voxels) {
+    List<Tuple2<Integer, double[]>> parts = blockRdd
+        .mapToPair(t -> new Tuple2<>(t._1(), ObservedStatistic.of(statistic, t._2().whole(0))))
+        .collect();
+    double[] out = new double[voxels];
+    for (Tuple2<Integer, double[]> p : parts) {
+      System.arraycopy(p._2(), 0, out, grid.blockStart(p._1()), p._2().length);
+    }
+    return out;
   }
 
   /** Runs any analysis of the pipeline as one Spark job. */
@@ -122,8 +305,8 @@ public final class SparkEngine {
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
       sc.runJob(rdd.rdd(), new TileTask(runner, shared, failOnce,
           NlsparkConf.holdTileMillis(spark)), handler, tag);
-    } catch (RuntimeException e) {
-      throw unwrap(e);
+    } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
+      throw unwrapAny(e);
     } finally {
       sc.setLocalProperty(RUN_ID_PROPERTY, oldRunId);
       sc.setJobDescription(oldDescription); // the caller's own description (a notebook's)
@@ -153,9 +336,25 @@ public final class SparkEngine {
         - handler.taskNanos / 1e9 / Math.max(1, Math.min(slots, numPartitions))));
     timing.put("tasks", handler.outcomes);
     facts.put("spark_timings", timing);
+    facts.put("memory", handler.memoryMap());
     return new RunReport(analysis, plan, result, "spark", slots, (jobStart - start) / 1e9,
         (jobEnd - jobStart) / 1e9, (end - jobEnd) / 1e9, merger.kernelNanos() / 1e9,
         merger.flops(), facts);
+  }
+
+  /**
+   * Peak heap use of this JVM since it started: the sum of the heap pools' peaks (an upper
+   * bound of the true peak, as pools peak at different times).
+   */
+  static long peakHeapBytes() {
+    long sum = 0;
+    for (java.lang.management.MemoryPoolMXBean pool
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
   }
 
   /** Serialized size of the inputs, counted without holding a second copy of them. */
@@ -202,17 +401,43 @@ public final class SparkEngine {
     return e;
   }
 
+  /**
+   * As {@link #unwrap(RuntimeException)} for any exception a Spark action throws, including its
+   * undeclared checked SparkException (rethrown as it is when no core exception is inside).
+   */
+  static RuntimeException unwrapAny(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InvalidInputException || t instanceof ResourceRefusedException) {
+        return (RuntimeException) t;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return SparkEngine.<RuntimeException>sneaky(e);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
+    throw (T) t;
+  }
+
   /** What one task returns: its tiles' partials and how long it took on the executor. */
   static final class TaskOutcome implements Serializable {
     private static final long serialVersionUID = 1L;
     final byte[][] partials;
     final long taskNanos;
     final long broadcastNanos;
+    final String executorId;
+    final long executorPeakHeap;
 
     TaskOutcome(byte[][] partials, long taskNanos, long broadcastNanos) {
       this.partials = partials;
       this.taskNanos = taskNanos;
       this.broadcastNanos = broadcastNanos;
+      org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
+      this.executorId = env == null ? "?" : env.executorId();
+      this.executorPeakHeap = peakHeapBytes();
     }
   }
 
@@ -246,7 +471,7 @@ public final class SparkEngine {
               + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
         }
         if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
-          holdForTest(context);
+          holdForTest(context, holdMillis);
         }
         out.add(runner.run(data, tile, gpuDevice(context)));
       }
@@ -259,7 +484,7 @@ public final class SparkEngine {
      * runs it (a marker line on stderr, which the worker writes to that executor's log) and waits,
      * so a script can kill exactly that executor while the task is running.
      */
-    private void holdForTest(TaskContext context) {
+    static void holdForTest(TaskContext context, long holdMillis) {
       System.err.println("NLSPARK_HOLDING_TILE_0 pid=" + ProcessHandle.current().pid()
           + " stage=" + context.stageId());
       System.err.flush();
@@ -268,6 +493,51 @@ public final class SparkEngine {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  /** The executor side of the block path: runs every tile of each block of the partition. */
+  static final class BlockTileTask extends AbstractFunction2<TaskContext,
+      Iterator<Tuple2<Integer, VoxelBlock>>, TaskOutcome> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final TileRunner runner;
+    private final JobInputs shape;
+    private final TileSpec[][] tilesByBlock;
+    private final int failOnceTile;
+    private final long holdMillis;
+
+    BlockTileTask(TileRunner runner, JobInputs shape, TileSpec[][] tilesByBlock, int failOnceTile,
+        long holdMillis) {
+      this.runner = runner;
+      this.shape = shape;
+      this.tilesByBlock = tilesByBlock;
+      this.failOnceTile = failOnceTile;
+      this.holdMillis = holdMillis;
+    }
+
+    @Override
+    public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, VoxelBlock>> blocks) {
+      long start = System.nanoTime();
+      long fetchNanos = 0;
+      List<byte[]> out = new ArrayList<>();
+      while (blocks.hasNext()) {
+        long fetch = System.nanoTime();
+        Tuple2<Integer, VoxelBlock> next = blocks.next();
+        JobInputs block = next._2().inputs(shape);
+        fetchNanos += System.nanoTime() - fetch;
+        for (TileSpec tile : tilesByBlock[next._1()]) {
+          if (tile.index() == failOnceTile && context.attemptNumber() == 0) {
+            throw new IllegalStateException("Injected failure of tile " + tile.index()
+                + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
+          }
+          if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
+            TileTask.holdForTest(context, holdMillis);
+          }
+          out.add(runner.run(block, tile, gpuDevice(context)));
+        }
+      }
+      return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
+          fetchNanos);
     }
   }
 
@@ -295,6 +565,7 @@ public final class SparkEngine {
     long broadcastNanos;
     long mergeNanos;
     int outcomes;
+    final Map<String, Long> executorPeakHeap = new java.util.TreeMap<>();
 
     MergeHandler(TileMerger merger) {
       this.merger = merger;
@@ -309,8 +580,20 @@ public final class SparkEngine {
       taskNanos += outcome.taskNanos;
       broadcastNanos += outcome.broadcastNanos;
       outcomes++;
+      executorPeakHeap.merge(outcome.executorId, outcome.executorPeakHeap, Math::max);
       mergeNanos += System.nanoTime() - start;
       return BoxedUnit.UNIT;
+    }
+
+    /** Peak heap of the driver and of each executor that ran a task (JVM memory pools). */
+    synchronized Map<String, Object> memoryMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("driver_peak_heap_bytes", peakHeapBytes());
+      m.put("driver_max_heap_bytes", Runtime.getRuntime().maxMemory());
+      m.put("executor_peak_heap_bytes", executorPeakHeap.values().stream()
+          .mapToLong(Long::longValue).max().orElse(0));
+      m.put("executors_peak_heap_bytes", new LinkedHashMap<>(executorPeakHeap));
+      return m;
     }
   }
 }

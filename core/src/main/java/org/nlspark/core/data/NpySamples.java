@@ -1,0 +1,160 @@
+package org.nlspark.core.data;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.NpyDtype;
+import org.nlspark.core.io.NpyHeader;
+import org.nlspark.core.io.nifti.NiftiMask;
+
+/**
+ * The rows of a 2-D {@code .npy} (samples x voxels, C order) as a {@link SampleSource}: the
+ * driver reads only the header; each split is a range of rows that an executor reads by seeking
+ * to it, so no process reads the whole file. float32 files stay float32.
+ */
+public final class NpySamples implements SampleSource {
+  private static final long serialVersionUID = 1L;
+
+  private final String path;
+  private final String name;
+  private final boolean float32;
+  private final int rows;
+  private final int cols;
+  private final long dataOffset;
+  private final long fileSize;
+  private final int rowsPerSplit;
+
+  private NpySamples(String path, String name, boolean float32, int rows, int cols,
+      long dataOffset, long fileSize, int rowsPerSplit) {
+    this.path = path;
+    this.name = name;
+    this.float32 = float32;
+    this.rows = rows;
+    this.cols = cols;
+    this.dataOffset = dataOffset;
+    this.fileSize = fileSize;
+    this.rowsPerSplit = rowsPerSplit;
+  }
+
+  /**
+   * Describes {@code path} from its header (checked against the file size before anything is
+   * allocated, as {@link org.nlspark.core.io.NpyReader} does).
+   *
+   * @param name the flag and path for messages ("--input x.npy")
+   * @param splitBytes about how many bytes one split reads (at least one row)
+   */
+  public static NpySamples describe(Opener files, String path, String name, long splitBytes) {
+    NpyHeader header;
+    long size;
+    try {
+      size = files.size(path);
+      try (InputStream in = files.open(path)) {
+        header = NpyHeader.parse(in, name);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
+    }
+    long[] shape = header.shape();
+    if (shape.length != 2) {
+      throw new InvalidInputException(name + " must be a 2-D array (samples x voxels), but its"
+          + " shape was: " + NpyHeader.formatShape(shape) + "; reshape it before numpy.save");
+    }
+    int item = header.dtype().itemSize();
+    if (shape[0] > Integer.MAX_VALUE || shape[1] > Integer.MAX_VALUE
+        || size - header.dataOffset() != shape[0] * shape[1] * item) {
+      throw new InvalidInputException("Cannot read " + name + ": its header declares shape "
+          + NpyHeader.formatShape(shape) + " of " + header.dtype().descr() + ", but the file has "
+          + size + " bytes; the file is truncated or its header is corrupt");
+    }
+    int rows = (int) shape[0];
+    int cols = (int) shape[1];
+    long rowBytes = Math.max(1L, (long) cols * item);
+    int perSplit = (int) Math.max(1, Math.min(Integer.MAX_VALUE, splitBytes / rowBytes));
+    return new NpySamples(path, name, header.dtype() == NpyDtype.FLOAT32, rows, cols,
+        header.dataOffset(), size, perSplit);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public int samples() {
+    return rows;
+  }
+
+  @Override
+  public int voxels() {
+    return cols;
+  }
+
+  @Override
+  public NiftiMask mask() {
+    return null;
+  }
+
+  @Override
+  public int splits() {
+    return SampleSource.splitCount(rows, rowsPerSplit);
+  }
+
+  @Override
+  public int firstSample(int split) {
+    return split * rowsPerSplit;
+  }
+
+  @Override
+  public int splitSamples(int split) {
+    return Math.min(rows, (split + 1) * rowsPerSplit) - split * rowsPerSplit;
+  }
+
+  @Override
+  public boolean float32() {
+    return float32;
+  }
+
+  @Override
+  public void read(int split, Opener files, Sink sink) {
+    int first = firstSample(split);
+    int count = splitSamples(split);
+    int item = float32 ? 4 : 8;
+    byte[] row = new byte[cols * item];
+    ByteBuffer bytes = ByteBuffer.wrap(row).order(ByteOrder.LITTLE_ENDIAN);
+    float[] f = float32 ? new float[cols] : null;
+    double[] d = float32 ? null : new double[cols];
+    try {
+      if (files.size(path) != fileSize) {
+        throw new InvalidInputException("Cannot read " + name + ": its size changed from "
+            + fileSize + " to " + files.size(path) + " bytes while the run read it");
+      }
+      try (InputStream in = files.open(path)) {
+        in.skipNBytes(dataOffset + (long) first * cols * item);
+        for (int r = first; r < first + count; r++) {
+          if (in.readNBytes(row, 0, row.length) < row.length) {
+            throw new InvalidInputException("Cannot read " + name + ": the data ended inside"
+                + " row " + r + "; the file is truncated or changed while being read");
+          }
+          bytes.clear();
+          if (float32) {
+            bytes.asFloatBuffer().get(f);
+            SampleChecks.requireFinite(f, cols, name, r, "row");
+            sink.float32(r, f);
+          } else {
+            bytes.asDoubleBuffer().get(d);
+            SampleChecks.requireFinite(d, cols, name, r, "row");
+            sink.float64(r, d);
+          }
+        }
+      }
+    } catch (java.io.EOFException e) {
+      throw new InvalidInputException("Cannot read " + name + ": the file ended before row "
+          + first + "; it is truncated or changed while being read");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Scale check of the data plane (DESIGN §8): a study of 3-D .nii.gz subjects whose float32
+# volumes (>= 2 GB by default) are several times the driver's heap, one-sample t with max-T and a
+# fixed number of sign flips, run on a real standalone cluster on loopback (one master, two
+# workers, executors in their own JVMs) with the driver at -Xmx512m: executors read the files
+# into voxel blocks and nothing of size samples x voxels passes through the driver. Its outputs
+# must be byte-identical to the same study run in one JVM with a large heap (all samples read
+# into one float64 array, core's LocalEngine). summary.json records the driver's and executors'
+# peak heap and the ingest benchmark (files -> voxel blocks vs plain java.util.zip inflate).
+#
+# Usage: it/scale-check.sh            (after: mvn -B install -DskipTests)
+# Env:   SCALE_GB=2.0               float32 volume bytes to generate, in GB
+#        SCALE_PERMUTATIONS=20      sign flips
+#        NLSPARK_JAR=...            application jar (default spark-jobs/target/*-app.jar)
+#        IT_TIMEOUT_S=900           bound on each run
+# Everything it starts it stops (trap on EXIT); logs stay in it/work/scale-check/logs.
+set -euo pipefail
+# shellcheck source=it/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+WORK=$IT_DIR/work/scale-check
+LOGS=$WORK/logs
+DATA=$WORK/data
+GB=${SCALE_GB:-2.0}
+PERMUTATIONS=${SCALE_PERMUTATIONS:-20}
+SEED=7
+RUN_TIMEOUT=${IT_TIMEOUT_S:-900}
+STARTED_PIDS=()
+
+cleanup() {
+  local rc=$?
+  set +e
+  local pid
+  for pid in "${STARTED_PIDS[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null
+  done
+  for _ in $(seq 1 20); do
+    local alive=0
+    for pid in "${STARTED_PIDS[@]}"; do
+      kill -0 "$pid" 2>/dev/null && alive=1
+    done
+    ((alive)) || break
+    sleep 0.5
+  done
+  for pid in "${STARTED_PIDS[@]}"; do
+    kill -KILL -- "-$pid" 2>/dev/null
+  done
+  if ((rc != 0)); then
+    print_log_tails "$LOGS"
+    log "scale-check: FAILED (exit $rc); logs in ${LOGS#"$REPO_ROOT"/}"
+  fi
+  # The generated study is large; keep only the logs and the outputs.
+  rm -rf "$DATA" "$WORK"/worker*/app-*
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+T0=$SECONDS
+rm -rf "$WORK"
+mkdir -p "$LOGS" "$DATA"
+ensure_spark_home
+read -r -a OPENS <<< "$(spark_jvm_opens)"
+((${#OPENS[@]} > 0)) || die "cannot read the property spark.jvm.opens from the root pom.xml"
+APP_JAR=$(find_app_jar)
+[[ -n $APP_JAR && -f $APP_JAR ]] \
+  || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
+CHECK=org.nlspark.spark.data.ScaleCheck
+CP="$APP_JAR:$SPARK_HOME/jars/*"
+
+log "generating $GB GB of float32 volumes as 3-D .nii.gz (gzip level 1)"
+t=$SECONDS
+timeout "$RUN_TIMEOUT" java -Xmx1g -cp "$CP" "$CHECK" generate "$DATA" "$GB" "$SEED" \
+  > "$LOGS/generate.log" 2>&1 || die "cannot generate the study"
+log "  $(tail -n 1 "$LOGS/generate.log") in $((SECONDS - t))s; $(du -sh "$DATA" | cut -f1) on disk"
+
+log "reference: one JVM with a large heap, the samples read whole"
+t=$SECONDS
+timeout "$RUN_TIMEOUT" java -Xmx8g "${OPENS[@]}" -cp "$CP" \
+  -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
+  "$CHECK" reference "$DATA" "$WORK/reference" "$PERMUTATIONS" "$SEED" \
+  > "$LOGS/reference.log" 2>&1 || die "the reference run failed or timed out"
+log "  $(grep '^reference:' "$LOGS/reference.log") ($((SECONDS - t))s)"
+
+MASTER_PORT=$(free_port)
+log "starting master on spark://127.0.0.1:$MASTER_PORT and two workers"
+setsid java -Xmx256m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
+  org.apache.spark.deploy.master.Master --host 127.0.0.1 --port "$MASTER_PORT" \
+  --webui-port "$(free_port)" > "$LOGS/master.log" 2>&1 &
+STARTED_PIDS+=("$!")
+wait_for_log "$LOGS/master.log" "I have been elected leader" 90 "the master to start"
+for w in 1 2; do
+  mkdir -p "$WORK/worker$w"
+  setsid java -Xmx256m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
+    org.apache.spark.deploy.worker.Worker --host 127.0.0.1 --port "$(free_port)" \
+    --webui-port "$(free_port)" --cores 1 --memory 3g --work-dir "$WORK/worker$w" \
+    "spark://127.0.0.1:$MASTER_PORT" > "$LOGS/worker$w.log" 2>&1 &
+  STARTED_PIDS+=("$!")
+done
+for w in 1 2; do
+  wait_for_log "$LOGS/worker$w.log" "Successfully registered with master" 90 "worker $w"
+done
+
+log "cluster: driver -Xmx512m, executors read the files into voxel blocks"
+t=$SECONDS
+timeout "$RUN_TIMEOUT" java -Xmx512m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
+  -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
+  org.apache.spark.deploy.SparkSubmit \
+  --master "spark://127.0.0.1:$MASTER_PORT" --deploy-mode client \
+  --name nlspark-scale-check --class "$CHECK" \
+  --driver-memory 512m --executor-memory 2g --total-executor-cores 2 \
+  --conf "spark.executor.extraJavaOptions=${OPENS[*]}" \
+  --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
+  --conf spark.ui.enabled=false \
+  --conf spark.scheduler.minRegisteredResourcesRatio=1.0 \
+  --conf spark.scheduler.maxRegisteredResourcesWaitingTime=90s \
+  "$APP_JAR" cluster "$DATA" "$WORK/cluster" "$PERMUTATIONS" "$SEED" \
+  > "$LOGS/cluster.log" 2>&1 || die "the cluster run failed or timed out (${RUN_TIMEOUT}s)"
+log "  $(grep '^cluster:' "$LOGS/cluster.log") ($((SECONDS - t))s)"
+log "  $(grep '^ingest benchmark:' "$LOGS/cluster.log")"
+
+n=0
+for f in "$WORK/reference"/*.npy; do
+  [[ -f $f ]] || die "the reference run wrote no .npy"
+  cmp "$f" "$WORK/cluster/$(basename "$f")" \
+    || die "$(basename "$f") differs between the one-JVM reference and the cluster run"
+  n=$((n + 1))
+done
+grep -q '"executor_peak_heap_bytes"' "$WORK/cluster/summary.json" \
+  || die "summary.json lacks the executors' peak heap"
+grep -q '"mode": *"blocks"' "$WORK/cluster/summary.json" \
+  || die "summary.json does not record the blocks ingest"
+log "  $n .npy files byte-identical: $(cd "$WORK/reference" && echo ./*.npy)"
+log "scale-check: OK in $((SECONDS - T0))s"

@@ -1,0 +1,292 @@
+package org.nlspark.spark.data;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.data.SampleSource;
+import org.nlspark.core.engine.LocalEngine;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.nifti.NiftiDatatype;
+import org.nlspark.core.io.nifti.NiftiHeader;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.io.nifti.NiftiReader;
+import org.nlspark.core.io.nifti.NiftiWriter;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkConf;
+import org.nlspark.spark.NlsparkOptions;
+
+/**
+ * The scale check of DESIGN §8 (run by it/scale-check.sh): a study of 3-D {@code .nii.gz}
+ * subjects larger than the driver's heap, one-sample t with max-T and a fixed number of sign
+ * flips, run on a cluster through the data plane and, as the reference, in one JVM with a large
+ * heap through the in-memory path (all samples in one float64 array, core's LocalEngine).
+ *
+ * <pre>
+ *   generate DIR GB SEED        writes DIR/mask.nii.gz, DIR/sub-NNNN.nii.gz (gzip level 1),
+ *                               DIR/subjects.txt: at least GB x 1e9 bytes of float32 volumes
+ *   reference DIR OUT P SEED    one JVM, the samples read whole, outputs + summary.json in OUT
+ *   cluster DIR OUT P SEED      the Spark session spark-submit gives; executors read the files
+ *                               into voxel blocks; also times plain inflate of the same files
+ * </pre>
+ */
+public final class ScaleCheck {
+  /** An MNI-like grid at 2.25 mm: 80 x 96 x 80 voxels. */
+  static final int NX = 80;
+  static final int NY = 96;
+  static final int NZ = 80;
+
+  private ScaleCheck() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 4) {
+      System.err.println("usage: ScaleCheck generate DIR GB SEED | reference DIR OUT P SEED"
+          + " | cluster DIR OUT P SEED");
+      System.exit(2);
+    }
+    switch (args[0]) {
+      case "generate" -> generate(Path.of(args[1]), Double.parseDouble(args[2]),
+          Long.parseLong(args[3]));
+      case "reference" -> reference(args[1], args[2], Long.parseLong(args[3]),
+          Long.parseLong(args[4]));
+      case "cluster" -> cluster(args[1], args[2], Long.parseLong(args[3]),
+          Long.parseLong(args[4]));
+      default -> {
+        System.err.println("unknown mode: " + args[0]);
+        System.exit(2);
+      }
+    }
+  }
+
+  static NlsparkOptions options(long permutations, long seed) {
+    return NlsparkOptions.defaults().statistic("t").replicates(permutations).seed(seed)
+        .fwer(true);
+  }
+
+  /** A rounded brain-like mask (a superellipsoid filling about 80% of the grid). */
+  static NiftiMask mask() {
+    NiftiHeader h = NiftiHeader.builder().datatype(NiftiDatatype.UINT8).shape(NX, NY, NZ)
+        .sform(1, new double[][] {{-2.25, 0, 0, 90}, {0, 2.25, 0, -126}, {0, 0, 2.25, -72}})
+        .build();
+    double[] m = new double[NX * NY * NZ];
+    for (int k = 0; k < NZ; k++) {
+      for (int j = 0; j < NY; j++) {
+        for (int i = 0; i < NX; i++) {
+          double a = (i - NX / 2.0 + 0.5) / (NX / 2.0);
+          double b = (j - NY / 2.0 + 0.5) / (NY / 2.0);
+          double c = (k - NZ / 2.0 + 0.5) / (NZ / 2.0);
+          m[i + NX * (j + NY * k)] = a * a * a * a + b * b * b * b + c * c * c * c <= 1 ? 1 : 0;
+        }
+      }
+    }
+    return NiftiMask.fromImage(h, m, "mask");
+  }
+
+  static void generate(Path dir, double gb, long seed) throws Exception {
+    Files.createDirectories(dir);
+    NiftiMask mask = mask();
+    NiftiWriter.writeMask(dir.resolve("mask.nii.gz"), mask);
+    // The header of a float32 map on this grid, taken from the writer (then written at level 1).
+    ByteArrayOutputStream template = new ByteArrayOutputStream();
+    NiftiWriter.writeMap(template, mask, new float[mask.count()], 0f);
+    byte[] header;
+    try (NiftiReader r = NiftiReader.open(new ByteArrayInputStream(template.toByteArray()),
+        template.size(), "template");
+        InputStream raw = new GZIPInputStream(new ByteArrayInputStream(template.toByteArray()))) {
+      header = raw.readNBytes((int) r.header().voxOffset());
+    }
+    int grid = NX * NY * NZ;
+    int subjects = (int) Math.ceil(gb * 1e9 / (4.0 * grid));
+    List<String> names = new ArrayList<>();
+    for (int s = 0; s < subjects; s++) {
+      names.add(String.format(Locale.ROOT, "sub-%04d.nii.gz", s));
+    }
+    double[] blob = new double[mask.count()]; // the planted effect, the same in every subject
+    for (int n = 0; n < blob.length; n++) {
+      int[] ijk = mask.ijk(n);
+      blob[n] = 0.8 * Math.exp(-(sq(ijk[0] - 50) + sq(ijk[1] - 40) + sq(ijk[2] - 45)) / 50.0);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(
+        Math.max(1, Runtime.getRuntime().availableProcessors()));
+    List<Future<?>> done = new ArrayList<>();
+    for (int s = 0; s < subjects; s++) {
+      int subject = s;
+      done.add(pool.submit(() -> writeSubject(dir.resolve(names.get(subject)), header, mask,
+          blob, seed * 1_000_003L + subject)));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    Files.writeString(dir.resolve("subjects.txt"), String.join("\n", names) + "\n");
+    System.out.printf(Locale.ROOT, "generated %d subjects x %d grid voxels (%d in the mask):"
+        + " %.3f GB of float32 volumes%n", subjects, grid, mask.count(),
+        4.0 * grid * subjects / 1e9);
+  }
+
+  /** Noise on a 1/64 lattice (compressible like real data) plus a planted blob. */
+  private static void writeSubject(Path file, byte[] header, NiftiMask mask, double[] blob,
+      long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    int grid = NX * NY * NZ;
+    byte[] data = new byte[grid * 4];
+    ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+    float[] volume = new float[grid];
+    for (int n = 0; n < mask.count(); n++) {
+      double g = r.nextGaussian() + blob[n];
+      volume[mask.fileIndex(n)] = (float) (Math.rint(g * 64) / 64);
+    }
+    b.asFloatBuffer().put(volume);
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file), 1 << 16) {
+      {
+        def.setLevel(1);
+      }
+    }) {
+      out.write(header);
+      out.write(data);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static double sq(double v) {
+    return v * v;
+  }
+
+  static void reference(String dir, String out, long permutations, long seed) {
+    Configuration conf = new Configuration();
+    NiftiMask mask = Sources.mask(conf, dir + "/mask.nii.gz");
+    SampleSource x = Sources.describe(conf, dir + "/subjects.txt", mask, "--input");
+    long start = System.nanoTime();
+    JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
+    double readSeconds = (System.nanoTime() - start) / 1e9;
+    RunReport report = LocalEngine.defaults().run(options(permutations, seed)
+        .toSpec(Analysis.ONE_SAMPLE), inputs);
+    Map<String, Object> summary = report.summary();
+    Map<String, Object> memory = new LinkedHashMap<>();
+    memory.put("driver_peak_heap_bytes", peakHeapBytes());
+    memory.put("driver_max_heap_bytes", Runtime.getRuntime().maxMemory());
+    memory.put("driver_read_seconds", readSeconds);
+    summary.put("memory", memory);
+    Nlspark.write(conf, report, summary, out, true);
+    System.out.printf(Locale.ROOT, "reference: %d samples x %d voxels read in %.1f s, run in"
+        + " %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels(), readSeconds,
+        report.wallSeconds(), peakHeapBytes() / 1e9);
+  }
+
+  static void cluster(String dir, String out, long permutations, long seed) {
+    SparkSession spark = SparkSession.builder().getOrCreate();
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    RunReport report = Nlspark.oneSample(spark, dir + "/subjects.txt", dir + "/mask.nii.gz",
+        options(permutations, seed));
+    Map<String, Object> summary = report.summary();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> engine = (Map<String, Object>) summary.get("engine");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> ingest = (Map<String, Object>) engine.get("ingest");
+    Map<String, Object> bench = inflateBenchmark(spark, conf, dir,
+        ((Number) ingest.get("ingest_seconds")).doubleValue(),
+        ((Number) ingest.get("read_task_seconds")).doubleValue(), report.parallelism);
+    summary.put("ingest_benchmark", bench);
+    Nlspark.write(conf, report, summary, out, true);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> memory = (Map<String, Object>) engine.get("memory");
+    System.out.printf(Locale.ROOT, "cluster: ingest %.1f s, tiles %.1f s; driver peak heap"
+        + " %.0f MB of %.0f MB; executor peak heap %.0f MB%n",
+        ((Number) ingest.get("ingest_seconds")).doubleValue(), report.computeSeconds,
+        ((Number) memory.get("driver_peak_heap_bytes")).doubleValue() / 1e6,
+        ((Number) memory.get("driver_max_heap_bytes")).doubleValue() / 1e6,
+        ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
+    System.out.printf(Locale.ROOT, "ingest benchmark: files -> voxel blocks %.1f MB/s per core,"
+        + " plain java.util.zip inflate %.1f MB/s per core, ratio %.2f (goal >= 0.5); read side"
+        + " alone %.1f MB/s per core, ratio %.2f%n",
+        bench.get("ingest_mb_per_core_second"), bench.get("inflate_mb_per_core_second"),
+        bench.get("ratio"), bench.get("read_mb_per_core_second"), bench.get("read_ratio"));
+    spark.stop();
+  }
+
+  /**
+   * The same files inflated with plain java.util.zip by the same cluster (one task per file
+   * group, bytes discarded): the per-core rate the ingest is measured against (DESIGN §8 item 7).
+   * Rates are of uncompressed bytes; ingest's is its wall time times the task slots.
+   */
+  static Map<String, Object> inflateBenchmark(SparkSession spark, Configuration conf,
+      String dir, double ingestSeconds, double readTaskSeconds, int slots) {
+    HadoopOpener opener = new HadoopOpener(conf);
+    List<String> files = org.nlspark.spark.io.HadoopNiftiFiles.resolveInputs(conf,
+        dir + "/subjects.txt", "--input");
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    List<long[]> parts = jsc.parallelize(files, Math.max(1, files.size() / 8))
+        .mapPartitions(it -> {
+          long bytes = 0;
+          long nanos = 0;
+          byte[] buf = new byte[1 << 16];
+          while (it.hasNext()) {
+            String f = it.next();
+            long t = System.nanoTime();
+            try (InputStream in = new GZIPInputStream(opener.open(f), 1 << 16)) {
+              for (int n; (n = in.read(buf)) > 0; ) {
+                bytes += n;
+              }
+            }
+            nanos += System.nanoTime() - t;
+          }
+          return List.of(new long[] {bytes, nanos}).iterator();
+        }).collect();
+    long bytes = 0;
+    long nanos = 0;
+    for (long[] p : parts) {
+      bytes += p[0];
+      nanos += p[1];
+    }
+    double inflate = bytes / 1e6 / (nanos / 1e9);
+    double ingest = bytes / 1e6 / (ingestSeconds * Math.max(1, slots));
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("uncompressed_bytes", bytes);
+    m.put("task_slots", slots);
+    m.put("ingest_seconds", ingestSeconds);
+    m.put("inflate_task_seconds", nanos / 1e9);
+    m.put("ingest_mb_per_core_second", ingest);
+    m.put("inflate_mb_per_core_second", inflate);
+    m.put("ratio", ingest / inflate);
+    // The read side alone (inflate, scale, mask, cut into blocks; no shuffle), per task second.
+    m.put("read_task_seconds", readTaskSeconds);
+    m.put("read_mb_per_core_second", bytes / 1e6 / readTaskSeconds);
+    m.put("read_ratio", bytes / 1e6 / readTaskSeconds / inflate);
+    return m;
+  }
+
+  static long peakHeapBytes() {
+    long sum = 0;
+    for (java.lang.management.MemoryPoolMXBean pool
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+}
