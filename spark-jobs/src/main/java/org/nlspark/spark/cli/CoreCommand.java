@@ -63,15 +63,19 @@ abstract class CoreCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, inputPaths());
-      RunReport report = execute(spark);
-      String written = Nlspark.write(conf, report, Summaries.summary(report, argv), output,
-          overwrite);
-      if (!common.quiet) {
-        out.printf(Locale.ROOT, "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s%n",
-            name(), report.result.voxels(), report.analysis.replicates(),
-            report.plan.tileCount(), report.engineFacts.get("master"), report.wallSeconds(),
-            Untrusted.escape(written));
+      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+          output, overwrite, 0, inputPaths())) {
+        RunReport report = execute(spark);
+        String written = Nlspark.write(conf, report, Summaries.summary(report, argv), output,
+            overwrite);
+        if (!common.quiet) {
+          out.printf(Locale.ROOT,
+              "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s%n",
+              name(), report.result.voxels(), report.analysis.replicates(),
+              report.plan.tileCount(), report.engineFacts.get("master"), report.wallSeconds(),
+              Untrusted.escape(written));
+        }
+        Summaries.printWarnings(report, err);
       }
       return 0;
     }

@@ -41,6 +41,13 @@ public final class Summaries {
     return b.toString();
   }
 
+  /** Each of the run's notices (RunWarnings) as one "warning:" line, quiet or not. */
+  public static void printWarnings(RunReport report, java.io.PrintStream err) {
+    for (String w : org.nlspark.core.engine.RunWarnings.of(report)) {
+      err.println("warning: " + w);
+    }
+  }
+
   public static boolean progressWanted(boolean quiet) {
     return !quiet && "1".equals(System.getenv(STDERR_TTY_ENV));
   }

@@ -114,15 +114,33 @@ abstract class TileCommand extends NlsparkCommand {
       String[] inputs = new String[others.length + 1];
       inputs[0] = input;
       System.arraycopy(others, 0, inputs, 1, others.length);
-      HadoopFiles.OutputDir.checkTarget(conf, output, common.overwrite, inputs);
-      RunReport report = execute(spark, options);
-      Map<String, Object> summary = Summaries.summary(report, argv);
-      String written = Nlspark.write(conf, report, summary, output, common.overwrite);
-      if (!common.quiet) {
-        out.println(describe(report, written));
+      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+          output, common.overwrite, expectedOutputBytes(conf, options), inputs)) {
+        RunReport report = execute(spark, options);
+        Map<String, Object> summary = Summaries.summary(report, argv);
+        String written = Nlspark.write(conf, report, summary, output, common.overwrite);
+        if (!common.quiet) {
+          out.println(describe(report, written));
+        }
+        Summaries.printWarnings(report, err);
       }
       return 0;
     }
+  }
+
+  /**
+   * The outputs' size as far as the --input header tells it before the computation (per-voxel
+   * float64 maps, the saved draws), for the free-space check; 0 when the header says nothing.
+   */
+  private long expectedOutputBytes(Configuration conf, NlsparkOptions options) {
+    long voxels = HadoopFiles.npyColumns(conf, input);
+    if (voxels <= 0) {
+      return 0;
+    }
+    org.nlspark.core.job.JobSpec spec = options.toSpec(analysis());
+    long perVoxelMaps = 8;
+    long rows = perVoxelMaps + (spec.saveSamples() ? spec.replicates() : 0);
+    return rows * voxels * Double.BYTES;
   }
 
   static String describe(RunReport report, String dir) {
@@ -131,12 +149,6 @@ abstract class TileCommand extends NlsparkCommand {
         report.command(), report.result.voxels(),
         report.analysis.replicates(), report.plan.tileCount(),
         report.engineFacts.get("master"), report.wallSeconds(), Untrusted.escape(dir));
-    Object undefined = report.result.facts().getOrDefault("undefined_voxels",
-        report.result.facts().get("zero_variance_voxels"));
-    if (undefined instanceof Number && ((Number) undefined).longValue() > 0) {
-      line += String.format(Locale.ROOT, "%n%s of %d voxels have zero variance: their z/p (or"
-          + " statistic and p) are NaN", undefined, report.result.voxels());
-    }
     return line;
   }
 }
