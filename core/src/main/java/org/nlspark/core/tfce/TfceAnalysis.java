@@ -105,7 +105,7 @@ public final class TfceAnalysis implements TileAnalysis {
           + " voxels; the input must be masked by the same mask");
     }
     if (clusterThreshold != null) {
-      new ClusterExtent(MaskGrid.full(1, 1, 1), clusterThreshold, spec.tail()); // checks T
+      ClusterExtent.checkThreshold(clusterThreshold);
     }
     if ("gpu".equals(spec.backend())) {
       throw new ResourceRefusedException("Cannot run " + flags(tfce, clusterThreshold) + " on a"
