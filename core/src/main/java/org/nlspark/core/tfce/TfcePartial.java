@@ -17,7 +17,7 @@ import org.nlspark.core.tile.TileSpec;
  * TFCE, cluster sizes). Counts and maxima merge exactly in any order.
  *
  * <p>Byte layout (version 1, big-endian): magic 'T', version, tile index, first window, window
- * count, flops, kernel nanos, TFCE nanos, maps enhanced, undefined voxels, then three optional
+ * count, flops, kernel nanos, TFCE nanos, TFCE thread-CPU nanos, maps enhanced, undefined voxels, then three optional
  * double arrays (observed, observed TFCE, observed cluster sizes: presence flag, length, values)
  * and five optional length-prefixed accumulator blobs (counts, null maxima, TFCE counts, TFCE
  * null maxima, cluster null maxima; length -1 when absent).
@@ -38,13 +38,15 @@ final class TfcePartial {
   final long flops;
   final long kernelNanos;
   final long tfceNanos;
+  final long tfceCpuNanos;
   final long mapsEnhanced;
   final int undefinedVoxels;
 
   TfcePartial(TileSpec tile, double[] observed, double[] observedTfce, double[] observedClusters,
       ExceedanceCounter counts, NullMaxAccumulator nullMax, ExceedanceCounter tfceCounts,
       NullMaxAccumulator tfceNullMax, NullMaxAccumulator clusterNullMax, long flops,
-      long kernelNanos, long tfceNanos, long mapsEnhanced, int undefinedVoxels) {
+      long kernelNanos, long tfceNanos, long tfceCpuNanos, long mapsEnhanced,
+      int undefinedVoxels) {
     this.tile = tile;
     this.observed = observed;
     this.observedTfce = observedTfce;
@@ -57,6 +59,7 @@ final class TfcePartial {
     this.flops = flops;
     this.kernelNanos = kernelNanos;
     this.tfceNanos = tfceNanos;
+    this.tfceCpuNanos = tfceCpuNanos;
     this.mapsEnhanced = mapsEnhanced;
     this.undefinedVoxels = undefinedVoxels;
   }
@@ -73,6 +76,7 @@ final class TfcePartial {
       out.writeLong(flops);
       out.writeLong(kernelNanos);
       out.writeLong(tfceNanos);
+      out.writeLong(tfceCpuNanos);
       out.writeLong(mapsEnhanced);
       out.writeInt(undefinedVoxels);
       writeDoubles(out, observed);
@@ -108,6 +112,7 @@ final class TfcePartial {
       long flops = in.readLong();
       long kernelNanos = in.readLong();
       long tfceNanos = in.readLong();
+      long tfceCpuNanos = in.readLong();
       long maps = in.readLong();
       int undefined = in.readInt();
       double[] observed = readDoubles(in);
@@ -124,7 +129,7 @@ final class TfcePartial {
           tc == null ? null : ExceedanceCounter.fromBytes(tc),
           tm == null ? null : NullMaxAccumulator.fromBytes(tm),
           cm == null ? null : NullMaxAccumulator.fromBytes(cm),
-          flops, kernelNanos, tfceNanos, maps, undefined);
+          flops, kernelNanos, tfceNanos, tfceCpuNanos, maps, undefined);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
