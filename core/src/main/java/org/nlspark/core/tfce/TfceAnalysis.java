@@ -1,8 +1,11 @@
 package org.nlspark.core.tfce;
 
 import java.io.Serializable;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
@@ -187,7 +190,7 @@ public final class TfceAnalysis implements TileAnalysis {
       bytes = bytesPerTile(perTileWindows);
     }
     if (bytes > budgetBytes || (long) window * voxels > Integer.MAX_VALUE - 8) {
-      throw new ResourceRefusedException(String.format(java.util.Locale.ROOT,
+      throw new ResourceRefusedException(String.format(Locale.ROOT,
           "Cannot plan TFCE tiles: a tile holds the whole maps of one %d-replicate window, %d"
               + " replicates x %d voxels, and needs %.3g GB, more than the %.3g GB per-task"
               + " budget (%s). Raise --memory-budget-gb or give the executors more memory.",
@@ -200,7 +203,7 @@ public final class TfceAnalysis implements TileAnalysis {
         TilePlanner.budgetSourceLabel(perTile));
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("layout", "whole_maps_per_replicate_window");
-    m.put("reason", String.format(java.util.Locale.ROOT, "TFCE needs each replicate's whole map;"
+    m.put("reason", String.format(Locale.ROOT, "TFCE needs each replicate's whole map;"
         + " the inputs are on every executor, so each tile computes all %d voxels of its"
         + " replicates (%d windows of %d, %.3g GB of maps and work space) within the %.3g GB"
         + " per-task budget, with no shuffle", voxels, perTileWindows, window, bytes / 1e9,
@@ -371,8 +374,7 @@ public final class TfceAnalysis implements TileAnalysis {
 
   /** CPU time of this thread (ns), or 0 where the JVM does not measure it. */
   static long threadCpuNanos() {
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
   }
 
