@@ -18,6 +18,8 @@ import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscAnalysis;
 import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.core.job.Analysis;
@@ -134,6 +136,9 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     JobSpec spec = o.toSpec(analysis);
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
+    if (o.wholeMapInference()) {
+      return engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o));
+    }
     return engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
   }
 
@@ -216,5 +221,17 @@ public final class Nlspark {
 
   static Configuration hadoopConf(SparkSession spark) {
     return spark.sparkContext().hadoopConfiguration();
+  }
+
+  /**
+   * The TFCE / cluster-extent form of a permutation test: tiles that hold whole maps (see {@link
+   * TfceAnalysis}). Needs the grid of image inputs ({@link NlsparkOptions#mask()}); without one,
+   * exit 2.
+   */
+  static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
+      NlsparkOptions o) {
+    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+    return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid, o.tfce(),
+        o.clusterThreshold());
   }
 }

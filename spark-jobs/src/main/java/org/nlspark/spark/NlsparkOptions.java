@@ -2,6 +2,8 @@ package org.nlspark.spark;
 
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
@@ -46,6 +48,7 @@ public final class NlsparkOptions implements Serializable {
   private String iscMetric;
   private String nullMethod;
   private Double alpha;
+  private NiftiMask mask;
 
   public static NlsparkOptions defaults() {
     return new NlsparkOptions();
@@ -156,5 +159,40 @@ public final class NlsparkOptions implements Serializable {
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
     return b.build();
+  }
+
+  /** The grid and mask of image inputs (null for .npy); set by the image readers. */
+  public NlsparkOptions mask(NiftiMask mask) { this.mask = mask; return this; }
+  public NiftiMask mask() { return mask; }
+
+  private boolean tfce;
+  private Double clusterThreshold;
+
+  /**
+   * one-sample, two-sample, correlation: threshold-free cluster enhancement of every replicate's
+   * whole map (DESIGN §9; needs {@link #mask(NiftiMask)}).
+   */
+  public NlsparkOptions tfce(boolean t) { this.tfce = t; return this; }
+
+  /**
+   * one-sample, two-sample, correlation: cluster-extent inference at cluster-forming height
+   * {@code t} on the tail's side (finite and &gt; 0; null = off; needs {@link #mask(NiftiMask)}).
+   */
+  public NlsparkOptions clusterThreshold(Double t) {
+    this.clusterThreshold = t == null ? null : ClusterExtent.checkThreshold(t);
+    return this;
+  }
+
+  public boolean tfce() {
+    return tfce;
+  }
+
+  public Double clusterThreshold() {
+    return clusterThreshold;
+  }
+
+  /** Whether the run needs whole maps (TFCE or cluster extent). */
+  public boolean wholeMapInference() {
+    return tfce || clusterThreshold != null;
   }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code nlspark two-sample}: label-permutation test of two groups. */
 @Command(sortOptions = false, name = "two-sample", description = "Label-permutation test of two groups.",
     customSynopsis = "nlspark two-sample --input X.npy --input2 Y.npy --output DIR [options]",
-    footer = TileCommand.PERMUTATION_OUTPUTS)
+    footer = {TileCommand.PERMUTATION_OUTPUTS, TfceOptions.OUTPUTS})
 final class TwoSampleCommand extends TileCommand {
   @Option(names = "--input2", paramLabel = "Y.npy", order = 2,
       description = "(required) the second group (same number of voxels as --input)")
@@ -24,6 +24,7 @@ final class TwoSampleCommand extends TileCommand {
   String stat;
 
   @Mixin PermutationOptions permutation;
+  @Mixin TfceOptions wholeMap;
 
   @Override
   Analysis analysis() {
@@ -44,6 +45,7 @@ final class TwoSampleCommand extends TileCommand {
   void configure(NlsparkOptions o) {
     statistic(o, "--stat", stat);
     permutation(o, permutation);
+    wholeMap.apply(o);
   }
 
   @Override
