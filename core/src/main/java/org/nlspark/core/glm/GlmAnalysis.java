@@ -449,7 +449,8 @@ public final class GlmAnalysis implements TileAnalysis {
       this.seen = new boolean[plan.tileCount()];
       for (int c = 0; c < k; c++) {
         java.util.Arrays.fill(statistic[c], Double.NaN);
-        nullMax[c] = new NullMaxAccumulator(0, 0);
+        // The whole range up front: windows then merge inside it in any order (no gaps).
+        nullMax[c] = new NullMaxAccumulator(0, options.fwer() ? (int) draws.get(c).replicates() : 0);
       }
     }
 
@@ -507,10 +508,9 @@ public final class GlmAnalysis implements TileAnalysis {
         }
         double[] maxima = null;
         if (options.fwer()) {
-          if (nullMax[c].firstReplicate() != 0
-              || nullMax[c].length() != draws.get(c).replicates()) {
+          if (nullMax[c].n() != draws.get(c).replicates()) {
             throw new IllegalStateException("[BUG] contrast " + (c + 1) + ": maxima of "
-                + nullMax[c].length() + " replicates of " + draws.get(c).replicates());
+                + nullMax[c].n() + " replicates of " + draws.get(c).replicates());
           }
           maxima = nullMax[c].maxima();
         }

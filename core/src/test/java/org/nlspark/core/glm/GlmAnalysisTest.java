@@ -130,6 +130,49 @@ class GlmAnalysisTest {
     assertThat(per).containsOnlyKeys("tstat1", "tstat2");
   }
 
+  /** Partials merged in reverse and shuffled order, from a runner that went through Java
+   * serialization (as to a Spark executor), give the reference bits. */
+  @Test
+  void partialsMergeInAnyOrderFromASerializedRunner() throws Exception {
+    int n = 12;
+    int v = 9;
+    double[][] m = GlmContrastStatisticTest.design(n, 99);
+    double[][] y = GlmContrastStatisticTest.data(m, v, 100);
+    DataMatrix data = DataMatrix.of(n, v, GlmContrastStatisticTest.rowMajor(y), "y");
+    GlmRun.Options o = GlmRun.Options.defaults(300, 4).withGrid(new Grid(4, 32))
+        .withFwerAcrossContrasts(true);
+    GlmContrasts contrasts = GlmContrasts.of(new double[][] {{0, 1, 0, 0}, {0, 0, 1, 1}},
+        new int[][] {{0, 1}});
+    GlmAnalysis a = GlmAnalysis.prepare(data, GlmContrastStatisticTest.named(m), contrasts, o,
+        "cpu", 1.0);
+    GlmResult reference = GlmRun.run(a.model(), data, a.options());
+    org.nlspark.core.tile.TilePlan plan = a.plan(a.budget(), 3).withWindowsPerTile(2);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(a.runner(plan));
+      out.writeObject(a.data());
+    }
+    org.nlspark.core.tile.TileRunner runner;
+    Object shipped;
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      runner = (org.nlspark.core.tile.TileRunner) in.readObject();
+      shipped = in.readObject();
+    }
+    List<org.nlspark.core.tile.TileSpec> tiles = new java.util.ArrayList<>(plan.tiles());
+    assertThat(tiles.size()).isGreaterThan(4);
+    java.util.Collections.reverse(tiles);
+    java.util.Collections.swap(tiles, 0, tiles.size() / 2);
+    org.nlspark.core.tile.TileMerger merger = a.merger(plan);
+    for (org.nlspark.core.tile.TileSpec t : tiles) {
+      merger.add(runner.run(shipped, t, 0));
+    }
+    org.nlspark.core.result.Result result = merger.finish();
+    for (String name : reference.maps().keySet()) {
+      assertThat(result.output(name)).as(name).isEqualTo(reference.get(name));
+    }
+  }
+
   @Test
   void refusesBadDataAndAGpuBeforeAnyWork() {
     double[][] m = GlmContrastStatisticTest.design(5, 98);
