@@ -18,12 +18,9 @@ import org.nlspark.core.tile.Grid;
  * and p-values come from the one p-value rule. A distributed run does exactly this per tile; the
  * cells and so the bits are the same whatever the tiling.
  *
- * <p>What the tile pipeline must do to run a GLM: build the {@link GlmModel} once on the driver
- * and one {@link GlmDraws} per contrast (they differ by the contrast's effect rows when
- * permutations are enumerated); per tile and contrast, create a {@link GlmContrastStatistic}
- * from the tile's block; fold it with the contrast's tail ({@link #tailOf}: F is always upper);
- * count against the contrast's own replicate number ({@link GlmDraws#replicates()}), exact when
- * {@link GlmDraws#enumerated()}.
+ * <p>{@link GlmAnalysis} runs the same cells as tiles of the pipeline (any engine, any
+ * partitioning) and must equal this loop bit for bit; both make their outputs in
+ * {@link #assemble}.
  */
 public final class GlmRun {
   private GlmRun() {}
