@@ -220,6 +220,47 @@ class GlmCommandTest {
     assertThat(TestData.outputValues(whole.resolve("null_max_tstat1.npy"))).hasSize(24);
   }
 
+  /** FSL's VEST files (design.mat, .con, .fts, .grp) give the bits of the same CSV model. */
+  @Test
+  void vestFilesGiveTheSameMapsAsCsv() throws Exception {
+    Path y = data();
+    Path d = design();
+    List<String> csv = Files.readAllLines(d);
+    List<String> mat = new ArrayList<>(List.of("/NumWaves 3", "/NumPoints " + N, "/Matrix"));
+    List<String> grpCsv = new ArrayList<>(List.of("block"));
+    List<String> grp = new ArrayList<>(List.of("/NumWaves 1", "/NumPoints " + N, "/Matrix"));
+    for (int i = 1; i < csv.size(); i++) {
+      mat.add(csv.get(i).replace(',', ' '));
+      grpCsv.add(Integer.toString(1 + (i - 1) / 4));
+      grp.add(Integer.toString(1 + (i - 1) / 4));
+    }
+    Path vd = dir.resolve("design.mat");
+    Files.write(vd, mat);
+    Path vc = write("design.con", "/ContrastName1 age", "/ContrastName2 group", "/NumWaves 3",
+        "/NumContrasts 2", "/Matrix", "0 1 0", "0 0 1");
+    Path vf = write("design.fts", "/NumWaves 2", "/NumContrasts 1", "/Matrix", "1 1");
+    Path vg = dir.resolve("design.grp");
+    Files.write(vg, grp);
+    Path cg = dir.resolve("blocks.csv");
+    Files.write(cg, grpCsv);
+    Path c = write("con.csv", "name,intercept,age,group", "age,0,1,0", "group,0,0,1");
+    Path f = write("f.csv", "age,group", "1,1");
+    Path a = dir.resolve("vest");
+    Path b = dir.resolve("csv");
+    CliRun r1 = glm(a, "--input", y.toString(), "--design", vd.toString(), "--contrasts",
+        vc.toString(), "--f-contrasts", vf.toString(), "--exchangeability-blocks", vg.toString(),
+        "--permutations", "150");
+    assertThat(r1.code()).as(r1.err()).isZero();
+    CliRun r2 = glm(b, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--f-contrasts", f.toString(), "--exchangeability-blocks", cg.toString(),
+        "--permutations", "150");
+    assertThat(r2.code()).as(r2.err()).isZero();
+    for (String name : List.of("tstat1", "p_tstat1", "p_fwer_tstat2", "fstat1", "p_fstat1")) {
+      assertThat(TestData.bytes(a.resolve(name + ".npy"))).as(name)
+          .isEqualTo(TestData.bytes(b.resolve(name + ".npy")));
+    }
+  }
+
   @Test
   void theApiReturnsTheSameResult() throws Exception {
     Path y = data();

@@ -27,8 +27,8 @@ import picocli.CommandLine.Option;
         + " contrasts, nuisance covariates, exchangeability blocks.",
     customSynopsis = "nlspark glm --input X.npy --design D --contrasts C --output DIR [options]",
     footer = {"Outputs per t contrast c: tstat{c} p_tstat{c}, with FWER also p_fwer_tstat{c}"
-        + " null_max_tstat{c} (.npy); F contrasts likewise as fstat{f}; with"
-        + " --fwer-across-contrasts also p_cfwer_*; summary.json. Values are p (randomise writes"
+        + " null_max_tstat{c}; F contrasts likewise as fstat{f}; with --fwer-across-contrasts"
+        + " also p_cfwer_*; each a .npy, and summary.json. Values are p (randomise writes"
         + " 1 - p). No intercept is added: the design says what it holds."})
 final class GlmCommand extends NlsparkCommand {
   @Option(names = "--input", paramLabel = "X.npy", order = 1,
@@ -36,17 +36,17 @@ final class GlmCommand extends NlsparkCommand {
   String input;
 
   @Option(names = "--design", paramLabel = "FILE", order = 2,
-      description = "(required) design matrix: CSV/TSV with a header row, or VEST design.mat;"
-          + " one row per sample")
+      description = "(required) design matrix, one row per sample: CSV/TSV with a header row,"
+          + " or an FSL VEST file")
   String design;
 
   @Option(names = "--contrasts", paramLabel = "FILE", order = 3,
-      description = "(required) t contrasts: CSV/TSV (one row per contrast, one weight per design"
-          + " column) or VEST design.con")
+      description = "(required) t contrasts, one row each with one weight per design column:"
+          + " CSV/TSV or an FSL VEST file")
   String contrasts;
 
   @Option(names = "--f-contrasts", paramLabel = "FILE", order = 4,
-      description = "F contrasts over the t contrasts: 0/1 flag rows (VEST design.fts) or t"
+      description = "F contrasts over the t contrasts: rows of 0/1 flags (as FSL's) or of t"
           + " contrast numbers")
   String fContrasts;
 
