@@ -277,6 +277,9 @@ class GlmCommandTest {
     for (String name : expected.maps().keySet()) {
       assertThat(report.result.output(name)).as(name).isEqualTo(expected.get(name));
     }
+    var frame = Nlspark.toDataFrame(SharedSpark.get(), report.result);
+    assertThat(frame.columns()).containsExactly("voxel", "tstat1", "p_tstat1", "p_fwer_tstat1");
+    assertThat(frame.count()).isEqualTo(V);
     GlmDesign design = GlmFiles.readDesign(d);
     GlmContrasts contrasts = GlmFiles.readContrasts(c, null);
     RunReport inMemory = Nlspark.glm(SharedSpark.get(),

@@ -450,7 +450,8 @@ public final class GlmAnalysis implements TileAnalysis {
       for (int c = 0; c < k; c++) {
         java.util.Arrays.fill(statistic[c], Double.NaN);
         // The whole range up front: windows then merge inside it in any order (no gaps).
-        nullMax[c] = new NullMaxAccumulator(0, options.fwer() ? (int) draws.get(c).replicates() : 0);
+        int length = options.fwer() ? (int) draws.get(c).replicates() : 0;
+        nullMax[c] = new NullMaxAccumulator(0, length);
       }
     }
 

@@ -31,7 +31,8 @@ public final class GlmRun {
    */
   public record Options(GlmDraws.Errors errors, int[] blocks, String blocksSource,
       boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
-      boolean fwerAcrossContrasts, Grid grid, Precision precision) implements java.io.Serializable {
+      boolean fwerAcrossContrasts, Grid grid, Precision precision)
+      implements java.io.Serializable {
     public static Options defaults(long permutations, long seed) {
       return new Options(GlmDraws.Errors.EXCHANGEABLE, null, "", false, permutations, seed,
           Tail.UPPER, true, false, Grid.DEFAULT, Precision.FLOAT64);
