@@ -478,7 +478,7 @@ public final class Report {
         for (int v = 0; v < keep.length; v++) {
           keep[v] = pFwer[v] < ALPHA;
         }
-      } else if (lo != null && hi != null && p == null) {
+      } else if (lo != null && hi != null) {
         rule = "interval excludes 0";
         for (int v = 0; v < keep.length; v++) {
           keep[v] = lo[v] > 0 || hi[v] < 0;
