@@ -20,7 +20,22 @@ public final class PlantedRegion {
 
   /** The peak (x, y, z) mm of the first cluster on the page of {@code dir}; null when none. */
   public static double[] reportedPeakMm(Path dir) throws IOException {
+    return reportedPeakMm(dir, null);
+  }
+
+  /**
+   * As {@link #reportedPeakMm(Path)}, in the page's section of one run ({@code "one-sample"}
+   * for the demo's sub-directory of that name), or the whole page when {@code section} is null.
+   */
+  public static double[] reportedPeakMm(Path dir, String section) throws IOException {
     String html = Files.readString(dir.resolve(Report.FILE), StandardCharsets.UTF_8);
+    if (section != null) {
+      int start = html.indexOf("<section id=\"" + section + "\"");
+      if (start < 0) {
+        throw new AssertionError("report.html of " + dir + " has no section " + section);
+      }
+      html = html.substring(start, html.indexOf("</section>", start));
+    }
     Matcher m = PEAK_MM.matcher(html);
     if (!m.find()) {
       return null;
@@ -33,7 +48,13 @@ public final class PlantedRegion {
   /** Throws AssertionError unless the reported peak is within {@code radiusMm} of the centre. */
   public static void assertPeakWithin(Path dir, double[] centreMm, double radiusMm)
       throws IOException {
-    double[] peak = reportedPeakMm(dir);
+    assertPeakWithin(dir, null, centreMm, radiusMm);
+  }
+
+  /** As above, for the peak of one run's section (see {@link #reportedPeakMm(Path, String)}). */
+  public static void assertPeakWithin(Path dir, String section, double[] centreMm,
+      double radiusMm) throws IOException {
+    double[] peak = reportedPeakMm(dir, section);
     if (peak == null) {
       throw new AssertionError("report.html of " + dir + " lists no cluster");
     }

@@ -127,6 +127,16 @@ class ReportTest {
     String html = Files.readString(Report.write(dir));
     assertThat(html).contains("<section id=\"bootstrap\"").contains("<section id=\"one-sample\"")
         .contains("data-file=\"one-sample/p.npy\"");
+    // the demo's check after image inputs: the one-sample section's peak in the planted blob
+    GridFixture.make(6).write(tmp.resolve("grid"), true);
+    Files.copy(tmp.resolve("grid/mask.nii.gz"), dir.resolve("one-sample/mask.nii.gz"));
+    Files.copy(tmp.resolve("grid/observed.npy"), dir.resolve("one-sample/observed.npy"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(tmp.resolve("grid/p_fwer.npy"), dir.resolve("one-sample/p_fwer.npy"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Report.write(dir);
+    PlantedRegion.assertPeakWithin(dir, "one-sample", GridFixture.blobCentreMm(),
+        GridFixture.BLOB_RADIUS_VOXELS * GridFixture.VOXEL_MM);
   }
 
   @Test

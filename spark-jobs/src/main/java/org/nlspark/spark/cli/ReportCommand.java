@@ -35,12 +35,12 @@ final class ReportCommand extends NlsparkCommand {
 
   @Override
   public void validate() {
-    require("DIR", dir);
+    // nothing to check before reading: DIR is required when the command runs
   }
 
   @Override
   protected int run() {
-    validate();
+    require("DIR", dir);
     Configuration conf = new Configuration();
     String written = HadoopReport.write(conf, dir);
     if (!quiet) {
