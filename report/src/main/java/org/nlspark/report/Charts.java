@@ -76,6 +76,9 @@ final class Charts {
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setAntiAlias(true);
+    // tick labels with as many decimals as the range needs, not every digit of the double
+    int decimals = Math.max(0, Math.min(8, 2 - (int) Math.floor(Math.log10(max - min))));
+    chart.getStyler().setXAxisDecimalPattern(decimals == 0 ? "0" : "0." + "#".repeat(decimals));
     XYSeries bars = chart.addSeries("draws", xs, ys);
     bars.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.StepArea);
     bars.setMarker(SeriesMarkers.NONE);

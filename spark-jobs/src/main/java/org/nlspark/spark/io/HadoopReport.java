@@ -31,7 +31,8 @@ public final class HadoopReport {
     return new ReportFiles() {
       @Override
       public String location() {
-        return dir;
+        // a local directory as a plain path, as the user would type it
+        return dir.startsWith("file:") ? root.toUri().getPath() : dir;
       }
 
       @Override
