@@ -29,6 +29,7 @@ import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.HadoopReport;
 
 /**
  * The programmatic API (DESIGN §6): the CLI's commands as methods for notebooks and Spark
@@ -194,7 +195,9 @@ public final class Nlspark {
         out.writeNpy(o);
       }
       out.writeJson("summary.json", withWriteTime(summary, (System.nanoTime() - start) / 1e9));
-      return out.commit();
+      String written = out.commit();
+      HadoopReport.writeOrWarn(conf, written); // report.html: last, from the finished directory
+      return written;
     }
   }
 

@@ -97,7 +97,7 @@ class CliHelpTest {
   void everyListedOptionIsAcceptedWithAPlausibleValue() {
     List<String> commands = Commands.names();
     assertThat(commands).containsExactly("bootstrap", "one-sample", "two-sample", "correlation",
-        "isc", "timeseries-correlation", "ridge-bootstrap", "glm", "env", "demo");
+        "isc", "timeseries-correlation", "ridge-bootstrap", "glm", "env", "demo", "report");
     int checked = 0;
     for (String command : commands) {
       List<Listed> listed = listedOptions(command);

@@ -22,6 +22,7 @@ public final class Commands {
       subcommands = {BootstrapCommand.class, OneSampleCommand.class, TwoSampleCommand.class,
           CorrelationCommand.class, IscCommand.class, TimeSeriesCorrelationCommand.class,
           RidgeBootstrapCommand.class, GlmCommand.class, EnvCommand.class, DemoCommand.class,
+          ReportCommand.class,
           CommandLine.HelpCommand.class},
       commandListHeading = "%nCommands:%n",
       footer = {"", "Exit codes: 0 done, 1 internal error, 2 bad usage or input, 3 resources"

@@ -14,6 +14,7 @@ import org.nlspark.core.result.PermutationResult;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.HadoopReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -127,7 +128,9 @@ public final class DemoCommand extends NlsparkCommand {
         writeInto(target, "one-sample", t, new String[] {"one-sample", "--input", "data/X.npy",
             "--stat", "t", "--permutations", Long.toString(t.job().spec.replicates())});
         String written = target.commit();
+        HadoopReport.writeOrWarn(conf, written);
         out.print(table(b, t, Untrusted.escape(written)));
+        Summaries.printResultLine(out, conf, Summaries.summary(t, new String[0]), written);
       }
     }
     return 0;

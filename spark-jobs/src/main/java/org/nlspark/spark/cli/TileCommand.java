@@ -121,6 +121,7 @@ abstract class TileCommand extends NlsparkCommand {
         String written = Nlspark.write(conf, report, summary, output, common.overwrite);
         if (!common.quiet) {
           out.println(describe(report, written));
+          Summaries.printResultLine(out, conf, summary, written);
         }
         Summaries.printWarnings(report, err);
       }
