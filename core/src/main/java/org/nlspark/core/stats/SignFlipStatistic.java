@@ -126,13 +126,13 @@ final class SignFlipStatistic extends GemmStatistic {
   private double[] gHalf;
 
   private void prepareThresholds() {
-    multiplyIdentity();
+    final double[] identity = identityRow();
     observedCore = new double[b];
     gObs = new double[b];
     gMid = new double[b];
     gHalf = new double[b];
     for (int v = 0; v < b; v++) {
-      double g = product[v];
+      double g = identity[v];
       boolean undefined = scale[v] == Double.POSITIVE_INFINITY;
       observedCore[v] = undefined ? Double.POSITIVE_INFINITY
           : tStat ? ratio(g, scale[v]) : Math.abs(g);
