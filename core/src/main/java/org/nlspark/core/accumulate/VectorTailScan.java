@@ -34,9 +34,12 @@ final class VectorTailScan {
       VectorMask<Double> inside = x.compare(VectorOperators.GT, DoubleVector.fromArray(S, loTau, e))
           .and(x.compare(VectorOperators.LT, DoubleVector.fromArray(S, hiTau, e)));
       if (!inside.allTrue()) {
-        for (int i = 0; i < S.length(); i++) {
-          if (!inside.laneIsSet(i)) {
-            hits[found++] = e + i;
+        // Lanes are re-tested in scalar form: reading single mask lanes is not compiled to
+        // vector code on Java 17 (it boxes the mask).
+        for (int i = e; i < e + S.length(); i++) {
+          double xi = buf[row + i];
+          if (!(xi > loTau[i]) || !(xi < hiTau[i])) {
+            hits[found++] = i;
           }
         }
       }

@@ -74,13 +74,8 @@ final class VectorSignFlipFold {
   private static double finish(DoubleVector max, double[] g, float[] gf, int base, int from,
       int b, double[] c, double[] thr, double[] obs, double[] mid, double[] half,
       double[] counts) {
-    double m = 0.0;
-    for (int i = 0; i < S.length(); i++) {
-      double k = max.lane(i);
-      if (k > m) {
-        m = k;
-      }
-    }
+    // Lanes hold +0.0 or keys above it, never NaN: the lane maximum is the scalar maximum.
+    double m = max.reduceLanes(VectorOperators.MAX);
     for (int v = from; v < b; v++) {
       double gv = g != null ? g[base + v] : gf[base + v];
       double ag = Math.abs(gv);
