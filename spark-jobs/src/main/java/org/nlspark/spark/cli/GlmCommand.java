@@ -134,15 +134,19 @@ final class GlmCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark glm")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      HadoopFiles.OutputDir.checkTarget(conf, output, common.overwrite, inputs());
-      // The files are read and the model checked (exit 2) before any tile runs.
-      GlmAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);
-      RunReport report = Nlspark.run(spark, analysis, options,
-          Summaries.progressWanted(common.quiet));
-      Map<String, Object> summary = Summaries.summary(report, argv);
-      String written = Nlspark.write(conf, report, summary, output, common.overwrite);
-      if (!common.quiet) {
-        out.println(TileCommand.describe(report, written));
+      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+          output, common.overwrite, 0, inputs())) {
+        // The files are read and the model checked (exit 2) before any tile runs.
+        GlmAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);
+        RunReport report = Nlspark.run(spark, analysis, options,
+            Summaries.progressWanted(common.quiet));
+        Map<String, Object> summary = Summaries.summary(report, argv);
+        String written = Nlspark.write(conf, report, summary, output, common.overwrite);
+        if (!common.quiet) {
+          out.println(TileCommand.describe(report, written));
+          Summaries.printResultLine(out, conf, summary, written);
+        }
+        Summaries.printWarnings(report, err);
       }
       return 0;
     }
