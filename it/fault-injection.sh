@@ -9,8 +9,8 @@
 # point made under this script's own temporary directory; no existing mount is touched. Without
 # unshare (or not root) those cases are skipped and reported.
 #
-# Exit codes owned by the command-line layer (interrupted 130/143, out of memory 3) are checked
-# only with NLSPARK_FI_STRICT=1; otherwise a mismatch is reported as "pending" and does not fail.
+# Every exit code is enforced; NLSPARK_FI_STRICT=0 reports the signal and small-heap codes as
+# "pending" instead (for trying a change to the command-line layer).
 #
 # Usage: it/fault-injection.sh            (prints "fault-injection: N passed, M failed" last)
 set -uo pipefail
@@ -18,7 +18,7 @@ set -m # background jobs keep SIGINT (without job control bash makes them ignore
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NL="$ROOT/bin/nlspark"
-STRICT=${NLSPARK_FI_STRICT:-0}
+STRICT=${NLSPARK_FI_STRICT:-1}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/nlspark-fi.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 export NLSPARK_CDS=0
@@ -374,6 +374,22 @@ snap "\$MNT/out" >"\$R.full-before"
 echo "full \$(nl --input "\$WIDE" --output "\$MNT/out" --permutations 50 --seed 5 --overwrite 2>"\$R.full.err")" >>"\$R"
 snap "\$MNT/out" >"\$R.full-after"
 umount "\$MNT"
+# 4. the disk fills up while writing (another writer takes the space after the preflight)
+mount -t tmpfs -o size=4m tmpfs "\$MNT"
+nl --input "\$X" --output "\$MNT/out" --permutations 20 --seed 7 2>/dev/null >/dev/null
+snap "\$MNT/out" >"\$R.fill-before"
+( NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=first-write:4000" timeout 300 "\$NL" one-sample \
+    --quiet --input "\$WIDE" --output "\$MNT/out" --permutations 50 --seed 5 --overwrite \
+    >/dev/null 2>"\$R.fill.err"; echo "fill \$?" >>"\$R" ) &
+for _ in \$(seq 1 600); do
+  grep -q "paused at first-write" "\$R.fill.err" 2>/dev/null && break
+  sleep 0.2
+done
+dd if=/dev/zero of="\$MNT/filler" bs=64k 2>/dev/null
+wait
+rm -f "\$MNT/filler"
+snap "\$MNT/out" >"\$R.fill-after"
+umount "\$MNT"
 EOF
   : >"$WORK/fs-results"
   unshare -m --propagation private bash "$WORK/fs-cases.sh"
@@ -400,8 +416,15 @@ EOF
 
   RC=$(code_of full); ERR=$R.full.err
   expect_code 3
-  expect_message "full"
+  expect_message "free"
   cmp -s "$R.full-before" "$R.full-after" || problem "the old results changed: $(diff "$R.full-before" "$R.full-after" | head -5 | tr '\n' ' ')"
+  ERR=$WORK/stderr
+  verdict "a file system too small for the results is exit 3 before the computation, old results intact"
+
+  RC=$(code_of fill); ERR=$R.fill.err
+  expect_code 3
+  expect_message "full"
+  cmp -s "$R.fill-before" "$R.fill-after" || problem "the old results changed: $(diff "$R.fill-before" "$R.fill-after" | head -5 | tr '\n' ' ')"
   ERR=$WORK/stderr
   verdict "disk full while writing is exit 3, old results intact, no temporary left"
 else

@@ -25,7 +25,7 @@ args=(
   # Java 17 needs the same --add-opens as locally (the root pom's spark.jvm.opens); the
   # cluster property dataproc:dataproc.java.version=17 already selects Java 17. '^#^' makes
   # '#' the separator because the value has commas and spaces.
-  --properties "^#^spark.executor.extraJavaOptions=$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' "$ROOT/pom.xml")#spark.driver.extraJavaOptions=$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' "$ROOT/pom.xml")"
+  --properties "^#^spark.executor.extraJavaOptions=$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' "$ROOT/pom.xml") --add-modules jdk.incubator.vector#spark.driver.extraJavaOptions=$(sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' "$ROOT/pom.xml") --add-modules jdk.incubator.vector"
   # Everything after -- goes to nlspark; add --backend auto to use the GPUs when present.
   --
 )

@@ -4,6 +4,7 @@ import dev.ludovic.netlib.blas.BLAS;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,41 +29,69 @@ import org.nlspark.core.tile.Grid;
  *
  * <p>Work is counted as GEMM flops, 2 * n * V * R (R = permutations or bootstrap samples); the
  * peak is the best of (a) one multi-threaded square GEMM and (b) one single-threaded square GEMM
- * per core run concurrently — the way tiles run. Run: {@code bin/bench-kernels [--quick]}.
+ * per core run concurrently — the way tiles run. {@code cpu_ratio} divides by CPU time instead
+ * of wall time on both sides (process CPU for the workload, one thread's CPU for a square GEMM),
+ * which other load on a shared machine disturbs much less. Each workload runs twice untimed (JIT warm-up),
+ * then {@link #RUNS} times; the median is reported with the range. Run:
+ * {@code bin/bench-kernels [--quick] [--only abcde]}.
  */
 public final class KernelBenchmark {
   private static final int SQUARE = 1536;
 
+  /** Timed runs per workload after warm-up; the median is reported. */
+  private static final int RUNS = 5;
+
   public static void main(String[] args) throws Exception {
     boolean quick = List.of(args).contains("--quick");
-    String only = "abc";
+    String only = "abde";
     for (int i = 0; i < args.length - 1; i++) {
       if (args[i].equals("--only")) {
         only = args[i + 1];
       }
     }
     int cores = Runtime.getRuntime().availableProcessors();
-    System.out.println("BLAS: " + Blas.describe() + "; cores: " + cores);
+    System.out.println("BLAS: " + Blas.describe() + "; cores: " + cores + "; epilogues: "
+        + simd());
     double peak64 = peak(Precision.FLOAT64, cores);
     double peak32 = peak(Precision.FLOAT32, cores);
     System.out.printf("peak DGEMM %.1f GFLOP/s, SGEMM %.1f GFLOP/s%n", peak64, peak32);
+    cpuPeak64 = cpuPeak(Precision.FLOAT64);
+    cpuPeak32 = cpuPeak(Precision.FLOAT32);
+    System.out.printf("per CPU-second: DGEMM %.1f GFLOP, SGEMM %.1f GFLOP (one thread)%n",
+        cpuPeak64, cpuPeak32);
 
     int scale = quick ? 10 : 1;
-    // Warm-up (not reported): lets the JIT compile the kernels before anything is timed.
+    int runs = quick ? 3 : RUNS;
+    List<Workload> workloads = new ArrayList<>();
     for (Precision p : Precision.values()) {
-      oneSample("warm-up", 30, 20_000, 2_000, p, 1, cores);
-      bootstrap("warm-up", 50, 5_000, 2_000, p, 1, cores);
+      if (only.contains("a")) workloads.add(new Workload(
+          "a: one-sample t, max-T FWER, n=30 V=50000 P=5000", p, oneSample(30, 50_000 / scale,
+          5_000, p), 2.0 * 30 * (50_000 / scale) * 5_000));
+      if (only.contains("b")) workloads.add(new Workload(
+          "b: bootstrap mean, percentile CI, n=50 V=20000 B=5000", p, bootstrap(50,
+          20_000 / scale, 5_000, p), 2.0 * 50 * (20_000 / scale) * 5_000));
+      if (only.contains("c")) workloads.add(new Workload(
+          "c: one-sample t, max-T FWER, n=30 V=50000 P=20000", p, oneSample(30, 50_000 / scale,
+          20_000, p), 2.0 * 30 * (50_000 / scale) * 20_000));
+      // Two GEMMs per cell (sums and sums of squares) over n1 + n2 rows: 2 * 2 * n * V * P.
+      if (only.contains("d")) workloads.add(new Workload(
+          "d: two-sample welch-t, n=15+15 V=50000 P=5000", p, twoSample(15, 15, 50_000 / scale,
+          5_000, p), 2.0 * 2 * 30 * (50_000 / scale) * 5_000));
+      if (only.contains("e")) workloads.add(new Workload(
+          "e: correlation pearson, n=30 V=50000 P=5000", p, correlation(30, 50_000 / scale,
+          5_000, p), 2.0 * 30 * (50_000 / scale) * 5_000));
     }
-    System.out.println("-- timed --");
+    // Warm-up (not reported): every workload twice, so the JIT has compiled the kernels (and
+    // left its deoptimisations behind) before anything is timed.
+    for (int rep = 0; rep < 2; rep++) {
+      for (Workload w : workloads) {
+        runOnce(w, cores);
+      }
+    }
+    System.out.println("-- timed: median of " + runs + " runs --");
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (Precision p : Precision.values()) {
-      double peak = p == Precision.FLOAT64 ? peak64 : peak32;
-      if (only.contains("a")) rows.add(oneSample("a: one-sample t, max-T FWER, n=30 V=50000 P=5000", 30, 50_000 / scale,
-          5_000, p, peak, cores));
-      if (only.contains("b")) rows.add(bootstrap("b: bootstrap mean, percentile CI, n=50 V=20000 B=5000", 50,
-          20_000 / scale, 5_000, p, peak, cores));
-      if (only.contains("c")) rows.add(oneSample("c: one-sample t, max-T FWER, n=30 V=50000 P=20000", 30, 50_000 / scale,
-          20_000, p, peak, cores));
+    for (Workload w : workloads) {
+      rows.add(time(w, p(w) == Precision.FLOAT64 ? peak64 : peak32, cores, runs));
     }
     System.out.println();
     for (Map<String, Object> row : rows) {
@@ -70,44 +99,143 @@ public final class KernelBenchmark {
     }
   }
 
-  private static Map<String, Object> oneSample(String name, int n, int v, int perms, Precision p,
-      double peak, int cores) {
+  /** GEMM GFLOP per CPU-second of one thread: the ratios that other load on the machine
+   *  disturbs least (CPU time, not wall time, on both sides). */
+  private static double cpuPeak64;
+  private static double cpuPeak32;
+
+  private static double cpuPeak(Precision p) {
+    Blas.setThreads(1);
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    double best = 0;
+    for (int rep = 0; rep < 3; rep++) {
+      long start = threads.getCurrentThreadCpuTime();
+      double flops = gemmFlops(p, SQUARE, 2);
+      best = Math.max(best, flops / ((threads.getCurrentThreadCpuTime() - start) / 1e9) / 1e9);
+    }
+    return best;
+  }
+
+  private static double gemmFlops(Precision p, int n, int reps) {
+    BLAS blas = Blas.get();
+    if (p == Precision.FLOAT64) {
+      double[] a = new double[n * n];
+      java.util.Arrays.fill(a, 0.5);
+      double[] c = new double[n * n];
+      for (int r = 0; r < reps; r++) {
+        blas.dgemm("N", "N", n, n, n, 1.0, a, n, a, n, 0.0, c, n);
+      }
+    } else {
+      float[] a = new float[n * n];
+      java.util.Arrays.fill(a, 0.5f);
+      float[] c = new float[n * n];
+      for (int r = 0; r < reps; r++) {
+        blas.sgemm("N", "N", n, n, n, 1.0f, a, n, a, n, 0.0f, c, n);
+      }
+    }
+    return 2.0 * n * n * n * reps;
+  }
+
+  private static double processCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+  }
+
+  private static Precision p(Workload w) {
+    return w.precision;
+  }
+
+  /** The SIMD state of the kernels, when the core on the class path reports it. */
+  private static String simd() {
+    try {
+      return (String) Class.forName("org.nlspark.core.accumulate.Simd").getMethod("describe")
+          .invoke(null);
+    } catch (ReflectiveOperationException e) {
+      return "scalar (no SIMD epilogues in this build)";
+    }
+  }
+
+  private record Workload(String name, Precision precision, Job job, double flops) {}
+
+  private record Job(JobSpec spec, JobInputs inputs) {}
+
+  private static Job oneSample(int n, int v, int perms, Precision p) {
     JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(perms).seed(1)
         .precision(p).fwer(true).build();
-    JobInputs in = JobInputs.of(data(n, v, 1));
-    return time(name, spec, in, 2.0 * n * v * perms, peak, cores);
+    return new Job(spec, JobInputs.of(data(n, v, 1)));
   }
 
-  private static Map<String, Object> bootstrap(String name, int n, int v, int samples,
-      Precision p, double peak, int cores) {
+  private static Job bootstrap(int n, int v, int samples, Precision p) {
     JobSpec spec = JobSpec.builder(Analysis.BOOTSTRAP).statistic("mean").replicates(samples)
         .seed(1).precision(p).build();
-    JobInputs in = JobInputs.of(data(n, v, 2));
-    return time(name, spec, in, 2.0 * n * v * samples, peak, cores);
+    return new Job(spec, JobInputs.of(data(n, v, 2)));
   }
 
-  private static Map<String, Object> time(String name, JobSpec spec, JobInputs in, double flops,
-      double peak, int cores) {
-    LocalEngine engine = new LocalEngine(cores, Grid.DEFAULT, null);
-    System.gc();
-    resetPeaks();
-    long baseline = heapUsed();
-    RunReport report = engine.run(spec, in);
-    double seconds = report.wallSeconds();
-    double peakHeapMb = (peakHeap() - 0) / 1e6;
-    double gflops = flops / seconds / 1e9;
+  private static Job twoSample(int n1, int n2, int v, int perms, Precision p) {
+    JobSpec spec = JobSpec.builder(Analysis.TWO_SAMPLE).statistic("welch-t").replicates(perms)
+        .seed(1).precision(p).fwer(true).build();
+    return new Job(spec, JobInputs.twoGroups(data(n1, v, 3), data(n2, v, 4)));
+  }
+
+  private static Job correlation(int n, int v, int perms, Precision p) {
+    JobSpec spec = JobSpec.builder(Analysis.CORRELATION).statistic("pearson").replicates(perms)
+        .seed(1).precision(p).fwer(true).build();
+    Random rng = new Random(5);
+    double[] target = new double[n];
+    for (int i = 0; i < n; i++) {
+      target[i] = rng.nextGaussian();
+    }
+    return new Job(spec, JobInputs.withTarget(data(n, v, 5), target));
+  }
+
+  private static RunReport runOnce(Workload w, int cores) {
+    return new LocalEngine(cores, Grid.DEFAULT, null).run(w.job.spec, w.job.inputs);
+  }
+
+  private static Map<String, Object> time(Workload w, double peak, int cores, int runs) {
+    double[] seconds = new double[runs];
+    double[] cpuSeconds = new double[runs];
+    double peakHeapMb = 0;
+    double kernelSeconds = 0;
+    long baseline = 0;
+    for (int i = 0; i < runs; i++) {
+      System.gc();
+      resetPeaks();
+      baseline = heapUsed();
+      double cpu0 = processCpuSeconds();
+      RunReport report = runOnce(w, cores);
+      cpuSeconds[i] = processCpuSeconds() - cpu0;
+      seconds[i] = report.wallSeconds();
+      peakHeapMb = Math.max(peakHeapMb, peakHeap() / 1e6);
+      kernelSeconds += report.kernelSeconds / runs;
+    }
+    double[] sorted = seconds.clone();
+    java.util.Arrays.sort(sorted);
+    double median = sorted[runs / 2];
+    double gflops = w.flops / median / 1e9;
+    double[] cpuSorted = cpuSeconds.clone();
+    java.util.Arrays.sort(cpuSorted);
+    double cpuMedian = cpuSorted[runs / 2];
+    double cpuRatio = w.flops / cpuMedian / 1e9
+        / (w.precision == Precision.FLOAT64 ? cpuPeak64 : cpuPeak32);
     Map<String, Object> row = new LinkedHashMap<>();
-    row.put("workload", name);
-    row.put("precision", spec.precision().label());
-    row.put("seconds", round(seconds));
+    row.put("workload", w.name);
+    row.put("precision", w.precision.label());
+    row.put("seconds", round(median));
+    row.put("seconds_min", round(sorted[0]));
+    row.put("seconds_max", round(sorted[runs - 1]));
     row.put("gflops", round(gflops));
     row.put("peak_gflops", round(peak));
     row.put("ratio", round(gflops / peak));
+    row.put("cpu_seconds", round(cpuMedian));
+    row.put("cpu_ratio", round(cpuRatio));
     row.put("peak_heap_mb", round(peakHeapMb));
     row.put("heap_before_mb", round(baseline / 1e6));
-    row.put("kernel_cpu_seconds", round(report.kernelSeconds));
-    System.out.printf("%-55s %-8s %7.2f s %7.1f GFLOP/s ratio %.2f heap %.0f MB%n", name,
-        spec.precision().label(), seconds, gflops, gflops / peak, peakHeapMb);
+    row.put("kernel_cpu_seconds", round(kernelSeconds));
+    System.out.printf(
+        "%-52s %-7s %6.2f s (%.2f-%.2f) %6.1f GFLOP/s ratio %.2f cpu-ratio %.2f heap %.0f MB%n",
+        w.name, w.precision.label(), median, sorted[0], sorted[runs - 1], gflops, gflops / peak,
+        cpuRatio, peakHeapMb);
     return row;
   }
 

@@ -18,6 +18,8 @@ import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscAnalysis;
 import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.core.job.Analysis;
@@ -28,6 +30,7 @@ import org.nlspark.core.result.Result;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.DataFrameMatrices;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.HadoopReport;
 import org.nlspark.spark.io.NiftiOutputs;
 import org.nlspark.spark.io.StudyInputs;
 
@@ -211,8 +214,10 @@ public final class Nlspark {
           + " columns; the mask must be the one the data were masked with");
     }
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
-    return engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()))
-        .mask(o.mask()).maskSource(o.maskSource());
+    RunReport report = o.wholeMapInference()
+        ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
+        : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
+    return report.mask(o.mask()).maskSource(o.maskSource());
   }
 
   /**
@@ -300,7 +305,9 @@ public final class Nlspark {
         full.put("grid", NiftiOutputs.grid(report.mask(), report.maskSource()));
       }
       out.writeJson("summary.json", withWriteTime(full, (System.nanoTime() - start) / 1e9));
-      return out.commit();
+      String written = out.commit();
+      HadoopReport.writeOrWarn(conf, written); // report.html: last, from the finished directory
+      return written;
     }
   }
 
@@ -320,8 +327,109 @@ public final class Nlspark {
     return m;
   }
 
+  /** An .npy matrix read on the driver (the GLM's input). */
+  static DataMatrix read(SparkSession spark, String path, String flag) {
+    return HadoopFiles.readMatrix(hadoopConf(spark), path, flag);
+  }
 
   static Configuration hadoopConf(SparkSession spark) {
     return spark.sparkContext().hadoopConfiguration();
+  }
+
+  /**
+   * The TFCE / cluster-extent form of a permutation test: tiles that hold whole maps (see {@link
+   * TfceAnalysis}). Needs the grid of image inputs ({@link NlsparkOptions#mask()}); without one,
+   * exit 2.
+   */
+  static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
+      NlsparkOptions o) {
+    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+    return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid, o.tfce(),
+        o.clusterThreshold());
+  }
+
+  // ---- glm (DESIGN §9) ----
+
+  /**
+   * General linear model permutation inference (Freedman-Lane): {@code input} (samples x
+   * voxels), {@code design} (CSV/TSV with a header, or VEST design.mat), {@code contrasts}
+   * (CSV/TSV or VEST design.con). Options: fContrasts, errors, exchangeabilityBlocks,
+   * wholeBlocks, replicates (P), tail (of t; F is upper), fwer, fwerAcrossContrasts, seed,
+   * precision, backend, memoryBudgetGb, partitions. Outputs {@code tstat1 p_tstat1
+   * p_fwer_tstat1 null_max_tstat1 ... fstat1 ... p_cfwer_*}.
+   */
+  public static RunReport glm(SparkSession spark, String input, String design, String contrasts,
+      NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, prepareGlm(spark, input, design, contrasts, o), o, false);
+  }
+
+  /** The same on data and a model already in memory ({@code blocks} null for none). */
+  public static RunReport glm(SparkSession spark, DataMatrix y,
+      org.nlspark.core.glm.GlmDesign design, org.nlspark.core.glm.GlmContrasts contrasts,
+      int[] blocks, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, org.nlspark.core.glm.GlmAnalysis.prepare(y, design, contrasts,
+        o.toGlmOptions(blocks, "exchangeability blocks"), o.backendRequested(),
+        o.memoryBudgetGb()), o, false);
+  }
+
+  /**
+   * Reads and validates everything a glm run needs, before any tile runs: every refusal of
+   * DESIGN §9 (design rows, zero or second constant columns, NaN, contrast lengths,
+   * non-estimable contrasts, unequal whole blocks) is an exit-2 error here.
+   */
+  public static org.nlspark.core.glm.GlmAnalysis prepareGlm(SparkSession spark, String input,
+      String design, String contrasts, NlsparkOptions o) {
+    Configuration conf = hadoopConf(spark);
+    String blocksPath = o.exchangeabilityBlocks();
+    // Options first (an empty stand-in for blocks not read yet), then the files.
+    org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(
+        blocksPath == null ? null : new int[0], blocksPath);
+    org.nlspark.core.glm.GlmDesign d = org.nlspark.core.glm.GlmFiles.readDesign(
+        readLines(conf, design, "--design"), design);
+    String f = o.fContrasts();
+    org.nlspark.core.glm.GlmContrasts c = org.nlspark.core.glm.GlmFiles.readContrasts(
+        readLines(conf, contrasts, "--contrasts"), contrasts,
+        f == null ? null : readLines(conf, f, "--f-contrasts"), f);
+    int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
+        readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
+    glm = o.toGlmOptions(blocks, blocksPath);
+    return org.nlspark.core.glm.GlmAnalysis.prepare(read(spark, input, "--input"), d, c, glm,
+        o.backendRequested(), o.memoryBudgetGb());
+  }
+
+  /** A small text file (a design, contrasts, blocks) through Hadoop, as lines. */
+  static List<String> readLines(Configuration conf, String uri, String flag) {
+    org.apache.hadoop.fs.Path path = org.nlspark.spark.io.UserPaths.toPath(uri, flag);
+    try {
+      org.apache.hadoop.fs.FileSystem fs = path.getFileSystem(conf);
+      org.apache.hadoop.fs.FileStatus status;
+      try {
+        status = fs.getFileStatus(path);
+      } catch (java.io.FileNotFoundException e) {
+        throw new InvalidInputException("Cannot read " + flag + " " + uri
+            + ": no such file; check the path");
+      }
+      if (!status.isFile()) {
+        throw new InvalidInputException("Cannot read " + flag + " " + uri
+            + ": it is not a regular file");
+      }
+      long limit = 64L << 20;
+      if (status.getLen() > limit) {
+        throw new InvalidInputException("Cannot read " + flag + " " + uri + ": it has "
+            + status.getLen() + " bytes, more than the " + limit + " a text table may have");
+      }
+      try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+          fs.open(path), java.nio.charset.StandardCharsets.UTF_8))) {
+        List<String> lines = new ArrayList<>();
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          lines.add(line);
+        }
+        return lines;
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read " + flag + " " + uri + ": " + e, e);
+    }
   }
 }

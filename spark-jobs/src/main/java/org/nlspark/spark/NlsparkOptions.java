@@ -2,6 +2,7 @@ package org.nlspark.spark;
 
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
@@ -183,6 +184,69 @@ public final class NlsparkOptions implements Serializable {
         + " --backend cpu or auto");
   }
 
+  // glm (DESIGN §9): the files are Hadoop URIs, read by Nlspark.glm.
+  private String fContrasts;
+  private String errors;
+  private String exchangeabilityBlocks;
+  private Boolean wholeBlocks;
+  private Boolean fwerAcrossContrasts;
+
+  /** glm: F contrasts over the t contrasts (CSV/TSV or VEST design.fts), or null. */
+  public NlsparkOptions fContrasts(String path) { this.fContrasts = path; return this; }
+  /** glm: {@code exchangeable}, {@code symmetric} or {@code both} (default: by the design). */
+  public NlsparkOptions errors(String e) { this.errors = e; return this; }
+  /** glm: one exchangeability block id per sample (CSV or VEST design.grp), or null. */
+  public NlsparkOptions exchangeabilityBlocks(String path) {
+    this.exchangeabilityBlocks = path;
+    return this;
+  }
+  /** glm: permute whole blocks (of equal size) instead of within blocks. */
+  public NlsparkOptions wholeBlocks(boolean w) { this.wholeBlocks = w; return this; }
+  /** glm: also FWER over all contrasts ({@code p_cfwer_*}); implies FWER. */
+  public NlsparkOptions fwerAcrossContrasts(boolean f) {
+    this.fwerAcrossContrasts = f;
+    return this;
+  }
+
+  public String fContrasts() {
+    return fContrasts;
+  }
+
+  /** The backend asked for (null: the default, cpu). */
+  public String backendRequested() {
+    return backend;
+  }
+
+  public String exchangeabilityBlocks() {
+    return exchangeabilityBlocks;
+  }
+
+  /**
+   * The options of a glm run (errors null: chosen from the design). t contrasts are upper-tailed
+   * unless a tail is set; F is always upper.
+   */
+  public org.nlspark.core.glm.GlmRun.Options toGlmOptions(int[] blocks, String blocksSource) {
+    boolean whole = wholeBlocks != null && wholeBlocks;
+    if (whole && blocks == null) {
+      throw new InvalidInputException("Cannot permute whole blocks: --whole-blocks needs"
+          + " --exchangeability-blocks FILE");
+    }
+    long p = replicates == null ? 5000 : replicates;
+    if (p < 1) {
+      throw new InvalidInputException("--permutations must be >= 1, but was: " + p);
+    }
+    boolean across = fwerAcrossContrasts != null && fwerAcrossContrasts;
+    if (across && fwer != null && !fwer) {
+      throw new InvalidInputException("--fwer-across-contrasts and --no-fwer contradict each"
+          + " other; pass one");
+    }
+    return new org.nlspark.core.glm.GlmRun.Options(errors == null ? null
+        : org.nlspark.core.resample.GlmDraws.Errors.parse(errors), blocks,
+        blocksSource == null ? "" : blocksSource, whole, p, seed == null ? 0 : seed,
+        tail == null ? Tail.UPPER : tail, fwer == null || fwer, false, grid,
+        precision == null ? Precision.FLOAT64 : precision).withFwerAcrossContrasts(across);
+  }
+
   /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */
   public JobSpec toSpec(Analysis analysis) {
     JobSpec.Builder b = JobSpec.builder(analysis);
@@ -198,5 +262,37 @@ public final class NlsparkOptions implements Serializable {
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
     return b.build();
+  }
+
+
+  private boolean tfce;
+  private Double clusterThreshold;
+
+  /**
+   * one-sample, two-sample, correlation: threshold-free cluster enhancement of every replicate's
+   * whole map (DESIGN §9; needs {@link #mask(NiftiMask)}).
+   */
+  public NlsparkOptions tfce(boolean t) { this.tfce = t; return this; }
+
+  /**
+   * one-sample, two-sample, correlation: cluster-extent inference at cluster-forming height
+   * {@code t} on the tail's side (finite and &gt; 0; null = off; needs {@link #mask(NiftiMask)}).
+   */
+  public NlsparkOptions clusterThreshold(Double t) {
+    this.clusterThreshold = t == null ? null : ClusterExtent.checkThreshold(t);
+    return this;
+  }
+
+  public boolean tfce() {
+    return tfce;
+  }
+
+  public Double clusterThreshold() {
+    return clusterThreshold;
+  }
+
+  /** Whether the run needs whole maps (TFCE or cluster extent). */
+  public boolean wholeMapInference() {
+    return tfce || clusterThreshold != null;
   }
 }

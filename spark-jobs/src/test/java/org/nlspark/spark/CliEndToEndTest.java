@@ -73,8 +73,8 @@ class CliEndToEndTest {
     assertSameAsLocal(out, spec, JobInputs.of(read(x)));
     try (var files = Files.list(out)) {
       assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly(
-          "ci_lower.npy", "ci_upper.npy", "mean.npy", "observed.npy", "p.npy", "samples.npy", "std.npy",
-          "summary.json", "z.npy");
+          "ci_lower.npy", "ci_upper.npy", "mean.npy", "observed.npy", "p.npy", "report.html",
+          "samples.npy", "std.npy", "summary.json", "z.npy");
     }
     Map<String, Object> s = summary(out);
     assertThat(s.get("command")).isEqualTo("bootstrap");

@@ -32,7 +32,8 @@ class CliHelpTest {
 
   /** Options that only apply together with another (isc: --permutations needs a surrogate null). */
   private static final Map<String, List<String>> COMPANIONS = Map.of(
-      "isc --permutations", List.of("--null", "circle-shift"));
+      "isc --permutations", List.of("--null", "circle-shift"),
+      "glm --whole-blocks", List.of("--exchangeability-blocks", "blocks.csv"));
 
   record Listed(String name, String label, boolean required) {}
 
@@ -96,7 +97,7 @@ class CliHelpTest {
   void everyListedOptionIsAcceptedWithAPlausibleValue() {
     List<String> commands = Commands.names();
     assertThat(commands).containsExactly("bootstrap", "one-sample", "two-sample", "correlation",
-        "isc", "timeseries-correlation", "ridge-bootstrap", "env", "demo");
+        "isc", "timeseries-correlation", "ridge-bootstrap", "glm", "env", "demo", "report");
     int checked = 0;
     for (String command : commands) {
       List<Listed> listed = listedOptions(command);
@@ -166,6 +167,6 @@ class CliHelpTest {
       }
     }
     assertThat(with).containsExactly("bootstrap", "one-sample", "two-sample", "correlation",
-        "isc", "timeseries-correlation", "ridge-bootstrap", "demo");
+        "isc", "timeseries-correlation", "ridge-bootstrap", "glm", "demo");
   }
 }

@@ -127,4 +127,25 @@ class PartitioningDeterminismTest {
     check("ridge-bootstrap", "--input", x.toString(), "--target", y.toString(), "--samples",
         "300", "--save-samples", "--memory-budget-gb", "9e-5", "--seed", "10");
   }
+
+  @Test
+  void glmIsIdenticalForAnyPartitioningAndRetry() throws Exception {
+    int n = 14;
+    Path x = TestData.matrix(dir, "x.npy", n, V, TestData.gaussian(32, n, V, 0.4));
+    double[] age = TestData.gaussian(33, 1, n, 0);
+    java.util.List<String> design = new java.util.ArrayList<>(java.util.List.of("one,age,g"));
+    for (int i = 0; i < n; i++) {
+      design.add("1," + age[i] + "," + (i % 2));
+    }
+    Path d = dir.resolve("design.csv");
+    Files.write(d, design);
+    Path c = dir.resolve("con.csv");
+    Files.write(c, java.util.List.of("one,age,g", "0,1,0", "0,0,-1"));
+    Path f = dir.resolve("f.csv");
+    Files.write(f, java.util.List.of("a,b", "1,1"));
+    check("glm", "--input", x.toString(), "--design", d.toString(), "--contrasts", c.toString(),
+        "--f-contrasts", f.toString(), "--errors", "both", "--permutations", "300",
+        "--fwer-across-contrasts", "--seed", "11");
+  }
 }
+

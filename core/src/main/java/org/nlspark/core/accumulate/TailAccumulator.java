@@ -54,6 +54,9 @@ public final class TailAccumulator {
   private final double[] loTau;
   private final double[] hiTau;
   private final long[] scratch;
+  /** SIMD threshold scan (package-private switch so tests can compare both paths). */
+  boolean simd = Simd.enabled();
+  private int[] hits;
 
   public TailAccumulator(int elements, int k) {
     if (elements < 0) {
@@ -105,10 +108,18 @@ public final class TailAccumulator {
     final double[] hiTau = this.hiTau;
     // Column blocks whose regions fit in cache, rows inside, columns innermost.
     final int block = Math.max(1, CACHE_BLOCK_BYTES / (32 * k));
+    final int[] hits = simd ? scanHits(Math.min(block, cols)) : null;
     for (int c0 = 0; c0 < cols; c0 += block) {
       final int c1 = Math.min(cols, c0 + block);
       for (int r = 0; r < rows; r++) {
         int row = offset + r * cols;
+        if (hits != null) { // same offers, same order per element: the same state bit for bit
+          int found = VectorTailScan.scanRow(buf, row, loTau, hiTau, c0, c1, hits);
+          for (int i = 0; i < found; i++) {
+            offer(hits[i], buf[row + hits[i]]);
+          }
+          continue;
+        }
         for (int e = c0; e < c1; e++) {
           double x = buf[row + e];
           // True also for NaN x, for NaN thresholds (filling) and for x equal to a threshold
@@ -120,6 +131,13 @@ public final class TailAccumulator {
       }
     }
     n += rows;
+  }
+
+  private int[] scanHits(int size) {
+    if (hits == null || hits.length < size) {
+      hits = new int[size];
+    }
+    return hits;
   }
 
   /** The exact rule for one value. */

@@ -30,35 +30,51 @@ public final class GlmFiles {
 
   /** Reads a design matrix. */
   public static GlmDesign readDesign(Path file) {
-    Table t = read(file, "design");
-    return new GlmDesign(t.rows, t.names, file.toString());
+    return readDesign(lines(file, "design"), file.toString());
+  }
+
+  /** Reads a design matrix from the lines of a file ({@code source} names it in messages). */
+  public static GlmDesign readDesign(List<String> lines, String source) {
+    Table t = read(lines, source, "design");
+    return new GlmDesign(t.rows, t.names, source);
   }
 
   /**
    * Reads t contrasts and, when {@code fFile} is not null, F contrasts over them.
    */
   public static GlmContrasts readContrasts(Path tFile, Path fFile) {
-    Table t = read(tFile, "contrasts");
+    return readContrasts(lines(tFile, "contrasts"), tFile.toString(),
+        fFile == null ? null : lines(fFile, "F contrasts"),
+        fFile == null ? null : fFile.toString());
+  }
+
+  /** As {@link #readContrasts(Path, Path)}, from the files' lines ({@code fLines} may be null). */
+  public static GlmContrasts readContrasts(List<String> tLines, String tFile, List<String> fLines,
+      String fFile) {
+    Table t = read(tLines, tFile, "contrasts");
     String[] names = t.rowNames;
     if (t.rows.length == 0) {
       throw new InvalidInputException("Cannot read the contrasts " + tFile + ": the file holds no"
           + " contrast; give one row per t contrast");
     }
     int[][] f = new int[0][];
-    if (fFile != null) {
-      Table ft = read(fFile, "F contrasts");
+    if (fLines != null) {
+      Table ft = read(fLines, fFile, "F contrasts");
       f = new int[ft.rows.length][];
       for (int i = 0; i < ft.rows.length; i++) {
         f[i] = fRow(ft.rows[i], t.rows.length, fFile, ft.lines[i]);
       }
     }
-    return new GlmContrasts(t.rows, names, f, tFile.toString(),
-        fFile == null ? "f-contrasts" : fFile.toString());
+    return new GlmContrasts(t.rows, names, f, tFile, fLines == null ? "f-contrasts" : fFile);
   }
 
   /** Reads exchangeability blocks: one integer per sample. */
   public static int[] readBlocks(Path file) {
-    List<String> lines = lines(file, "exchangeability blocks");
+    return readBlocks(lines(file, "exchangeability blocks"), file.toString());
+  }
+
+  /** Reads exchangeability blocks from the lines of a file. */
+  public static int[] readBlocks(List<String> lines, String file) {
     if (isVest(lines)) {
       Table t = readVest(lines, file, "exchangeability blocks");
       int[] out = new int[t.rows.length];
@@ -95,7 +111,7 @@ public final class GlmFiles {
     return ids.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private static int blockId(String text, Double v, Path file, int line) {
+  private static int blockId(String text, Double v, String file, int line) {
     if (v == null || v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
       throw new InvalidInputException("Cannot read the exchangeability blocks " + file + ": line "
           + line + " is not an integer block id: '" + text + "'");
@@ -103,7 +119,7 @@ public final class GlmFiles {
     return (int) (double) v;
   }
 
-  private static int[] fRow(double[] row, int tCount, Path file, int line) {
+  private static int[] fRow(double[] row, int tCount, String file, int line) {
     boolean flags = row.length == tCount;
     for (double x : row) {
       flags &= x == 0.0 || x == 1.0;
@@ -142,8 +158,7 @@ public final class GlmFiles {
     String[] rowNames;
   }
 
-  private static Table read(Path file, String what) {
-    List<String> lines = lines(file, what);
+  private static Table read(List<String> lines, String file, String what) {
     return isVest(lines) ? readVest(lines, file, what) : readDelimited(lines, file, what);
   }
 
@@ -167,7 +182,7 @@ public final class GlmFiles {
     return false;
   }
 
-  private static Table readVest(List<String> lines, Path file, String what) {
+  private static Table readVest(List<String> lines, String file, String what) {
     int waves = -1;
     int points = -1;
     List<String> contrastNames = new ArrayList<>();
@@ -231,7 +246,7 @@ public final class GlmFiles {
     return t;
   }
 
-  private static int vestCount(String value, String key, Path file, String what, int line) {
+  private static int vestCount(String value, String key, String file, String what, int line) {
     try {
       int v = Integer.parseInt(value.trim());
       if (v >= 0) {
@@ -244,7 +259,7 @@ public final class GlmFiles {
         + " on line " + line + " must be a count, but was: '" + value + "'");
   }
 
-  private static Table readDelimited(List<String> lines, Path file, String what) {
+  private static Table readDelimited(List<String> lines, String file, String what) {
     int h = 0;
     while (h < lines.size() && lines.get(h).trim().isEmpty()) {
       h++;
@@ -309,7 +324,7 @@ public final class GlmFiles {
     return cells;
   }
 
-  private static double[] parseRow(String[] cells, Path file, String what, int line,
+  private static double[] parseRow(String[] cells, String file, String what, int line,
       String[] names) {
     double[] row = new double[cells.length];
     for (int j = 0; j < cells.length; j++) {

@@ -1,17 +1,22 @@
 package org.nlspark.core.glm;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.nlspark.core.result.Output;
+import org.nlspark.core.result.Result;
 
 /**
  * Outputs of a GLM run named as DESIGN §9, per contrast c: {@code tstat{c}} (or {@code fstat{c}}),
  * {@code p_tstat{c}}, and with FWER {@code p_fwer_tstat{c}} and {@code null_max_tstat{c}} (one
- * maximum key per drawn replicate). Values are p, not 1 - p. {@code draws} holds each contrast's
- * draw plan (summary.json: scheme, replicates, exact enumeration).
+ * maximum key per drawn replicate), then {@code p_cfwer_*} with FWER across contrasts. Values are
+ * p, not 1 - p. {@code draws} holds each contrast's draw plan (summary.json: scheme, replicates,
+ * exact enumeration).
  */
 public record GlmResult(Map<String, double[]> maps, Map<String, Map<String, Object>> draws,
-    Map<String, Integer> undefinedVoxels) {
+    Map<String, Integer> undefinedVoxels) implements Result {
   public GlmResult {
     maps = Collections.unmodifiableMap(new LinkedHashMap<>(maps));
     draws = Collections.unmodifiableMap(new LinkedHashMap<>(draws));
@@ -25,5 +30,34 @@ public record GlmResult(Map<String, double[]> maps, Map<String, Map<String, Obje
           + maps.keySet());
     }
     return m;
+  }
+
+  /** Every map in the order of DESIGN §9; {@code null_max_*} has shape (replicates,). */
+  @Override
+  public List<Output> outputs() {
+    List<Output> out = new ArrayList<>();
+    for (Map.Entry<String, double[]> e : maps.entrySet()) {
+      out.add(new Output(e.getKey(), new long[] {e.getValue().length}, e.getValue()));
+    }
+    return out;
+  }
+
+  @Override
+  public Map<String, Object> facts() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    int most = 0;
+    for (int u : undefinedVoxels.values()) {
+      most = Math.max(most, u);
+    }
+    // The largest count over contrasts: a voxel without a statistic for any contrast is reported.
+    m.put("undefined_voxels", most);
+    m.put("undefined_voxels_per_contrast", undefinedVoxels);
+    m.put("contrasts", draws);
+    return m;
+  }
+
+  @Override
+  public int voxels() {
+    return maps.isEmpty() ? 0 : maps.values().iterator().next().length;
   }
 }

@@ -18,12 +18,9 @@ import org.nlspark.core.tile.Grid;
  * and p-values come from the one p-value rule. A distributed run does exactly this per tile; the
  * cells and so the bits are the same whatever the tiling.
  *
- * <p>What the tile pipeline must do to run a GLM: build the {@link GlmModel} once on the driver
- * and one {@link GlmDraws} per contrast (they differ by the contrast's effect rows when
- * permutations are enumerated); per tile and contrast, create a {@link GlmContrastStatistic}
- * from the tile's block; fold it with the contrast's tail ({@link #tailOf}: F is always upper);
- * count against the contrast's own replicate number ({@link GlmDraws#replicates()}), exact when
- * {@link GlmDraws#enumerated()}.
+ * <p>{@link GlmAnalysis} runs the same cells as tiles of the pipeline (any engine, any
+ * partitioning) and must equal this loop bit for bit; both make their outputs in
+ * {@link #assemble}.
  */
 public final class GlmRun {
   private GlmRun() {}
@@ -34,7 +31,8 @@ public final class GlmRun {
    */
   public record Options(GlmDraws.Errors errors, int[] blocks, String blocksSource,
       boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
-      boolean fwerAcrossContrasts, Grid grid, Precision precision) {
+      boolean fwerAcrossContrasts, Grid grid, Precision precision)
+      implements java.io.Serializable {
     public static Options defaults(long permutations, long seed) {
       return new Options(GlmDraws.Errors.EXCHANGEABLE, null, "", false, permutations, seed,
           Tail.UPPER, true, false, Grid.DEFAULT, Precision.FLOAT64);
@@ -112,6 +110,14 @@ public final class GlmRun {
         : ZScores.ofT(key, df);
   }
 
+  /**
+   * What the streaming accumulators of one contrast hold once every voxel block and replicate
+   * window is folded: the observed statistic, exceedance counts, per-replicate maxima of the
+   * extremeness key (null without FWER) and the voxels without a statistic.
+   */
+  public record ContrastTotals(double[] statistic, long[] counts, double[] maxima,
+      int undefinedVoxels) {}
+
   public static GlmResult run(GlmModel model, DataMatrix y, Options o) {
     if (y.rows() != model.samples()) {
       throw new IllegalArgumentException("[BUG] data of " + y.rows() + " samples for a model of "
@@ -119,18 +125,13 @@ public final class GlmRun {
     }
     int voxels = y.cols();
     Grid grid = o.grid();
-    Map<String, double[]> maps = new LinkedHashMap<>();
-    Map<String, Map<String, Object>> plans = new LinkedHashMap<>();
-    Map<String, Integer> undefined = new LinkedHashMap<>();
-    Map<GlmContrast, double[]> zObserved = new LinkedHashMap<>();
-    double[] zMax = null;
-    boolean enumerated = false;
+    java.util.List<GlmDraws> plans = new java.util.ArrayList<>();
+    java.util.List<ContrastTotals> totals = new java.util.ArrayList<>();
     for (GlmContrast c : model.contrasts()) {
       GlmDraws draws = drawsOf(model, c, o);
       Tail tail = tailOf(c, o.tTail());
       long replicates = draws.replicates();
       double[] stat = new double[voxels];
-      double[] observedKeys = new double[voxels];
       long[] counts = new long[voxels];
       NullMaxAccumulator nullMax = o.fwer() ? new NullMaxAccumulator(0, (int) replicates) : null;
       int none = 0;
@@ -162,18 +163,50 @@ public final class GlmRun {
           }
         }
         System.arraycopy(obs, 0, stat, from, b);
-        System.arraycopy(keys, 0, observedKeys, from, b);
         System.arraycopy(counter.counts(), 0, counts, from, b);
+      }
+      plans.add(draws);
+      totals.add(new ContrastTotals(stat, counts, nullMax == null ? null : nullMax.maxima(),
+          none));
+    }
+    return assemble(model, o, plans, totals);
+  }
+
+  /**
+   * The outputs of DESIGN §9 from each contrast's folded accumulators (the one place p-values
+   * are made, for this reference loop and the tile pipeline alike).
+   */
+  public static GlmResult assemble(GlmModel model, Options o, java.util.List<GlmDraws> drawPlans,
+      java.util.List<ContrastTotals> totals) {
+    Map<String, double[]> maps = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> plans = new LinkedHashMap<>();
+    Map<String, Integer> undefined = new LinkedHashMap<>();
+    Map<GlmContrast, double[]> zObserved = new LinkedHashMap<>();
+    double[] zMax = null;
+    boolean enumerated = false;
+    for (int ci = 0; ci < model.contrasts().size(); ci++) {
+      GlmContrast c = model.contrasts().get(ci);
+      GlmDraws draws = drawPlans.get(ci);
+      ContrastTotals t = totals.get(ci);
+      Tail tail = tailOf(c, o.tTail());
+      long replicates = draws.replicates();
+      double[] stat = t.statistic();
+      int voxels = stat.length;
+      double[] observedKeys = new double[voxels];
+      for (int v = 0; v < voxels; v++) {
+        observedKeys[v] = tail.key(stat[v]);
       }
       String name = c.outputName();
       maps.put(name, stat);
-      maps.put("p_" + name, PValues.fromCounts(counts, replicates, observedKeys,
+      maps.put("p_" + name, PValues.fromCounts(t.counts(), replicates, observedKeys,
           draws.enumerated()));
-      if (nullMax != null) {
-        double[] maxima = nullMax.maxima();
+      if (o.fwer()) {
+        double[] maxima = t.maxima();
         maps.put("p_fwer_" + name, PValues.fwer(maxima, observedKeys, draws.enumerated()));
         maps.put("null_max_" + name, maxima);
         if (o.fwerAcrossContrasts()) {
+          // z is increasing in the key, so the z of each replicate's maximum key is the maximum
+          // z: per-contrast maxima are all the tiles need to send.
           double[] z = new double[voxels];
           for (int v = 0; v < voxels; v++) {
             z[v] = zOfKey(c, model, observedKeys[v]);
@@ -194,7 +227,7 @@ public final class GlmRun {
       plan.put("contrast", c.name());
       plan.put("rank", c.rank());
       plans.put(name, plan);
-      undefined.put(name, none);
+      undefined.put(name, t.undefinedVoxels());
     }
     for (Map.Entry<GlmContrast, double[]> e : zObserved.entrySet()) {
       maps.put("p_cfwer_" + e.getKey().outputName(),

@@ -1,7 +1,5 @@
 package org.nlspark.core.resample;
 
-import java.util.SplittableRandom;
-
 /**
  * The four resampling schemes, each a pure function of (seed, replicate): bootstrap of rows,
  * sign flips (sampled or enumerated exactly), label permutations, permutations of a target.
@@ -12,7 +10,7 @@ public final class Draws {
   /** Bootstrap: n row indices drawn with replacement, returned as per-row counts (sum n). */
   public static void bootstrapCounts(long seed, long replicate, int n, int[] counts) {
     java.util.Arrays.fill(counts, 0, n, 0);
-    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    SplitMix rng = Seeds.streamForReplicate(seed, replicate);
     for (int i = 0; i < n; i++) {
       counts[rng.nextInt(n)]++;
     }
@@ -20,7 +18,7 @@ public final class Draws {
 
   /** Sampled sign flips: each sample's sign is +1 or -1 with probability 1/2. */
   public static void signFlips(long seed, long replicate, int n, double[] signs, int offset) {
-    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    SplitMix rng = Seeds.streamForReplicate(seed, replicate);
     long bits = 0;
     for (int i = 0; i < n; i++) {
       if ((i & 63) == 0) {
@@ -45,7 +43,7 @@ public final class Draws {
     for (int i = 0; i < n; i++) {
       out[i] = i;
     }
-    SplittableRandom rng = Seeds.forReplicate(seed, replicate);
+    SplitMix rng = Seeds.streamForReplicate(seed, replicate);
     for (int i = n - 1; i > 0; i--) {
       int j = rng.nextInt(i + 1);
       int t = out[i];

@@ -12,7 +12,17 @@ public final class Seeds {
 
   /** A fresh generator for replicate {@code replicate} of a run seeded with {@code seed}. */
   public static SplittableRandom forReplicate(long seed, long replicate) {
-    return new SplittableRandom(mix(mix(seed) ^ (replicate * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L)));
+    return new SplittableRandom(replicateSeed(seed, replicate));
+  }
+
+  /** The seed of {@link #forReplicate}'s generator. */
+  static long replicateSeed(long seed, long replicate) {
+    return mix(mix(seed) ^ (replicate * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L));
+  }
+
+  /** The same stream as {@link #forReplicate}, as a small final class the JIT keeps off the heap. */
+  static SplitMix streamForReplicate(long seed, long replicate) {
+    return new SplitMix().reset(replicateSeed(seed, replicate));
   }
 
   /** SplitMix64 finaliser (Steele, Lea, Flood 2014). */

@@ -19,6 +19,8 @@ abstract class GemmStatistic implements BlockStatistic {
   private final BlockGemm gemm2;
   private final int[] undefined;
   private long flops;
+  /** Row 0 of the identity product (the observed data through the cell shape), once per block. */
+  private double[] identityRow;
 
   /**
    * @param data transformed block (n x b, row-major) multiplied by D
@@ -66,9 +68,15 @@ abstract class GemmStatistic implements BlockStatistic {
   public final void observed(double[] out) {
     Arrays.fill(draws, 0.0);
     fillIdentity(draws, 0);
-    double[] full = new double[window * b];
-    multiplyAndFinish(1, full);
-    System.arraycopy(full, 0, out, 0, b);
+    gemm.multiply(draws, product);
+    flops += gemm.flops();
+    if (gemm2 != null) {
+      gemm2.multiply(draws, product2);
+      flops += gemm2.flops();
+    } else {
+      identityRow = Arrays.copyOf(product, b);
+    }
+    finish(1, out); // the epilogue writes only row 0: no window-sized output buffer
   }
 
   /**
@@ -89,11 +97,18 @@ abstract class GemmStatistic implements BlockStatistic {
     return null;
   }
 
-  /** Multiplies the identity draw (row 0 of a full window); {@link #product} row 0 is observed. */
-  protected final void multiplyIdentity() {
-    Arrays.fill(draws, 0.0);
-    fillIdentity(draws, 0);
-    multiplyOnly();
+  /**
+   * Row 0 of the identity product D_identity * X (single data block only): the one computed by
+   * {@link #observed}, or multiplied here when observed was not asked for.
+   */
+  protected final double[] identityRow() {
+    if (identityRow == null) {
+      Arrays.fill(draws, 0.0);
+      fillIdentity(draws, 0);
+      multiplyOnly();
+      identityRow = Arrays.copyOf(product, b);
+    }
+    return identityRow;
   }
 
   private void multiplyOnly() {
@@ -106,12 +121,11 @@ abstract class GemmStatistic implements BlockStatistic {
   }
 
   private void multiplyAndFinish(int rows, double[] out) {
-    gemm.multiply(draws, product);
-    flops += gemm.flops();
-    if (gemm2 != null) {
-      gemm2.multiply(draws, product2);
-      flops += gemm2.flops();
-    }
+    multiplyOnly();
+    finish(rows, out);
+  }
+
+  private void finish(int rows, double[] out) {
     epilogue(rows, out);
     for (int r = 0; r < rows; r++) {
       int base = r * b;

@@ -1,5 +1,6 @@
 package org.nlspark.core.stats;
 
+import org.nlspark.core.accumulate.Simd;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.resample.Draws;
@@ -102,10 +103,16 @@ final class SignFlipStatistic extends GemmStatistic {
     }
     final float[] gf = multiplyDraws(first, rows);
     final double[] g = product;
+    if (tStat && simd) {
+      foldWindowSimd(gf, rows, counts, rowMax);
+      return true;
+    }
     for (int r = 0; r < rows; r++) {
       final int base = r * b;
       if (tStat) {
-        double m = gf != null ? foldRowT(gf, base, counts) : foldRowT(g, base, counts);
+        double m = gf != null
+            ? foldRowT(gf, base, b, scale, observedCore, gObs, gMid, gHalf, counts)
+            : foldRowT(g, base, b, scale, observedCore, gObs, gMid, gHalf, counts);
         rowMax[r] = anyDefined ? Math.sqrt((n - 1) * m) : Double.NEGATIVE_INFINITY;
       } else {
         double m = 0.0;
@@ -120,19 +127,43 @@ final class SignFlipStatistic extends GemmStatistic {
     return true;
   }
 
+  /** The t fold through {@link VectorSignFlipFold}: the same counts and maxima, bit for bit. */
+  private void foldWindowSimd(float[] gf, int rows, int[] counts, double[] rowMax) {
+    if (windowCounts == null) {
+      windowCounts = new double[b];
+    }
+    final double[] wc = windowCounts;
+    java.util.Arrays.fill(wc, 0.0);
+    for (int r = 0; r < rows; r++) {
+      double m = gf != null
+          ? VectorSignFlipFold.foldRow(gf, r * b, b, scale, observedCore, gObs, gMid, gHalf, wc)
+          : VectorSignFlipFold.foldRow(product, r * b, b, scale, observedCore, gObs, gMid, gHalf,
+              wc);
+      rowMax[r] = anyDefined ? Math.sqrt((n - 1) * m) : Double.NEGATIVE_INFINITY;
+    }
+    for (int v = 0; v < b; v++) {
+      counts[v] += (int) wc[v]; // at most one window of rows: exact in a double
+    }
+  }
+
+  /** SIMD epilogue (package-private so tests can compare both paths in one JVM). */
+  boolean simd = Simd.enabled();
+  /** Per-voxel counts of the current window, in the vector epilogue's lane type. */
+  private double[] windowCounts;
+
   /** |g_obs| per voxel, and the near band below it as centre and half-width. */
   private double[] gObs;
   private double[] gMid;
   private double[] gHalf;
 
   private void prepareThresholds() {
-    multiplyIdentity();
+    final double[] identity = identityRow();
     observedCore = new double[b];
     gObs = new double[b];
     gMid = new double[b];
     gHalf = new double[b];
     for (int v = 0; v < b; v++) {
-      double g = product[v];
+      double g = identity[v];
       boolean undefined = scale[v] == Double.POSITIVE_INFINITY;
       observedCore[v] = undefined ? Double.POSITIVE_INFINITY
           : tStat ? ratio(g, scale[v]) : Math.abs(g);
@@ -150,12 +181,8 @@ final class SignFlipStatistic extends GemmStatistic {
    * key. The row maximum keeps the best (u, d) pair and tests u * B >= A (1 - band) * d, so a
    * value can only beat the exact maximum so far if it passes; those (few) get the exact key.
    */
-  private double foldRowT(double[] g, int base, int[] counts) {
-    final double[] c = scale;
-    final double[] thr = observedCore;
-    final double[] obs = gObs;
-    final double[] mid = gMid;
-    final double[] half = gHalf;
+  static double foldRowT(double[] g, int base, int b, double[] c, double[] thr, double[] obs,
+      double[] mid, double[] half, int[] counts) {
     double m = 0.0;
     double bestD = 1.0;
     double bestScaled = 0.0;
@@ -182,12 +209,8 @@ final class SignFlipStatistic extends GemmStatistic {
 
   /** The same over single-precision products: a copy, since Java cannot abstract over
    *  float[] and double[] without boxing or a widening pass on the hot path. */
-  private double foldRowT(float[] g, int base, int[] counts) {
-    final double[] c = scale;
-    final double[] thr = observedCore;
-    final double[] obs = gObs;
-    final double[] mid = gMid;
-    final double[] half = gHalf;
+  static double foldRowT(float[] g, int base, int b, double[] c, double[] thr, double[] obs,
+      double[] mid, double[] half, int[] counts) {
     double m = 0.0;
     double bestD = 1.0;
     double bestScaled = 0.0;

@@ -31,16 +31,26 @@ public final class ClusterExtent {
    * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
    */
   public ClusterExtent(MaskGrid grid, double threshold, Tail tail) {
-    if (!(threshold > 0) || Double.isInfinite(threshold)) {
-      throw new InvalidInputException("--cluster-threshold must be finite and > 0 (a height on the"
-          + " tail's side; for --tail lower give the height of the negated map), but was: "
-          + threshold);
-    }
+    checkThreshold(threshold);
     this.grid = grid;
     this.threshold = threshold;
     this.tail = tail;
     this.clusters = new UnionFind(grid.voxels());
     this.side = new byte[grid.voxels()];
+  }
+
+  /**
+   * Checks a cluster-forming threshold (the one rule for {@code --cluster-threshold}).
+   *
+   * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
+   */
+  public static double checkThreshold(double threshold) {
+    if (!(threshold > 0) || Double.isInfinite(threshold)) {
+      throw new InvalidInputException("--cluster-threshold must be finite and > 0 (a height on the"
+          + " tail's side; for --tail lower give the height of the negated map), but was: "
+          + threshold);
+    }
+    return threshold;
   }
 
   public double threshold() {

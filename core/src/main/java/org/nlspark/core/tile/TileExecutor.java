@@ -30,13 +30,13 @@ public final class TileExecutor {
         plan.grid().blockEnd(tile.block(), inputs.voxels()), plan.grid().window());
     int b = kernel.width();
     int w = plan.grid().window();
-    double[] buf = new double[w * b];
     long firstReplicate = plan.windowStart(tile.firstWindow());
     int lastWindow = tile.firstWindow() + tile.windowCount();
     int rowsInTile = (int) (Math.min(plan.replicates(), plan.windowStart(lastWindow))
         - firstReplicate);
 
     if (spec.analysis() == Analysis.BOOTSTRAP) {
+      double[] buf = new double[w * b];
       TailAccumulator tails = plan.tailSize() > 0 ? new TailAccumulator(b, plan.tailSize()) : null;
       SampleStore samples = spec.saveSamples() ? new SampleStore(firstReplicate, rowsInTile, b)
           : null;
@@ -66,6 +66,7 @@ public final class TileExecutor {
     double[] thresholds = PermutationFold.thresholds(observed, tail);
     int[] windowCounts = new int[b];
     double[] rowMax = new double[w];
+    double[] buf = null; // only kernels without a fused fold need the window's statistics
     ExceedanceCounter counts = new ExceedanceCounter(b);
     NullMaxAccumulator nullMax = spec.fwer()
         ? new NullMaxAccumulator(firstReplicate, rowsInTile) : null;
@@ -75,6 +76,9 @@ public final class TileExecutor {
       long first = plan.windowStart(window);
       java.util.Arrays.fill(windowCounts, 0);
       if (!kernel.foldWindow(first, rows, tail, windowCounts, rowMax)) {
+        if (buf == null) {
+          buf = new double[w * b];
+        }
         kernel.compute(first, rows, buf);
         PermutationFold.fold(buf, rows, b, tail, thresholds, windowCounts, rowMax);
       }

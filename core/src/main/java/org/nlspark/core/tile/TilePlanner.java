@@ -80,7 +80,8 @@ public final class TilePlanner {
     return data + cells + acc;
   }
 
-  static String budgetSourceLabel(MemoryBudget budget) {
+  /** How summary.json names where a budget came from. */
+  public static String budgetSourceLabel(MemoryBudget budget) {
     switch (budget.source()) {
       case EXPLICIT:
         return "--memory-budget-gb";

@@ -21,7 +21,8 @@ public final class Commands {
       description = "Resampling statistics over a samples x voxels .npy matrix, on Apache Spark.",
       subcommands = {BootstrapCommand.class, OneSampleCommand.class, TwoSampleCommand.class,
           CorrelationCommand.class, IscCommand.class, TimeSeriesCorrelationCommand.class,
-          RidgeBootstrapCommand.class, EnvCommand.class, DemoCommand.class,
+          RidgeBootstrapCommand.class, GlmCommand.class, EnvCommand.class, DemoCommand.class,
+          ReportCommand.class,
           CommandLine.HelpCommand.class},
       commandListHeading = "%nCommands:%n",
       footer = {"", "Exit codes: 0 done, 1 internal error, 2 bad usage or input, 3 resources"

@@ -1,6 +1,7 @@
 package org.nlspark.spark.cli;
 
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
@@ -63,15 +64,20 @@ abstract class CoreCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      HadoopFiles.OutputDir.checkTarget(conf, output, overwrite, inputPaths());
-      RunReport report = execute(spark);
-      String written = Nlspark.write(conf, report, Summaries.summary(report, argv), output,
-          overwrite);
-      if (!common.quiet) {
-        out.printf(Locale.ROOT, "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s%n",
-            name(), report.result.voxels(), report.analysis.replicates(),
-            report.plan.tileCount(), report.engineFacts.get("master"), report.wallSeconds(),
-            Untrusted.escape(written));
+      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+          output, overwrite, 0, inputPaths())) {
+        RunReport report = execute(spark);
+        Map<String, Object> summary = Summaries.summary(report, argv);
+        String written = Nlspark.write(conf, report, summary, output, overwrite);
+        if (!common.quiet) {
+          out.printf(Locale.ROOT,
+              "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s%n",
+              name(), report.result.voxels(), report.analysis.replicates(),
+              report.plan.tileCount(), report.engineFacts.get("master"), report.wallSeconds(),
+              Untrusted.escape(written));
+          Summaries.printResultLine(out, conf, summary, written);
+        }
+        Summaries.printWarnings(report, err);
       }
       return 0;
     }

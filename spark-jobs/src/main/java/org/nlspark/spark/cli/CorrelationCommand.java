@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 @Command(sortOptions = false, name = "correlation",
     description = "Permutation test of each voxel's correlation with a target (y permuted).",
     customSynopsis = "nlspark correlation --input X --target y.npy --output DIR [options]",
-    footer = TileCommand.PERMUTATION_OUTPUTS)
+    footer = {TileCommand.PERMUTATION_OUTPUTS, TfceOptions.OUTPUTS})
 final class CorrelationCommand extends TileCommand {
   @Option(names = "--target", paramLabel = "y.npy", order = 2,
       description = "(required) (n_samples,) array")
@@ -24,6 +24,7 @@ final class CorrelationCommand extends TileCommand {
   String method;
 
   @Mixin PermutationOptions permutation;
+  @Mixin TfceOptions wholeMap;
 
   @Override
   Analysis analysis() {
@@ -44,6 +45,7 @@ final class CorrelationCommand extends TileCommand {
   void configure(NlsparkOptions o) {
     statistic(o, "--method", method);
     permutation(o, permutation);
+    wholeMap.apply(o);
   }
 
   @Override

@@ -125,8 +125,10 @@ public final class DemoCommand extends NlsparkCommand {
       String[] permArgs = {"one-sample", "--input", list, "--mask", maskFile, "--stat", "t",
           "--permutations", Long.toString(t.job().spec.replicates()), "--seed",
           Long.toString(seed), "--output", permDir};
-      Nlspark.write(conf, t, summary(t, permArgs, study), permDir, overwrite);
+      Map<String, Object> permSummary = summary(t, permArgs, study);
+      String written = Nlspark.write(conf, t, permSummary, permDir, overwrite);
       out.print(table(b, t, Untrusted.escape(dir)));
+      Summaries.printResultLine(out, conf, permSummary, written);
     }
     return 0;
   }

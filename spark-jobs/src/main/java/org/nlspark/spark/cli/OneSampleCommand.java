@@ -11,13 +11,14 @@ import picocli.CommandLine.Option;
 /** {@code nlspark one-sample}: sign-flip permutation test against 0. */
 @Command(sortOptions = false, name = "one-sample", description = "Sign-flip permutation test against 0.",
     customSynopsis = "nlspark one-sample --input X --output DIR [options]",
-    footer = TileCommand.PERMUTATION_OUTPUTS)
+    footer = {TileCommand.PERMUTATION_OUTPUTS, TfceOptions.OUTPUTS})
 final class OneSampleCommand extends TileCommand {
   @Option(names = "--stat", paramLabel = "mean|t", order = 10,
       description = "statistic (default t)")
   String stat;
 
   @Mixin PermutationOptions permutation;
+  @Mixin TfceOptions wholeMap;
 
   @Override
   Analysis analysis() {
@@ -28,6 +29,7 @@ final class OneSampleCommand extends TileCommand {
   void configure(NlsparkOptions o) {
     statistic(o, "--stat", stat);
     permutation(o, permutation);
+    wholeMap.apply(o);
   }
 
   @Override

@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.result.Output;
+import org.nlspark.report.Report;
+import org.nlspark.spark.io.HadoopReport;
 import org.nlspark.spark.io.NiftiOutputs;
 
 /** summary.json of the tile commands, the command line as recorded, and the progress switch. */
@@ -41,6 +44,47 @@ public final class Summaries {
       }
     }
     return b.toString();
+  }
+
+  /** Each of the run's notices (RunWarnings) as one "warning:" line, quiet or not. */
+  public static void printWarnings(RunReport report, java.io.PrintStream err) {
+    for (String w : org.nlspark.core.engine.RunWarnings.of(report)) {
+      err.println("warning: " + w);
+    }
+  }
+
+  /**
+   * The result line after the run line: what was found and where the report is, e.g.
+   * "312 voxels p_fwer < 0.05, max t 7.9 at (-42, 18, 6) mm; report: out/report.html".
+   * Null when there is neither a finding nor a report.
+   */
+  public static String resultLine(Configuration conf, Map<String, Object> summary,
+      String written) {
+    String found = Report.findingsLine(summary, HadoopReport.mask(conf, written));
+    String report = HadoopReport.exists(conf, written)
+        ? displayPath(written) + "/" + Report.FILE : null;
+    if (found == null && report == null) {
+      return null;
+    }
+    String line = found == null ? "" : found;
+    if (report != null) {
+      line += (line.isEmpty() ? "" : "; ") + "report: " + report;
+    }
+    return Untrusted.escape(line);
+  }
+
+  /** Prints {@link #resultLine} when there is one. */
+  public static void printResultLine(java.io.PrintStream out, Configuration conf,
+      Map<String, Object> summary, String written) {
+    String line = resultLine(conf, summary, written);
+    if (line != null) {
+      out.println(line);
+    }
+  }
+
+  /** A local directory as a plain path (file:/a/b -> /a/b); other schemes as they are. */
+  static String displayPath(String dir) {
+    return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
   }
 
   public static boolean progressWanted(boolean quiet) {

@@ -150,20 +150,39 @@ abstract class TileCommand extends NlsparkCommand {
       if (mask != null) {
         inputs.add(mask);
       }
-      HadoopFiles.OutputDir.checkTarget(conf, output, common.overwrite,
-          inputs.toArray(new String[0]));
-      study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
-      RunReport report = execute(spark, options);
-      Map<String, Object> summary = Summaries.summary(report, argv);
-      Map<String, Object> described = study.describe();
-      described.put("read_seconds", readSeconds);
-      summary.put("inputs", described);
-      String written = Nlspark.write(conf, report, summary, output, common.overwrite);
-      if (!common.quiet) {
-        out.println(describe(report, written));
+      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+          output, common.overwrite, expectedOutputBytes(conf, options),
+          inputs.toArray(new String[0]))) {
+        study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
+        RunReport report = execute(spark, options);
+        Map<String, Object> summary = Summaries.summary(report, argv);
+        Map<String, Object> described = study.describe();
+        described.put("read_seconds", readSeconds);
+        summary.put("inputs", described);
+        String written = Nlspark.write(conf, report, summary, output, common.overwrite);
+        if (!common.quiet) {
+          out.println(describe(report, written));
+          Summaries.printResultLine(out, conf, summary, written);
+        }
+        Summaries.printWarnings(report, err);
       }
       return 0;
     }
+  }
+
+  /**
+   * The outputs' size as far as the --input header tells it before the computation (per-voxel
+   * float64 maps, the saved draws), for the free-space check; 0 when the header says nothing.
+   */
+  private long expectedOutputBytes(Configuration conf, NlsparkOptions options) {
+    long voxels = HadoopFiles.npyColumns(conf, input);
+    if (voxels <= 0) {
+      return 0;
+    }
+    org.nlspark.core.job.JobSpec spec = options.toSpec(analysis());
+    long perVoxelMaps = 8;
+    long rows = perVoxelMaps + (spec.saveSamples() ? spec.replicates() : 0);
+    return rows * voxels * Double.BYTES;
   }
 
   static String describe(RunReport report, String dir) {
@@ -172,12 +191,6 @@ abstract class TileCommand extends NlsparkCommand {
         report.command(), report.result.voxels(),
         report.analysis.replicates(), report.plan.tileCount(),
         report.engineFacts.get("master"), report.wallSeconds(), Untrusted.escape(dir));
-    Object undefined = report.result.facts().getOrDefault("undefined_voxels",
-        report.result.facts().get("zero_variance_voxels"));
-    if (undefined instanceof Number && ((Number) undefined).longValue() > 0) {
-      line += String.format(Locale.ROOT, "%n%s of %d voxels have zero variance: their z/p (or"
-          + " statistic and p) are NaN", undefined, report.result.voxels());
-    }
     return line;
   }
 }

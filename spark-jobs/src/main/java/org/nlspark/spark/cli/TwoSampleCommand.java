@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code nlspark two-sample}: label-permutation test of two groups. */
 @Command(sortOptions = false, name = "two-sample", description = "Label-permutation test of two groups.",
     customSynopsis = "nlspark two-sample --input X --input2 Y --output DIR [options]",
-    footer = TileCommand.PERMUTATION_OUTPUTS)
+    footer = {TileCommand.PERMUTATION_OUTPUTS, TfceOptions.OUTPUTS})
 final class TwoSampleCommand extends TileCommand {
   @Option(names = "--input2", paramLabel = "Y", order = 2,
       description = "(required) the second group (same format, and same grid or voxels, as --input)")
@@ -22,6 +22,7 @@ final class TwoSampleCommand extends TileCommand {
   String stat;
 
   @Mixin PermutationOptions permutation;
+  @Mixin TfceOptions wholeMap;
 
   @Override
   Analysis analysis() {
@@ -47,6 +48,7 @@ final class TwoSampleCommand extends TileCommand {
   void configure(NlsparkOptions o) {
     statistic(o, "--stat", stat);
     permutation(o, permutation);
+    wholeMap.apply(o);
   }
 
   @Override

@@ -98,6 +98,37 @@ public final class HadoopFiles {
   }
 
   /**
+   * The column count (voxels) an {@code .npy} header declares, read without the data, for
+   * sizing outputs before the computation; -1 for anything that is not a readable 2-D
+   * {@code .npy} (the run's own reading reports those).
+   */
+  public static long npyColumns(Configuration conf, String uri) {
+    if (uri == null || !uri.endsWith(".npy")) {
+      return -1;
+    }
+    try {
+      Path path = new Path(uri);
+      FileSystem fs = withoutChecksums(path.getFileSystem(conf));
+      Path qualified = fs.makeQualified(path);
+      // A FIFO would block the open: only regular files are peeked at.
+      if (UserPaths.isLocal(qualified)
+          && !java.nio.file.Files.isRegularFile(UserPaths.localFile(qualified))) {
+        return -1;
+      }
+      FileStatus status = fs.getFileStatus(path);
+      if (!status.isFile()) {
+        return -1;
+      }
+      try (FSDataInputStream in = fs.open(path)) {
+        long[] shape = NpyHeader.parse(in, uri).shape();
+        return shape.length == 2 ? shape[1] : -1;
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
    * Refuses (exit 3) an array whose values, held as float64, would not fit the heap that is
    * free now, so the refusal comes from the header and not from an OutOfMemoryError halfway
    * through the data. A header that does not match the file's size is left to core's reader,

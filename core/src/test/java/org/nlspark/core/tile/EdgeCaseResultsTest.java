@@ -19,8 +19,12 @@ import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.NumpyPercentile;
 import org.nlspark.core.job.Tail;
 
-/** Cases found in review: each once failed or was inaccurate. */
-class ReviewRegressionTest {
+/**
+ * Results stay exact at the edges of data and parameters: awkward (samples, confidence) pairs,
+ * constant voxels with inexact values, float32 on offset data, many repeated values, ties at
+ * infinity.
+ */
+class EdgeCaseResultsTest {
   @Test
   void tailSizeCoversTheIntervalForAwkwardReplicateCountsAndConfidences() {
     SplittableRandom rng = new SplittableRandom(1);

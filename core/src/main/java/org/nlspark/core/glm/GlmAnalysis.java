@@ -1,0 +1,533 @@
+package org.nlspark.core.glm;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.memory.MemoryProbe;
+import org.nlspark.core.resample.GlmDraws;
+import org.nlspark.core.result.Result;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
+import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
+import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileSpec;
+
+/**
+ * The general linear model (DESIGN §9) as an analysis of the tile pipeline. Tiles are voxel
+ * block x run of replicate windows on the fixed grid, as for the resampling commands; a tile
+ * loops over the contrasts (t, then F) and, per contrast, builds the Freedman-Lane kernel
+ * ({@link GlmContrastStatistic}) from its block, computes the windows the contrast has (its own
+ * replicate count when its draws are enumerated), and sends the exceedance counts and
+ * per-replicate maxima of the extremeness key; the tile holding window 0 also sends the observed
+ * statistic. Counts add and maxima take the maximum, so the merge is exact in any order and the
+ * result is bit for bit {@link GlmRun#run}'s, whatever the partitioning or retries.
+ *
+ * <p>FWER over contrasts needs no extra partial: z is increasing in the key, so each replicate's
+ * maximum z is the z of the per-contrast maxima, formed once in {@link GlmRun#assemble}.
+ *
+ * <p>Hook for TFCE or cluster extent on GLM maps: those need every voxel of a replicate's map at
+ * once, so they would replace {@link #plan} by tiles of one window over all blocks (as the TFCE
+ * commands plan theirs) and fold the enhanced map's maximum into the same null-max partial; the
+ * per-contrast loop, the partial layout and the merge stay as they are.
+ */
+public final class GlmAnalysis implements TileAnalysis {
+  /** The data every tile reads: Y (samples x voxels). */
+  public record Data(DataMatrix y) implements Serializable {}
+
+  private final Data data;
+  private final GlmModel model;
+  private final GlmRun.Options options;
+  private final List<GlmDraws> draws;
+  private final Backend backend;
+  private final String backendRequested;
+  private final MemoryBudget budget;
+  private final Map<String, Object> sources;
+
+  private GlmAnalysis(Data data, GlmModel model, GlmRun.Options options, List<GlmDraws> draws,
+      Backend backend, String backendRequested, MemoryBudget budget,
+      Map<String, Object> sources) {
+    this.data = data;
+    this.model = model;
+    this.options = options;
+    this.draws = draws;
+    this.backend = backend;
+    this.backendRequested = backendRequested;
+    this.budget = budget;
+    this.sources = sources;
+  }
+
+  /**
+   * Validates everything (data, design, contrasts, blocks, draws) before any work; every refusal
+   * is an {@link InvalidInputException} (exit 2) or, for a GPU request, a
+   * {@link ResourceRefusedException} (exit 3).
+   *
+   * @param options {@code errors} null for the default of {@link GlmRun#defaultErrors}
+   * @param backendRequested cpu, auto or gpu (null for cpu)
+   * @param memoryBudgetGb an explicit budget, or null to measure
+   */
+  public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
+      GlmRun.Options options, String backendRequested, Double memoryBudgetGb) {
+    String requested = backendRequested == null ? "cpu" : backendRequested;
+    if (requested.equals("gpu")) {
+      throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
+          + " (--backend gpu), but this command has CPU kernels only; use --backend cpu or auto");
+    }
+    checkData(y);
+    GlmModel model = GlmModel.prepare(design, contrasts, y.rows());
+    GlmRun.Options o = options.errors() == null
+        ? options.withErrors(GlmRun.defaultErrors(model)) : options;
+    List<GlmDraws> draws = new ArrayList<>();
+    for (GlmContrast c : model.contrasts()) {
+      draws.add(GlmRun.drawsOf(model, c, o));
+    }
+    MemoryBudget budget = MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU,
+        MemoryProbe.system(), false);
+    Map<String, Object> sources = new LinkedHashMap<>();
+    sources.put("design", design.source());
+    sources.put("contrasts", contrasts.source());
+    sources.put("f_contrasts", contrasts.f().length == 0 ? null : contrasts.fSource());
+    sources.put("exchangeability_blocks", o.blocks() == null ? null : o.blocksSource());
+    return new GlmAnalysis(new Data(y), model, o, List.copyOf(draws),
+        Backend.cpu(requested.equals("auto") ? "glm runs on the CPU" : "requested"), requested,
+        budget, sources);
+  }
+
+  private static void checkData(DataMatrix y) {
+    if (y.rows() < 2) {
+      throw new InvalidInputException("Cannot run glm: --input must have at least 2 samples,"
+          + " but has " + y.rows());
+    }
+    // Non-finite values are refused where every DataMatrix is made.
+  }
+
+  public GlmModel model() {
+    return model;
+  }
+
+  public GlmRun.Options options() {
+    return options;
+  }
+
+  @Override
+  public String command() {
+    return "glm";
+  }
+
+  @Override
+  public Serializable data() {
+    return data;
+  }
+
+  @Override
+  public Backend backend() {
+    return backend;
+  }
+
+  @Override
+  public MemoryBudget budget() {
+    return budget;
+  }
+
+  /** The most replicates any contrast draws (contrasts enumerated alone may draw fewer). */
+  @Override
+  public long replicates() {
+    long most = 0;
+    for (GlmDraws d : draws) {
+      most = Math.max(most, d.replicates());
+    }
+    return most;
+  }
+
+  @Override
+  public TilePlan plan(MemoryBudget perTile, int parallelism) {
+    Grid grid = options.grid();
+    int voxels = data.y().cols();
+    long replicates = replicates();
+    int blocks = grid.blocks(voxels);
+    int windows = grid.windows(replicates);
+    int slots = Math.max(1, parallelism);
+    int wanted = Math.max(blocks, slots * TilePlanner.TILES_PER_SLOT);
+    int groups = Math.min(windows, (wanted + blocks - 1) / blocks);
+    int windowsPerTile = (windows + groups - 1) / groups;
+    long bytes = bytesPerTile(windowsPerTile);
+    while (windowsPerTile > 1 && bytes > perTile.bytes()) {
+      windowsPerTile = (windowsPerTile + 1) / 2;
+      bytes = bytesPerTile(windowsPerTile);
+    }
+    if (bytes > perTile.bytes()) {
+      throw new ResourceRefusedException(String.format(java.util.Locale.ROOT,
+          "Cannot plan tiles: one glm tile of %d voxels x %d replicates needs %.3g GB, more than"
+              + " the %.3g GB budget. Raise --memory-budget-gb or give the job more memory.",
+          grid.voxelBlock(), grid.window(), bytes / 1e9, perTile.gb()));
+    }
+    int concurrent = (int) Math.max(1, Math.min(slots, perTile.bytes() / Math.max(1, bytes)));
+    return new TilePlan(grid, voxels, replicates, windowsPerTile, concurrent, bytes, 0,
+        perTile.gb(), perTile.source().describe());
+  }
+
+  /** Working set of one tile: the block and its residuals, one window's GEMM, accumulators. */
+  private long bytesPerTile(int windowsPerTile) {
+    Grid grid = options.grid();
+    long n = model.samples();
+    long b = Math.min(grid.voxelBlock(), data.y().cols());
+    long w = grid.window();
+    long q = model.rank();
+    long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
+    long accumulators = b * 24 + (long) windowsPerTile * w * 8 * model.contrasts().size();
+    return kernel + accumulators;
+  }
+
+  @Override
+  public TileRunner runner(TilePlan plan) {
+    return new Runner(model, options, draws, plan);
+  }
+
+  @Override
+  public TileMerger merger(TilePlan plan) {
+    return new Merger(model, options, draws, plan);
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    Map<String, Object> p = new LinkedHashMap<>(sources);
+    p.put("method", "freedman-lane");
+    p.put("errors", options.errors().name().toLowerCase(java.util.Locale.ROOT));
+    p.put("whole_blocks", options.wholeBlocks());
+    p.put("permutations", options.permutations());
+    p.put("tail", options.tTail().cliName());
+    p.put("fwer", options.fwer());
+    p.put("fwer_across_contrasts", options.fwerAcrossContrasts());
+    m.put("parameters", p);
+    m.put("seed", options.seed());
+    m.put("backend", PreparedJob.backendMap(backendRequested, backend));
+    m.put("precision", options.precision().label());
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("samples", data.y().rows());
+    input.put("voxels", data.y().cols());
+    input.put("design_columns", model.columns());
+    input.put("design_rank", model.rank());
+    input.put("residual_degrees_of_freedom", model.degreesOfFreedom());
+    m.put("input", input);
+    Map<String, Object> resampling = new LinkedHashMap<>();
+    resampling.put("scheme", "freedman-lane, " + p.get("errors"));
+    resampling.put("replicates_drawn", replicates());
+    boolean enumerated = false;
+    Map<String, Object> per = new LinkedHashMap<>();
+    for (int i = 0; i < draws.size(); i++) {
+      GlmContrast c = model.contrasts().get(i);
+      Map<String, Object> d = draws.get(i).toMap();
+      d.put("contrast", c.name());
+      d.put("rank", c.rank());
+      d.put("tail", GlmRun.tailOf(c, options.tTail()).cliName());
+      per.put(c.outputName(), d);
+      enumerated |= draws.get(i).enumerated();
+    }
+    resampling.put("exact_enumeration", enumerated);
+    resampling.put("contrasts", per);
+    m.put("resampling", resampling);
+    return m;
+  }
+
+  /** Runs one tile: every contrast over the tile's block and windows. */
+  private static final class Runner implements TileRunner {
+    private static final long serialVersionUID = 1L;
+    private final GlmModel model;
+    private final GlmRun.Options options;
+    private final List<GlmDraws> draws;
+    private final TilePlan plan;
+
+    Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
+      this.model = model;
+      this.options = options;
+      this.draws = draws;
+      this.plan = plan;
+    }
+
+    @Override
+    public byte[] run(Object input, TileSpec tile, int device) {
+      long start = System.nanoTime();
+      DataMatrix y = ((Data) input).y();
+      Grid grid = plan.grid();
+      int from = grid.blockStart(tile.block());
+      int to = grid.blockEnd(tile.block(), y.cols());
+      int b = to - from;
+      double[] block = y.copyColumns(from, to);
+      List<ContrastPartial> parts = new ArrayList<>();
+      long flops = 0;
+      for (int ci = 0; ci < draws.size(); ci++) {
+        GlmContrast c = model.contrasts().get(ci);
+        GlmDraws d = draws.get(ci);
+        Tail tail = GlmRun.tailOf(c, options.tTail());
+        long replicates = d.replicates();
+        long first = plan.windowStart(tile.firstWindow());
+        long end = Math.min(replicates,
+            plan.windowStart(tile.firstWindow() + tile.windowCount()));
+        boolean holdsObserved = tile.firstWindow() == 0;
+        if (end <= first && !holdsObserved) {
+          parts.add(new ContrastPartial(null, 0, null, null)); // this contrast drew fewer
+          continue;
+        }
+        GlmContrastStatistic k = new GlmContrastStatistic(model, c, d, block, b, grid.window(),
+            options.precision());
+        double[] obs = new double[b];
+        k.observed(obs);
+        double[] keys = new double[b];
+        for (int v = 0; v < b; v++) {
+          keys[v] = tail.key(obs[v]);
+        }
+        ExceedanceCounter counter = new ExceedanceCounter(b);
+        NullMaxAccumulator nullMax = null;
+        if (end > first) {
+          nullMax = options.fwer() ? new NullMaxAccumulator(first, (int) (end - first)) : null;
+          double[] buf = new double[grid.window() * b];
+          for (long w = first; w < end; w += grid.window()) {
+            int rows = (int) Math.min(grid.window(), end - w);
+            k.compute(w, rows, buf);
+            for (int i = 0; i < rows * b; i++) {
+              buf[i] = tail.key(buf[i]);
+            }
+            counter.update(buf, 0, rows, b, keys, 0);
+            if (nullMax != null) {
+              nullMax.update(buf, 0, rows, b, w);
+            }
+          }
+        }
+        flops += k.flops();
+        parts.add(new ContrastPartial(holdsObserved ? obs : null,
+            holdsObserved ? k.undefinedVoxels() : 0, end > first ? counter : null, nullMax));
+      }
+      return toBytes(tile, flops, System.nanoTime() - start, parts);
+    }
+  }
+
+  /** One contrast's share of a tile; null parts are absent. */
+  record ContrastPartial(double[] observed, int undefinedVoxels, ExceedanceCounter counts,
+      NullMaxAccumulator nullMax) {}
+
+  /** The tile's result as decoded by the merger. */
+  record Partial(TileSpec tile, long flops, long kernelNanos, List<ContrastPartial> contrasts) {}
+
+  private static final byte MAGIC = 'G';
+  private static final byte VERSION = 1;
+
+  /**
+   * Layout (big-endian): magic 'G', version, tile index, block, first window, window count,
+   * flops, kernel nanos, contrast count, then per contrast: observed (flag, length, values),
+   * undefined voxels, counts blob, null-max blob (length -1 when absent).
+   */
+  static byte[] toBytes(TileSpec tile, long flops, long nanos, List<ContrastPartial> parts) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeByte(MAGIC);
+      out.writeByte(VERSION);
+      out.writeInt(tile.index());
+      out.writeInt(tile.block());
+      out.writeInt(tile.firstWindow());
+      out.writeInt(tile.windowCount());
+      out.writeLong(flops);
+      out.writeLong(nanos);
+      out.writeInt(parts.size());
+      for (ContrastPartial p : parts) {
+        out.writeBoolean(p.observed() != null);
+        if (p.observed() != null) {
+          out.writeInt(p.observed().length);
+          for (double v : p.observed()) {
+            out.writeDouble(v);
+          }
+        }
+        out.writeInt(p.undefinedVoxels());
+        writeBlob(out, p.counts() == null ? null : p.counts().toBytes());
+        writeBlob(out, p.nullMax() == null ? null : p.nullMax().toBytes());
+      }
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static Partial fromBytes(byte[] data) {
+    try {
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+      if (in.readByte() != MAGIC) {
+        throw new IllegalArgumentException("[BUG] not a glm partial result");
+      }
+      byte version = in.readByte();
+      if (version != VERSION) {
+        throw new IllegalArgumentException("Cannot read glm partial result: unknown version "
+            + version + " (this build reads version " + VERSION + ")");
+      }
+      TileSpec tile = new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
+      long flops = in.readLong();
+      long nanos = in.readLong();
+      int count = in.readInt();
+      List<ContrastPartial> parts = new ArrayList<>();
+      for (int c = 0; c < count; c++) {
+        double[] observed = null;
+        if (in.readBoolean()) {
+          observed = new double[in.readInt()];
+          for (int i = 0; i < observed.length; i++) {
+            observed[i] = in.readDouble();
+          }
+        }
+        int undefined = in.readInt();
+        byte[] counts = readBlob(in);
+        byte[] maxima = readBlob(in);
+        parts.add(new ContrastPartial(observed, undefined,
+            counts == null ? null : ExceedanceCounter.fromBytes(counts),
+            maxima == null ? null : NullMaxAccumulator.fromBytes(maxima)));
+      }
+      return new Partial(tile, flops, nanos, parts);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
+    out.writeInt(blob == null ? -1 : blob.length);
+    if (blob != null) {
+      out.write(blob);
+    }
+  }
+
+  private static byte[] readBlob(DataInputStream in) throws IOException {
+    int len = in.readInt();
+    if (len < 0) {
+      return null;
+    }
+    byte[] b = new byte[len];
+    in.readFully(b);
+    return b;
+  }
+
+  /** Folds partials per contrast: counts per voxel block (added), maxima (max), observed. */
+  private static final class Merger implements TileMerger {
+    private final GlmModel model;
+    private final GlmRun.Options options;
+    private final List<GlmDraws> draws;
+    private final TilePlan plan;
+    private final double[][] statistic;
+    private final ExceedanceCounter[][] counts;
+    private final NullMaxAccumulator[] nullMax;
+    private final int[] undefined;
+    private final boolean[] seen;
+    private long flops;
+    private long nanos;
+
+    Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
+      this.model = model;
+      this.options = options;
+      this.draws = draws;
+      this.plan = plan;
+      int k = draws.size();
+      this.statistic = new double[k][plan.voxels()];
+      this.counts = new ExceedanceCounter[k][plan.blocks()];
+      this.nullMax = new NullMaxAccumulator[k];
+      this.undefined = new int[k];
+      this.seen = new boolean[plan.tileCount()];
+      for (int c = 0; c < k; c++) {
+        java.util.Arrays.fill(statistic[c], Double.NaN);
+        // The whole range up front: windows then merge inside it in any order (no gaps).
+        int length = options.fwer() ? (int) draws.get(c).replicates() : 0;
+        nullMax[c] = new NullMaxAccumulator(0, length);
+      }
+    }
+
+    @Override
+    public synchronized void add(byte[] bytes) {
+      Partial p = fromBytes(bytes);
+      int index = p.tile().index();
+      if (seen[index]) {
+        throw new IllegalStateException("[BUG] tile " + index + " merged twice");
+      }
+      seen[index] = true;
+      flops += p.flops();
+      nanos += p.kernelNanos();
+      int from = plan.grid().blockStart(p.tile().block());
+      for (int c = 0; c < p.contrasts().size(); c++) {
+        ContrastPartial part = p.contrasts().get(c);
+        if (part.observed() != null) {
+          System.arraycopy(part.observed(), 0, statistic[c], from, part.observed().length);
+          undefined[c] += part.undefinedVoxels();
+        }
+        if (part.counts() != null) {
+          ExceedanceCounter into = counts[c][p.tile().block()];
+          if (into == null) {
+            counts[c][p.tile().block()] = part.counts();
+          } else {
+            into.merge(part.counts());
+          }
+        }
+        if (part.nullMax() != null) {
+          nullMax[c].merge(part.nullMax());
+        }
+      }
+    }
+
+    @Override
+    public synchronized Result finish() {
+      for (int i = 0; i < seen.length; i++) {
+        if (!seen[i]) {
+          throw new IllegalStateException("[BUG] tile " + i + " of " + seen.length
+              + " was never merged");
+        }
+      }
+      List<GlmRun.ContrastTotals> totals = new ArrayList<>();
+      Grid grid = plan.grid();
+      for (int c = 0; c < draws.size(); c++) {
+        long[] all = new long[plan.voxels()];
+        for (int block = 0; block < plan.blocks(); block++) {
+          ExceedanceCounter e = counts[c][block];
+          long expected = draws.get(c).replicates();
+          if (e == null || e.n() != expected) {
+            throw new IllegalStateException("[BUG] contrast " + (c + 1) + ", block " + block
+                + ": " + (e == null ? 0 : e.n()) + " replicates counted of " + expected);
+          }
+          System.arraycopy(e.counts(), 0, all, grid.blockStart(block), e.elements());
+        }
+        double[] maxima = null;
+        if (options.fwer()) {
+          if (nullMax[c].n() != draws.get(c).replicates()) {
+            throw new IllegalStateException("[BUG] contrast " + (c + 1) + ": maxima of "
+                + nullMax[c].n() + " replicates of " + draws.get(c).replicates());
+          }
+          maxima = nullMax[c].maxima();
+        }
+        totals.add(new GlmRun.ContrastTotals(statistic[c], all, maxima, undefined[c]));
+      }
+      return GlmRun.assemble(model, options, draws, totals);
+    }
+
+    @Override
+    public synchronized long flops() {
+      return flops;
+    }
+
+    @Override
+    public synchronized long kernelNanos() {
+      return nanos;
+    }
+  }
+}

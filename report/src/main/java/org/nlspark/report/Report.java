@@ -1,0 +1,624 @@
+package org.nlspark.report;
+
+import com.github.mustachejava.DefaultMustacheFactory;
+import com.github.mustachejava.Mustache;
+import java.awt.Color;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.nifti.NiftiMask;
+
+/**
+ * report.html of a finished output directory: one self-contained page (images embedded as
+ * data: URIs, no script, nothing fetched) saying what was run, what the permutation tests and
+ * bootstrap intervals found, and, when the inputs had a grid, where (slice montages and a
+ * cluster table). A directory whose runs sit in sub-directories (the demo) gets one section
+ * per run.
+ *
+ * <p>Counts on the page carry {@code data-file}/{@code data-alpha} attributes naming the
+ * output they were counted from, so a checker can recompute them from the {@code .npy} files.
+ */
+public final class Report {
+  public static final String FILE = "report.html";
+  /** Temporary files in an output directory start so (the output writer's convention). */
+  public static final String TEMP_PREFIX = ".nlspark-tmp-report-";
+  static final double ALPHA = 0.05;
+  private static final String TEMPLATE = "org/nlspark/report/report.mustache";
+
+  static {
+    // drawn off screen: never reach for a display, even where DISPLAY is set
+    if (System.getProperty("java.awt.headless") == null) {
+      System.setProperty("java.awt.headless", "true");
+    }
+  }
+
+  private Report() {}
+
+  /** Renders report.html of the directory; throws when it holds no summary.json at all. */
+  public static String render(ReportFiles files) {
+    try {
+      List<RunData> runs = new ArrayList<>();
+      RunData top = RunData.load(files, "");
+      if (top != null) {
+        runs.add(top);
+      } else {
+        for (String sub : subRuns(files)) {
+          RunData r = RunData.load(files, sub + "/");
+          if (r != null) {
+            runs.add(r);
+          }
+        }
+      }
+      if (runs.isEmpty()) {
+        throw new InvalidInputException("Cannot write a report of " + files.location()
+            + ": it holds no summary.json (neither at the top nor in a run's sub-directory);"
+            + " name the output directory of a finished nlspark run");
+      }
+      Map<String, Object> page = new LinkedHashMap<>();
+      page.put("location", files.location());
+      List<Map<String, Object>> sections = new ArrayList<>();
+      for (RunData r : runs) {
+        sections.add(new Section(r).build());
+      }
+      page.put("sections", sections);
+      page.put("title", "nlspark report: " + String.join(", ",
+          sections.stream().map(s -> String.valueOf(s.get("title"))).toList()));
+      Mustache m = new DefaultMustacheFactory().compile(TEMPLATE);
+      StringWriter w = new StringWriter();
+      m.execute(w, page).flush();
+      return w.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write a report of " + files.location() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The sub-directories whose runs a top-level summary-less directory holds (the demo's). */
+  private static List<String> subRuns(ReportFiles files) throws IOException {
+    List<String> subs = new ArrayList<>();
+    for (String s : List.of("bootstrap", "one-sample", "two-sample", "correlation", "isc",
+        "timeseries-correlation", "ridge-bootstrap", "glm")) {
+      if (files.read(s + "/summary.json") != null) {
+        subs.add(s);
+      }
+    }
+    return subs;
+  }
+
+  /**
+   * Writes report.html into a local directory (a temporary file renamed into place, so a
+   * reader never sees half a page). Returns the file written.
+   */
+  public static Path write(Path dir) {
+    String html = render(ReportFiles.of(dir));
+    Path target = dir.resolve(FILE);
+    try {
+      // nlspark's temporary prefix: a run on this directory removes one a crash left behind
+      Path temp = dir.resolve(TEMP_PREFIX + ProcessHandle.current().pid() + "-"
+          + System.nanoTime());
+      try {
+        Files.writeString(temp, html, StandardCharsets.UTF_8);
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + target + ": " + e.getMessage(), e);
+    }
+    return target;
+  }
+
+  /**
+   * What a run found, in one line, from summary.json's findings (and the mask for mm): e.g.
+   * "312 voxels p_fwer < 0.05, max t 7.9 at (-42, 18, 6) mm". Null when there are no findings.
+   */
+  public static String findingsLine(Map<String, Object> summary, NiftiMask mask) {
+    Object f = summary.get("findings");
+    if (!(f instanceof Map) || ((Map<?, ?>) f).isEmpty()) {
+      return null;
+    }
+    Map<?, ?> findings = (Map<?, ?>) f;
+    List<String> parts = new ArrayList<>();
+    if (findings.get("p_fwer_below_0_05") instanceof Number) {
+      parts.add(findings.get("p_fwer_below_0_05") + " voxels p_fwer < 0.05");
+    } else if (findings.get("p_below_0_05") instanceof Number) {
+      parts.add(findings.get("p_below_0_05") + " voxels p < 0.05 (uncorrected)");
+    }
+    if (findings.get("max_abs_statistic") instanceof Number) {
+      double max = ((Number) findings.get("max_abs_statistic")).doubleValue();
+      String where = "";
+      if (findings.get("max_abs_statistic_voxel") instanceof Number) {
+        int voxel = ((Number) findings.get("max_abs_statistic_voxel")).intValue();
+        if (mask != null && voxel >= 0 && voxel < mask.count()) {
+          double[] mm = Clusters.toMm(mask.grid().affine(), mask.ijk(voxel));
+          where = String.format(Locale.ROOT, " at (%.0f, %.0f, %.0f) mm", mm[0], mm[1], mm[2]);
+        } else {
+          where = " at voxel " + voxel;
+        }
+      }
+      parts.add(String.format(Locale.ROOT, "max %s %s%s", statisticName(summary), number(max),
+          where));
+    }
+    return parts.isEmpty() ? null : String.join(", ", parts);
+  }
+
+  /** "t", "mean", "isc" ...: the parameter when recorded, else the findings' output name. */
+  static String statisticName(Map<String, Object> summary) {
+    Object p = summary.get("parameters");
+    if (p instanceof Map && ((Map<?, ?>) p).get("statistic") instanceof String) {
+      return (String) ((Map<?, ?>) p).get("statistic");
+    }
+    Object f = summary.get("findings");
+    if (f instanceof Map && ((Map<?, ?>) f).get("statistic") instanceof String) {
+      return (String) ((Map<?, ?>) f).get("statistic");
+    }
+    return "statistic";
+  }
+
+  static String number(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    }
+    double a = Math.abs(v);
+    if (a != 0 && (a < 1e-3 || a >= 1e6)) {
+      return String.format(Locale.ROOT, "%.3g", v);
+    }
+    return String.format(Locale.ROOT, a >= 100 ? "%.1f" : "%.3g", v);
+  }
+
+  static Map<String, Object> image(String alt, BufferedImage img, String caption) {
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+    try {
+      ImageIO.write(img, "png", png);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("alt", alt);
+    m.put("src", "data:image/png;base64," + Base64.getEncoder().encodeToString(png.toByteArray()));
+    m.put("width", img.getWidth());
+    m.put("height", img.getHeight());
+    m.put("caption", caption);
+    return m;
+  }
+
+  static Map<String, Object> row(Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < kv.length; i += 2) {
+      m.put(String.valueOf(kv[i]), kv[i + 1]);
+    }
+    return m;
+  }
+
+  /** Builds one run's part of the page. */
+  private static final class Section {
+    private final RunData run;
+    private final String prefix;
+
+    Section(RunData run) {
+      this.run = run;
+      this.prefix = run.name.isEmpty() ? "" : run.name + "/";
+    }
+
+    Map<String, Object> build() {
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("title", run.command() + (run.name.isEmpty() || run.name.equals(run.command())
+          ? "" : " (" + run.name + ")"));
+      s.put("id", run.name.isEmpty() ? "run" : run.name);
+      String line = findingsLine(run.summary, run.mask);
+      s.put("findings", line);
+      s.put("commandLine", run.summary.get("command_line"));
+      s.put("facts", facts());
+      List<String> warnings = warnings();
+      s.put("warnings", warnings.isEmpty() ? null : warnings);
+      List<Map<String, Object>> counts = counts();
+      s.put("counts", counts.isEmpty() ? null : counts);
+      List<Map<String, Object>> charts = new ArrayList<>();
+      permutationCharts(charts);
+      bootstrapCharts(charts, s);
+      statisticChart(charts);
+      s.put("charts", charts.isEmpty() ? null : charts);
+      maps(s);
+      s.put("outputs", outputs());
+      return s;
+    }
+
+    private List<Map<String, Object>> facts() {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      rows.add(row("name", "command", "value", run.command()));
+      Map<String, Object> input = run.section("input");
+      if (!input.isEmpty()) {
+        rows.add(row("name", "input", "value", joined(input)));
+      }
+      if (run.mask != null) {
+        int[] d = run.mask.grid().dims();
+        rows.add(row("name", "mask", "value", String.format(Locale.ROOT,
+            "%d voxels analysed of a %d x %d x %d grid (%s)", run.mask.count(), d[0], d[1], d[2],
+            run.mask.geometry().affineSource())));
+      } else {
+        rows.add(row("name", "mask", "value", "none (inputs without a grid)"));
+      }
+      for (String key : List.of("design", "contrasts")) {
+        if (run.summary.get(key) != null) {
+          rows.add(row("name", key, "value", flat(run.summary.get(key))));
+        }
+      }
+      if (!run.section("parameters").isEmpty()) {
+        rows.add(row("name", "parameters", "value", joined(run.section("parameters"))));
+      }
+      rows.add(row("name", "seed", "value", String.valueOf(run.summary.get("seed"))));
+      Map<String, Object> backend = run.section("backend");
+      if (!backend.isEmpty()) {
+        rows.add(row("name", "backend / device", "value", backend.get("used") + " / "
+            + backend.get("device") + " (" + backend.get("reason") + ")"));
+      }
+      if (run.summary.get("precision") != null) {
+        rows.add(row("name", "precision", "value", run.summary.get("precision")));
+      }
+      rows.add(row("name", "BLAS", "value", String.valueOf(run.summary.get("blas"))));
+      if (!run.section("resampling").isEmpty()) {
+        rows.add(row("name", "resampling", "value", joined(run.section("resampling"))));
+      }
+      if (!run.section("tile_plan").isEmpty()) {
+        rows.add(row("name", "plan", "value", joined(run.section("tile_plan"))));
+      }
+      Map<String, Object> engine = run.section("engine");
+      if (!engine.isEmpty()) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        for (String k : List.of("name", "master", "spark_version", "partitions", "tiles",
+            "executors", "task_slots", "parallelism")) {
+          if (engine.get(k) != null) {
+            e.put(k, engine.get(k));
+          }
+        }
+        rows.add(row("name", "engine", "value", joined(e)));
+      }
+      if (!run.section("timings").isEmpty()) {
+        rows.add(row("name", "timings", "value", joined(run.section("timings"))));
+      }
+      if (!run.section("versions").isEmpty()) {
+        rows.add(row("name", "versions", "value", joined(run.section("versions"))));
+      }
+      return rows;
+    }
+
+    private List<String> warnings() {
+      List<String> w = new ArrayList<>(run.notes);
+      Object listed = run.summary.get("warnings");
+      if (listed instanceof List) {
+        for (Object o : (List<?>) listed) {
+          w.add(String.valueOf(o));
+        }
+      }
+      Map<String, Object> result = run.section("result");
+      for (String k : List.of("undefined_voxels", "zero_variance_voxels")) {
+        if (result.get(k) instanceof Number && ((Number) result.get(k)).longValue() > 0) {
+          w.add(result.get(k) + " voxels have an undefined statistic (" + k.replace('_', ' ')
+              + "): their values are NaN");
+        }
+      }
+      return w;
+    }
+
+    private List<Map<String, Object>> counts() {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (String name : List.of("p", "p_fwer")) {
+        double[] p = run.voxelValues(name);
+        if (p == null) {
+          continue;
+        }
+        for (double alpha : new double[] {0.05, 0.01}) {
+          rows.add(row("label", name + " < " + alpha, "count", countBelow(p, alpha),
+              "file", prefix + name + ".npy", "alpha", alpha,
+              "of", p.length));
+        }
+      }
+      return rows;
+    }
+
+    private void permutationCharts(List<Map<String, Object>> charts) {
+      double[] nullMax = run.voxelValues("null_max");
+      if (nullMax == null) {
+        return;
+      }
+      double threshold = fwerThreshold(nullMax, ALPHA);
+      double observedMax = observedMaxKey();
+      BufferedImage h = Charts.histogram("Null distribution of the maximum statistic ("
+          + nullMax.length + " permutations)", "max " + keyLabel(), nullMax,
+          new Charts.Marker("observed max " + number(observedMax), observedMax,
+              new Color(200, 30, 30)),
+          new Charts.Marker("FWER 0.05 threshold " + number(threshold), threshold,
+              new Color(20, 140, 40)));
+      if (h != null) {
+        charts.add(image("null distribution of the maximum", h, "The maximum over voxels of "
+            + keyLabel() + " in each permutation; a voxel is significant at FWER 0.05 when its "
+            + keyLabel() + " is above the green line"
+            + (Double.isNaN(threshold) ? " (too few permutations for one: need at least 19)"
+                : "") + "."));
+      }
+      double[] p = run.voxelValues("p");
+      if (p != null) {
+        BufferedImage hp = Charts.histogram("Uncorrected p-values", "p", p,
+            new Charts.Marker("p = 0.05", 0.05, new Color(20, 140, 40)));
+        if (hp != null) {
+          charts.add(image("histogram of uncorrected p", hp, "Flat under the null; a peak near"
+              + " 0 is the effect."));
+        }
+      }
+    }
+
+    private void bootstrapCharts(List<Map<String, Object>> charts, Map<String, Object> s) {
+      double[] lo = run.voxelValues("ci_lower");
+      double[] hi = run.voxelValues("ci_upper");
+      if (lo == null || hi == null) {
+        lo = flatValues("ci_lower");
+        hi = flatValues("ci_upper");
+      }
+      if (lo == null || hi == null || lo.length != hi.length) {
+        return;
+      }
+      double[] width = new double[lo.length];
+      int excludes = 0;
+      for (int v = 0; v < lo.length; v++) {
+        width[v] = hi[v] - lo[v];
+        if (lo[v] > 0 || hi[v] < 0) {
+          excludes++;
+        }
+      }
+      BufferedImage h = Charts.histogram("Bootstrap interval widths", "ci_upper - ci_lower",
+          width);
+      if (h != null) {
+        charts.add(image("histogram of interval widths", h, excludes + " of " + lo.length
+            + " intervals exclude 0."));
+      }
+      s.put("excludes", row("count", excludes, "of", lo.length,
+          "lower", prefix + "ci_lower.npy", "upper", prefix + "ci_upper.npy"));
+    }
+
+    private void statisticChart(List<Map<String, Object>> charts) {
+      for (String name : List.of("observed", "isc", "mean")) {
+        double[] v = flatValues(name);
+        if (v != null) {
+          BufferedImage h = Charts.histogram("Distribution of " + name + " over voxels",
+              name, v);
+          if (h != null) {
+            charts.add(image("histogram of " + name, h, name + ".npy over all "
+                + v.length + " values."));
+          }
+          return;
+        }
+      }
+    }
+
+    private double[] flatValues(String name) {
+      var a = run.arrays.get(name);
+      return a == null ? null : a.data();
+    }
+
+    /** "|t|", "t" or "-t": what the null maxima are maxima of, by the tail. */
+    private String keyLabel() {
+      String stat = statisticName(run.summary);
+      switch (run.tail()) {
+        case "greater":
+          return stat;
+        case "less":
+          return "-" + stat;
+        default:
+          return "|" + stat + "|";
+      }
+    }
+
+    private double observedMaxKey() {
+      double[] obs = run.voxelValues("observed");
+      if (obs == null) {
+        obs = run.voxelValues("isc");
+      }
+      if (obs == null) {
+        return Double.NaN;
+      }
+      double max = Double.NaN;
+      for (double o : obs) {
+        double key = switch (run.tail()) {
+          case "greater" -> o;
+          case "less" -> -o;
+          default -> Math.abs(o);
+        };
+        if (!Double.isNaN(key) && (Double.isNaN(max) || key > max)) {
+          max = key;
+        }
+      }
+      return max;
+    }
+
+    private void maps(Map<String, Object> s) {
+      NiftiMask mask = run.mask;
+      if (mask == null) {
+        return;
+      }
+      String statName = null;
+      double[] stat = null;
+      for (String name : List.of("observed", "isc", "mean")) {
+        stat = run.voxelValues(name);
+        if (stat != null) {
+          statName = name;
+          break;
+        }
+      }
+      if (stat == null || stat.length != mask.count()) {
+        if (stat != null) {
+          s.put("mapNote", statName + ".npy has " + stat.length + " values but the mask "
+              + mask.count() + " voxels: no maps drawn");
+        }
+        return;
+      }
+      double[] pFwer = run.voxelValues("p_fwer");
+      double[] p = run.voxelValues("p");
+      double[] lo = run.voxelValues("ci_lower");
+      double[] hi = run.voxelValues("ci_upper");
+      String rule;
+      boolean[] keep = new boolean[stat.length];
+      if (pFwer != null) {
+        rule = "p_fwer < 0.05";
+        for (int v = 0; v < keep.length; v++) {
+          keep[v] = pFwer[v] < ALPHA;
+        }
+      } else if (lo != null && hi != null) {
+        rule = "interval excludes 0";
+        for (int v = 0; v < keep.length; v++) {
+          keep[v] = lo[v] > 0 || hi[v] < 0;
+        }
+      } else if (p != null) {
+        rule = "p < 0.05 uncorrected";
+        for (int v = 0; v < keep.length; v++) {
+          keep[v] = p[v] < ALPHA;
+        }
+      } else {
+        rule = "not thresholded";
+        Arrays.fill(keep, true);
+      }
+      int[] dims = mask.grid().dims();
+      double[][] affine = mask.grid().affine();
+      double[] overlay = new double[mask.grid().voxels()];
+      Arrays.fill(overlay, Double.NaN);
+      double limit = 0;
+      double floor = Double.POSITIVE_INFINITY;
+      boolean negative = false;
+      int peak = -1;
+      for (int v = 0; v < stat.length; v++) {
+        if (keep[v] && !Double.isNaN(stat[v])) {
+          overlay[mask.fileIndex(v)] = stat[v];
+          limit = Math.max(limit, Math.abs(stat[v]));
+          floor = Math.min(floor, Math.abs(stat[v]));
+          negative |= stat[v] < 0;
+          if (peak < 0 || Math.abs(stat[v]) > Math.abs(stat[peak])) {
+            peak = v;
+          }
+        }
+      }
+      if (peak < 0) {
+        floor = 0;
+      }
+      double[] background = run.background;
+      if (background == null) {
+        background = new double[overlay.length];
+        for (int v = 0; v < mask.count(); v++) {
+          background[mask.fileIndex(v)] = 1;
+        }
+      }
+      int[] peakIjk = peak < 0 ? null : mask.ijk(peak);
+      List<Map<String, Object>> images = new ArrayList<>();
+      for (Slices.View view : Slices.View.values()) {
+        int[] picked = Slices.pick(dims, view, overlay, background,
+            peakIjk == null ? -1 : peakIjk[view.through]);
+        BufferedImage img = Slices.montage(dims, affine, view, picked, overlay, background,
+            floor, limit);
+        images.add(image(view.title + " slices", img, view.title));
+      }
+      images.add(image("colour bar", Slices.colourBar(floor, limit, negative, statName + " (" + rule
+          + ")"), "colour bar"));
+      s.put("maps", images);
+      s.put("mapRule", statName + " where " + rule + ", over the "
+          + (run.background == null ? "mask" : "mean image"));
+      List<Map<String, Object>> table = new ArrayList<>();
+      int n = 0;
+      for (Clusters.Cluster c : Clusters.find(dims, affine, overlay)) {
+        if (++n > 20) {
+          break;
+        }
+        table.add(row("n", n, "size", c.size(), "volume", number(c.volumeMm3()),
+            "peak", number(c.peak()),
+            "ijk", c.peakIjk()[0] + ", " + c.peakIjk()[1] + ", " + c.peakIjk()[2],
+            "mm", String.format(Locale.ROOT, "%.1f, %.1f, %.1f", c.peakMm()[0], c.peakMm()[1],
+                c.peakMm()[2])));
+      }
+      s.put("clusters", table.isEmpty() ? null : table);
+      s.put("noClusters", table.isEmpty());
+    }
+
+    private List<Map<String, Object>> outputs() {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (var e : run.arrays.entrySet()) {
+        double[] d = e.getValue().data();
+        double[] finite = Arrays.stream(d).filter(Double::isFinite).sorted().toArray();
+        long nan = d.length - finite.length;
+        rows.add(row("name", e.getKey() + ".npy", "shape", Arrays.toString(e.getValue().shape()),
+            "min", finite.length == 0 ? "-" : number(finite[0]),
+            "median", finite.length == 0 ? "-" : number(finite[finite.length / 2]),
+            "max", finite.length == 0 ? "-" : number(finite[finite.length - 1]),
+            "nan", nan));
+      }
+      return rows;
+    }
+  }
+
+  /**
+   * The smallest value a voxel's key must exceed for p_fwer < alpha under core's rule
+   * p_fwer = (#{m >= s} + 1) / (P + 1): the (k+1)-th largest null maximum, k the largest count
+   * with (k + 1) / (P + 1) < alpha. NaN when even k = 0 does not reach alpha.
+   */
+  static double fwerThreshold(double[] nullMax, double alpha) {
+    double[] sorted = Arrays.stream(nullMax).filter(v -> !Double.isNaN(v)).sorted().toArray();
+    long draws = nullMax.length;
+    // the same double arithmetic as core's p-value, so the line and the counts agree exactly
+    long k = (long) Math.ceil(alpha * (draws + 1));
+    while (k >= 0 && (k + 1.0) / (draws + 1.0) >= alpha) {
+      k--;
+    }
+    if (k < 0 || sorted.length == 0) {
+      return Double.NaN;
+    }
+    long index = sorted.length - 1 - k;
+    return index < 0 ? Double.NEGATIVE_INFINITY : sorted[(int) index];
+  }
+
+  static int countBelow(double[] values, double alpha) {
+    int n = 0;
+    for (double v : values) {
+      if (v < alpha) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  static String joined(Map<String, Object> m) {
+    StringBuilder b = new StringBuilder();
+    for (var e : m.entrySet()) {
+      if (e.getValue() instanceof Map) {
+        continue; // nested detail stays in summary.json
+      }
+      if (b.length() > 0) {
+        b.append(", ");
+      }
+      Object v = e.getValue();
+      b.append(e.getKey()).append(' ').append(v instanceof Double
+          ? number((Double) v) : String.valueOf(v));
+    }
+    return b.toString();
+  }
+
+  static String flat(Object o) {
+    return o instanceof Map ? joined(castMap(o)) : String.valueOf(o);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> castMap(Object o) {
+    return (Map<String, Object>) o;
+  }
+}

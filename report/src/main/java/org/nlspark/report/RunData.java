@@ -1,0 +1,159 @@
+package org.nlspark.report;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.Json;
+import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.io.NpyReader;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.io.nifti.NiftiReader;
+
+/**
+ * One finished run as the report sees it: its summary.json, its {@code .npy} outputs and, when
+ * the inputs had a grid, the mask (mask.nii.gz beside the outputs, else the path summary.json's
+ * {@code grid} entry names) and an optional mean image to draw under the maps.
+ */
+final class RunData {
+  /** Section name: "" for a run at the top of the directory, else its sub-directory. */
+  final String name;
+  final Map<String, Object> summary;
+  final Map<String, NpyArray> arrays = new LinkedHashMap<>();
+  final NiftiMask mask;
+  /** Background volume in file order (the mean image), or null to draw the mask. */
+  final double[] background;
+  final List<String> notes = new ArrayList<>();
+
+  private RunData(String name, Map<String, Object> summary, NiftiMask mask, double[] background) {
+    this.name = name;
+    this.summary = summary;
+    this.mask = mask;
+    this.background = background;
+  }
+
+  /** The run whose summary.json is at {@code prefix + "summary.json"}, or null when none is. */
+  @SuppressWarnings("unchecked")
+  static RunData load(ReportFiles files, String prefix) throws IOException {
+    byte[] json = files.read(prefix + "summary.json");
+    if (json == null) {
+      return null;
+    }
+    Object parsed = Json.parse(new String(json, StandardCharsets.UTF_8));
+    if (!(parsed instanceof Map)) {
+      throw new InvalidInputException("Cannot read " + prefix + "summary.json in "
+          + files.location() + ": it must hold a JSON object, but holds: "
+          + (parsed == null ? "null" : parsed.getClass().getSimpleName()));
+    }
+    Map<String, Object> summary = (Map<String, Object>) parsed;
+    NiftiMask mask = readMask(files, prefix, summary);
+    double[] background = null;
+    byte[] mean = files.read(prefix + "mean_image.nii.gz");
+    if (mask != null && mean != null) {
+      background = readVolume(mean, prefix + "mean_image.nii.gz", mask.grid().voxels());
+    }
+    String name = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+    RunData run = new RunData(name, summary, mask, background);
+    for (String file : outputNames(summary)) {
+      // the saved draws (samples.npy, B x V) are not drawn and can be large: not read
+      if (!file.endsWith(".npy") || file.contains("/") || file.startsWith("samples")) {
+        continue;
+      }
+      byte[] bytes = files.read(prefix + file);
+      if (bytes == null) {
+        run.notes.add(file + " is listed in summary.json but missing");
+        continue;
+      }
+      NpyArray a = NpyReader.read(new ByteArrayInputStream(bytes), bytes.length,
+          prefix + file, 0);
+      run.arrays.put(file.substring(0, file.length() - 4), a);
+    }
+    return run;
+  }
+
+  static List<String> outputNames(Map<String, Object> summary) {
+    Object list = summary.get("outputs");
+    if (!(list instanceof List)) {
+      list = summary.get("files");
+    }
+    List<String> names = new ArrayList<>();
+    if (list instanceof List) {
+      for (Object o : (List<?>) list) {
+        names.add(String.valueOf(o));
+      }
+    }
+    return names;
+  }
+
+  private static NiftiMask readMask(ReportFiles files, String prefix, Map<String, Object> summary)
+      throws IOException {
+    byte[] bytes = files.read(prefix + "mask.nii.gz");
+    String name = prefix + "mask.nii.gz";
+    if (bytes == null) {
+      String path = gridMaskPath(summary.get("grid"));
+      if (path == null) {
+        return null;
+      }
+      bytes = files.readPath(path);
+      name = path;
+    }
+    return NiftiMask.read(new ByteArrayInputStream(bytes), bytes.length, name);
+  }
+
+  /** The mask path in summary.json's grid entry: a string, or an object's "mask" member. */
+  static String gridMaskPath(Object grid) {
+    if (grid instanceof String) {
+      return (String) grid;
+    }
+    if (grid instanceof Map) {
+      Object m = ((Map<?, ?>) grid).get("mask");
+      if (m instanceof String) {
+        return (String) m;
+      }
+      if (m instanceof Map && ((Map<?, ?>) m).get("path") instanceof String) {
+        return (String) ((Map<?, ?>) m).get("path");
+      }
+    }
+    return null;
+  }
+
+  private static double[] readVolume(byte[] bytes, String name, int voxels) {
+    try (NiftiReader r = NiftiReader.open(new ByteArrayInputStream(bytes), bytes.length, name)) {
+      if (r.header().voxelsPerVolume() != voxels) {
+        return null; // another grid: the mask is drawn instead
+      }
+      double[] v = new double[voxels];
+      r.readVolume(v);
+      return v;
+    }
+  }
+
+  /** A per-voxel output (one value per analysed voxel), or null. */
+  double[] voxelValues(String output) {
+    NpyArray a = arrays.get(output);
+    if (a == null || a.rank() != 1) {
+      return null;
+    }
+    return a.data();
+  }
+
+  @SuppressWarnings("unchecked")
+  Map<String, Object> section(String key) {
+    Object o = summary.get(key);
+    return o instanceof Map ? (Map<String, Object>) o : Map.of();
+  }
+
+  String command() {
+    return String.valueOf(summary.getOrDefault("command", "?"));
+  }
+
+  /** "two", "greater" or "less" (permutation tests; two when not recorded). */
+  String tail() {
+    Object t = section("parameters").get("tail");
+    return t == null ? "two" : String.valueOf(t);
+  }
+}

@@ -1,0 +1,166 @@
+package org.nlspark.spark.cli;
+
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.glm.GlmAnalysis;
+import org.nlspark.core.job.Precision;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.resample.GlmDraws;
+import org.nlspark.spark.Nlspark;
+import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.io.HadoopFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nlspark glm}: general linear model permutation inference (DESIGN §9), the randomise /
+ * PALM family. The permutation flags are declared here rather than through
+ * {@link PermutationOptions} because t contrasts default to the upper tail, as randomise.
+ */
+@Command(sortOptions = false, name = "glm",
+    description = "General linear model with permutation inference (Freedman-Lane): t and F"
+        + " contrasts, nuisance covariates, exchangeability blocks.",
+    customSynopsis = "nlspark glm --input X.npy --design D --contrasts C --output DIR [options]",
+    footer = {"Outputs per t contrast c: tstat{c} p_tstat{c}, with FWER also p_fwer_tstat{c}"
+        + " null_max_tstat{c}; F contrasts likewise as fstat{f}; with --fwer-across-contrasts"
+        + " also p_cfwer_*; each a .npy, and summary.json. Values are p (randomise writes"
+        + " 1 - p). No intercept is added: the design says what it holds."})
+final class GlmCommand extends NlsparkCommand {
+  @Option(names = "--input", paramLabel = "X.npy", order = 1,
+      description = "(required) (n_samples, n_voxels) float32/float64 array")
+  String input;
+
+  @Option(names = "--design", paramLabel = "FILE", order = 2,
+      description = "(required) design matrix, one row per sample: CSV/TSV with a header row,"
+          + " or an FSL VEST file")
+  String design;
+
+  @Option(names = "--contrasts", paramLabel = "FILE", order = 3,
+      description = "(required) t contrasts, one row each with one weight per design column:"
+          + " CSV/TSV or an FSL VEST file")
+  String contrasts;
+
+  @Option(names = "--f-contrasts", paramLabel = "FILE", order = 4,
+      description = "F contrasts over the t contrasts: rows of 0/1 flags (as FSL's) or of t"
+          + " contrast numbers")
+  String fContrasts;
+
+  @Option(names = "--errors", paramLabel = "exchangeable|symmetric|both", order = 10,
+      description = "permute rows, flip signs, or both (default exchangeable; symmetric for a"
+          + " design of one constant column)")
+  String errors;
+
+  @Option(names = "--exchangeability-blocks", paramLabel = "FILE", order = 11,
+      description = "one integer block id per sample: permutations stay within blocks")
+  String blocks;
+
+  @Option(names = "--whole-blocks", order = 12,
+      description = "permute whole blocks (of equal size) instead of within blocks")
+  boolean wholeBlocks;
+
+  @Option(names = "--permutations", paramLabel = "P", order = 20,
+      description = "number of permutations (default 5000; all of them when fewer exist)")
+  Long permutations;
+
+  @Option(names = "--tail", paramLabel = "upper|lower|two", order = 21,
+      description = "tail of t contrasts (default upper, as randomise; F is always upper)")
+  String tail;
+
+  @Option(names = "--fwer", order = 22,
+      description = "max-statistic FWER p-values per contrast (the default)")
+  boolean fwer;
+
+  @Option(names = "--no-fwer", order = 23, description = "no FWER p-values")
+  boolean noFwer;
+
+  @Option(names = "--fwer-across-contrasts", order = 24,
+      description = "also FWER over all contrasts (p_cfwer_*; statistics compared as z)")
+  boolean fwerAcrossContrasts;
+
+  @Mixin CommonOptions common;
+  @Mixin PartitionsOption partitions;
+
+  @Override
+  public String name() {
+    return "glm";
+  }
+
+  /** Every flag as API options; the files are read later, by {@link Nlspark#prepareGlm}. */
+  NlsparkOptions options() {
+    if (fwer && noFwer) {
+      throw new InvalidInputException("--fwer and --no-fwer contradict each other; pass one");
+    }
+    NlsparkOptions o = common.toOptions();
+    o.partitions(partitions.partitions);
+    if (permutations != null) {
+      o.replicates(permutations);
+    }
+    if (tail != null) {
+      o.tail(Tail.parse(tail));
+    }
+    if (errors != null) {
+      GlmDraws.Errors.parse(errors);
+      o.errors(errors);
+    }
+    return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
+        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks);
+  }
+
+  @Override
+  public void validate() {
+    NlsparkOptions o = options();
+    if (common.backend().equals("gpu")) {
+      throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
+          + " (--backend gpu), but this command has CPU kernels only; use --backend cpu or auto");
+    }
+    Precision.parse(common.precision());
+    require("--input", input);
+    require("--design", design);
+    require("--contrasts", contrasts);
+    o.toGlmOptions(blocks == null ? null : new int[0], blocks);
+    common.output(name());
+  }
+
+  @Override
+  protected int run() {
+    validate(); // every flag checked before Spark starts
+    NlsparkOptions options = options();
+    String output = common.output(name());
+    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark glm")) {
+      SparkSession spark = session.spark;
+      Configuration conf = spark.sparkContext().hadoopConfiguration();
+      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+          output, common.overwrite, 0, inputs())) {
+        // The files are read and the model checked (exit 2) before any tile runs.
+        GlmAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);
+        RunReport report = Nlspark.run(spark, analysis, options,
+            Summaries.progressWanted(common.quiet));
+        Map<String, Object> summary = Summaries.summary(report, argv);
+        String written = Nlspark.write(conf, report, summary, output, common.overwrite);
+        if (!common.quiet) {
+          out.println(TileCommand.describe(report, written));
+          Summaries.printResultLine(out, conf, summary, written);
+        }
+        Summaries.printWarnings(report, err);
+      }
+      return 0;
+    }
+  }
+
+  private String[] inputs() {
+    java.util.List<String> all = new java.util.ArrayList<>(
+        java.util.List.of(input, design, contrasts));
+    if (fContrasts != null) {
+      all.add(fContrasts);
+    }
+    if (blocks != null) {
+      all.add(blocks);
+    }
+    return all.toArray(new String[0]);
+  }
+}

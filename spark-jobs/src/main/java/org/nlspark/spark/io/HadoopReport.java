@@ -1,0 +1,151 @@
+package org.nlspark.spark.io;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.report.Report;
+import org.nlspark.report.ReportFiles;
+
+/**
+ * report.html of a finished output directory on any Hadoop file system. It is written after
+ * the run's commit, as the last file (a temporary name renamed into place); it is not among
+ * summary.json's outputs because it describes them, summary.json included. A later run on the
+ * directory replaces it.
+ */
+public final class HadoopReport {
+  private static final long MAX_READ = 1L << 31;
+
+  private HadoopReport() {}
+
+  /** The directory's files, read through Hadoop. */
+  public static ReportFiles files(Configuration conf, String dir) {
+    Path root = UserPaths.toPath(dir, "DIR");
+    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    return new ReportFiles() {
+      @Override
+      public String location() {
+        // a local directory as a plain path, as the user would type it
+        return dir.startsWith("file:") ? root.toUri().getPath() : dir;
+      }
+
+      @Override
+      public byte[] read(String name) throws IOException {
+        Path p = new Path(root, name);
+        if (!fs.exists(p) || !fs.getFileStatus(p).isFile()) {
+          return null;
+        }
+        return readAll(fs, p);
+      }
+
+      @Override
+      public byte[] readPath(String path) throws IOException {
+        Path p = UserPaths.toPath(path, "the mask named in summary.json");
+        if (!p.isAbsolute() && p.toUri().getScheme() == null) {
+          p = new Path(root, path);
+        }
+        return readAll(p.getFileSystem(conf), p);
+      }
+    };
+  }
+
+  private static byte[] readAll(FileSystem fs, Path p) throws IOException {
+    if (fs.getFileStatus(p).getLen() > MAX_READ) {
+      throw new IOException(p + " is larger than 2 GiB; the report does not read it");
+    }
+    try (FSDataInputStream in = fs.open(p)) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Renders and writes report.html into {@code dir}; returns its path. */
+  public static String write(Configuration conf, String dir) {
+    String html = Report.render(files(conf, dir));
+    Path root = UserPaths.toPath(dir, "DIR");
+    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    Path target = new Path(root, Report.FILE);
+    Path temp = new Path(root, Report.TEMP_PREFIX + ProcessHandle.current().pid() + "-"
+        + System.nanoTime());
+    try {
+      try (OutputStream out = fs.create(temp, false)) {
+        out.write(html.getBytes(StandardCharsets.UTF_8));
+      }
+      if (fs.exists(target)) {
+        fs.delete(target, false);
+      }
+      if (!fs.rename(temp, target)) {
+        throw new IOException("rename of " + temp + " to " + target + " failed");
+      }
+    } catch (IOException e) {
+      try {
+        fs.delete(temp, false);
+      } catch (IOException ignored) {
+        // the next run on the directory removes nlspark's temporary files
+      }
+      throw UserPaths.environment(e, "write", "the report of", dir);
+    }
+    return target.toString();
+  }
+
+  /**
+   * Writes report.html after a run's commit. A failure here leaves the results (already in
+   * place) as they are, removes a report of an earlier run that would describe other files,
+   * and is returned as a message instead of thrown: the run itself succeeded.
+   *
+   * @return null when written, else why not
+   */
+  public static String writeAfterRun(Configuration conf, String dir) {
+    try {
+      write(conf, dir);
+      return null;
+    } catch (RuntimeException | LinkageError | InternalError e) {
+      // InternalError/LinkageError: AWT without fonts or native libraries on this host
+      try {
+        Path target = new Path(UserPaths.toPath(dir, "DIR"), Report.FILE);
+        target.getFileSystem(conf).delete(target, false);
+      } catch (IOException | RuntimeException ignored) {
+        // nothing more to do: the message below says the report is missing
+      }
+      return "report.html not written: " + e.getMessage();
+    }
+  }
+
+  /** {@link #writeAfterRun}, with the reason on stderr when the report could not be written. */
+  public static void writeOrWarn(Configuration conf, String dir) {
+    String failed = writeAfterRun(conf, dir);
+    if (failed != null) {
+      System.err.println("nlspark: " + failed);
+    }
+  }
+
+  /** The mask beside the outputs (mask.nii.gz), or null, for the result line's mm. */
+  public static NiftiMask mask(Configuration conf, String dir) {
+    try {
+      byte[] bytes = files(conf, dir).read("mask.nii.gz");
+      if (bytes == null) {
+        return null;
+      }
+      try (InputStream in = new ByteArrayInputStream(bytes)) {
+        return NiftiMask.read(in, bytes.length, "mask.nii.gz");
+      }
+    } catch (IOException | RuntimeException e) {
+      return null; // the line then names the voxel index instead of mm
+    }
+  }
+
+  /** Whether report.html exists in {@code dir}. */
+  public static boolean exists(Configuration conf, String dir) {
+    try {
+      Path target = new Path(UserPaths.toPath(dir, "DIR"), Report.FILE);
+      return target.getFileSystem(conf).exists(target);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,374 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.glm.GlmContrasts;
+import org.nlspark.core.glm.GlmDesign;
+import org.nlspark.core.glm.GlmFiles;
+import org.nlspark.core.glm.GlmResult;
+import org.nlspark.core.glm.GlmRun;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.tile.Grid;
+
+/**
+ * {@code nlspark glm} and {@code Nlspark.glm}: files equal to core's single-thread reference
+ * ({@link GlmRun}, itself checked against OLS refits counted by hand), the equivalences of issue
+ * 11 with one-sample and two-sample, F = t^2, exchangeability blocks, and every exit-2 refusal
+ * of the model before any work.
+ */
+class GlmCommandTest {
+  static final int N = 16;
+  static final int V = 40;
+
+  @TempDir Path dir;
+
+  private Path write(String name, String... lines) throws IOException {
+    Path p = dir.resolve(name);
+    Files.write(p, List.of(lines));
+    return p;
+  }
+
+  /** intercept, age (continuous), group (0/1), and data with an age effect in some voxels. */
+  private Path design() throws IOException {
+    double[] age = TestData.gaussian(50, 1, N, 0);
+    List<String> lines = new ArrayList<>(List.of("intercept,age,group"));
+    for (int i = 0; i < N; i++) {
+      lines.add("1," + age[i] + "," + (i % 2));
+    }
+    Path p = dir.resolve("design.csv");
+    Files.write(p, lines);
+    return p;
+  }
+
+  private Path data() {
+    double[] age = TestData.gaussian(50, 1, N, 0);
+    double[] y = TestData.gaussian(51, N, V, 0);
+    for (int i = 0; i < N; i++) {
+      for (int v = 0; v < V; v += 5) {
+        y[i * V + v] += 1.5 * age[i];
+      }
+    }
+    return TestData.matrix(dir, "y.npy", N, V, y);
+  }
+
+  private CliRun glm(Path out, String... args) {
+    return CliRun.of(Stream.concat(Stream.of("glm"), Stream.concat(Stream.of(args),
+        Stream.of("--output", out.toString(), "--quiet"))).toArray(String[]::new));
+  }
+
+  @Test
+  void writesTheReferenceMapsBitForBit() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "name,intercept,age,group", "age,0,1,0", "group,0,0,1");
+    Path f = write("f.csv", "age,group", "1,1");
+    Path out = dir.resolve("out");
+    CliRun run = glm(out, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--f-contrasts", f.toString(), "--permutations", "300", "--seed", "3",
+        "--fwer-across-contrasts");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.code()).isZero();
+    GlmRun.Options o = GlmRun.Options.defaults(300, 3).withFwerAcrossContrasts(true);
+    GlmResult expected = GlmRun.run(
+        org.nlspark.core.glm.GlmModel.prepare(GlmFiles.readDesign(d),
+            GlmFiles.readContrasts(c, f), N),
+        DataMatrix.of(N, V, TestData.outputValues(y), "y"), o);
+    assertThat(expected.maps().keySet()).containsExactly("tstat1", "p_tstat1", "p_fwer_tstat1",
+        "null_max_tstat1", "tstat2", "p_tstat2", "p_fwer_tstat2", "null_max_tstat2", "fstat1",
+        "p_fstat1", "p_fwer_fstat1", "null_max_fstat1", "p_cfwer_tstat1", "p_cfwer_tstat2",
+        "p_cfwer_fstat1");
+    for (String name : expected.maps().keySet()) {
+      assertThat(TestData.outputValues(out.resolve(name + ".npy"))).as(name)
+          .isEqualTo(expected.get(name));
+    }
+    String summary = Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"command\": \"glm\"").contains("\"method\": \"freedman-lane\"")
+        .contains("\"contrasts\"");
+    // The age effect is found (uncorrected) in a voxel that carries it.
+    double[] p = TestData.outputValues(out.resolve("p_tstat1.npy"));
+    assertThat(p[0]).isLessThan(0.05);
+  }
+
+  /** one-sample --stat t is glm with an intercept-only design (sign flips by default). */
+  @Test
+  void interceptOnlyGlmIsTheOneSampleT() throws Exception {
+    Path y = TestData.matrix(dir, "x.npy", 11, 30, TestData.gaussian(52, 11, 30, 0.8));
+    List<String> ones = new ArrayList<>(List.of("intercept"));
+    for (int i = 0; i < 11; i++) {
+      ones.add("1");
+    }
+    Path d = dir.resolve("ones.csv");
+    Files.write(d, ones);
+    Path c = write("mean.csv", "intercept", "1");
+    for (String permutations : new String[] {"300", "5000"}) { // sampled, then all 2^11
+      Path one = dir.resolve("one" + permutations);
+      Path g = dir.resolve("glm" + permutations);
+      CliRun a = CliRun.of("one-sample", "--input", y.toString(), "--stat", "t", "--tail", "two",
+          "--permutations", permutations, "--seed", "17", "--output", one.toString(), "--quiet");
+      assertThat(a.code()).as(a.err()).isZero();
+      CliRun b = glm(g, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+          c.toString(), "--tail", "two", "--permutations", permutations, "--seed", "17");
+      assertThat(b.code()).as(b.err()).isZero();
+      double[] t1 = TestData.outputValues(one.resolve("observed.npy"));
+      double[] t2 = TestData.outputValues(g.resolve("tstat1.npy"));
+      for (int v = 0; v < t1.length; v++) {
+        assertThat(t2[v]).isCloseTo(t1[v], org.assertj.core.data.Offset.offset(
+            1e-10 * Math.max(1, Math.abs(t1[v]))));
+      }
+      assertThat(TestData.outputValues(g.resolve("p_tstat1.npy")))
+          .isEqualTo(TestData.outputValues(one.resolve("p.npy")));
+      assertThat(TestData.outputValues(g.resolve("p_fwer_tstat1.npy")))
+          .isEqualTo(TestData.outputValues(one.resolve("p_fwer.npy")));
+    }
+  }
+
+  /** Pooled t is monotone in the mean difference: the same draws give the same uncorrected p. */
+  @Test
+  void groupDesignGivesTheTwoSampleMeanDiffP() throws Exception {
+    int n1 = 8;
+    int n2 = 7;
+    double[] a = TestData.gaussian(53, n1, 20, 0.7);
+    double[] b = TestData.gaussian(54, n2, 20, 0);
+    Path x = TestData.matrix(dir, "a.npy", n1, 20, a);
+    Path yb = TestData.matrix(dir, "b.npy", n2, 20, b);
+    double[] stacked = new double[(n1 + n2) * 20];
+    System.arraycopy(a, 0, stacked, 0, a.length);
+    System.arraycopy(b, 0, stacked, a.length, b.length);
+    Path all = TestData.matrix(dir, "all.npy", n1 + n2, 20, stacked);
+    List<String> design = new ArrayList<>(List.of("intercept,first"));
+    for (int i = 0; i < n1 + n2; i++) {
+      design.add("1," + (i < n1 ? 1 : 0));
+    }
+    Path d = dir.resolve("groups.csv");
+    Files.write(d, design);
+    Path c = write("diff.csv", "intercept,first", "0,1");
+    Path two = dir.resolve("two");
+    Path g = dir.resolve("glm");
+    CliRun r1 = CliRun.of("two-sample", "--input", x.toString(), "--input2", yb.toString(),
+        "--stat", "mean-diff", "--permutations", "400", "--seed", "23", "--output",
+        two.toString(), "--quiet");
+    assertThat(r1.code()).as(r1.err()).isZero();
+    CliRun r2 = glm(g, "--input", all.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--tail", "two", "--permutations", "400", "--seed", "23");
+    assertThat(r2.code()).as(r2.err()).isZero();
+    assertThat(TestData.outputValues(g.resolve("p_tstat1.npy")))
+        .isEqualTo(TestData.outputValues(two.resolve("p.npy")));
+  }
+
+  /** F of a one-row contrast is t^2, and its (upper) p is t's two-tailed p on the same draws. */
+  @Test
+  void fOfOneRowIsTSquared() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "intercept,age,group", "0,1,0");
+    Path f = write("f.csv", "C1", "1");
+    Path out = dir.resolve("f");
+    CliRun run = glm(out, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--f-contrasts", f.toString(), "--tail", "two", "--permutations", "200");
+    assertThat(run.code()).as(run.err()).isZero();
+    double[] t = TestData.outputValues(out.resolve("tstat1.npy"));
+    double[] fs = TestData.outputValues(out.resolve("fstat1.npy"));
+    for (int v = 0; v < V; v++) {
+      assertThat(fs[v]).isCloseTo(t[v] * t[v],
+          org.assertj.core.data.Offset.offset(1e-10 * t[v] * t[v]));
+    }
+    assertThat(TestData.outputValues(out.resolve("p_fstat1.npy")))
+        .isEqualTo(TestData.outputValues(out.resolve("p_tstat1.npy")));
+  }
+
+  /**
+   * Within blocks of two, only 2^(n/2) arrangements of a continuous regressor exist, all
+   * enumerated (p = count / N); whole blocks of four: (n/4)! arrangements.
+   */
+  @Test
+  void exchangeabilityBlocksBoundTheDraws() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "intercept,age,group", "0,1,0");
+    List<String> pairs = new ArrayList<>(List.of("block"));
+    List<String> quads = new ArrayList<>(List.of("block"));
+    for (int i = 0; i < N; i++) {
+      pairs.add(Integer.toString(i / 2));
+      quads.add(Integer.toString(i / 4));
+    }
+    Path bp = dir.resolve("pairs.csv");
+    Files.write(bp, pairs);
+    Path bq = dir.resolve("quads.csv");
+    Files.write(bq, quads);
+    Path within = dir.resolve("within");
+    CliRun r = glm(within, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--exchangeability-blocks", bp.toString(), "--permutations", "1000");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(TestData.outputValues(within.resolve("null_max_tstat1.npy"))).hasSize(256);
+    assertThat(Files.readString(within.resolve("summary.json")))
+        .contains("\"exact_enumeration\": true");
+    Path whole = dir.resolve("whole");
+    r = glm(whole, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--exchangeability-blocks", bq.toString(), "--whole-blocks",
+        "--permutations", "1000");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(TestData.outputValues(whole.resolve("null_max_tstat1.npy"))).hasSize(24);
+  }
+
+  /** FSL's VEST files (design.mat, .con, .fts, .grp) give the bits of the same CSV model. */
+  @Test
+  void vestFilesGiveTheSameMapsAsCsv() throws Exception {
+    Path y = data();
+    Path d = design();
+    List<String> csv = Files.readAllLines(d);
+    List<String> mat = new ArrayList<>(List.of("/NumWaves 3", "/NumPoints " + N, "/Matrix"));
+    List<String> grpCsv = new ArrayList<>(List.of("block"));
+    List<String> grp = new ArrayList<>(List.of("/NumWaves 1", "/NumPoints " + N, "/Matrix"));
+    for (int i = 1; i < csv.size(); i++) {
+      mat.add(csv.get(i).replace(',', ' '));
+      grpCsv.add(Integer.toString(1 + (i - 1) / 4));
+      grp.add(Integer.toString(1 + (i - 1) / 4));
+    }
+    Path vd = dir.resolve("design.mat");
+    Files.write(vd, mat);
+    Path vc = write("design.con", "/ContrastName1 age", "/ContrastName2 group", "/NumWaves 3",
+        "/NumContrasts 2", "/Matrix", "0 1 0", "0 0 1");
+    Path vf = write("design.fts", "/NumWaves 2", "/NumContrasts 1", "/Matrix", "1 1");
+    Path vg = dir.resolve("design.grp");
+    Files.write(vg, grp);
+    Path cg = dir.resolve("blocks.csv");
+    Files.write(cg, grpCsv);
+    Path c = write("con.csv", "name,intercept,age,group", "age,0,1,0", "group,0,0,1");
+    Path f = write("f.csv", "age,group", "1,1");
+    Path a = dir.resolve("vest");
+    Path b = dir.resolve("csv");
+    CliRun r1 = glm(a, "--input", y.toString(), "--design", vd.toString(), "--contrasts",
+        vc.toString(), "--f-contrasts", vf.toString(), "--exchangeability-blocks", vg.toString(),
+        "--permutations", "150");
+    assertThat(r1.code()).as(r1.err()).isZero();
+    CliRun r2 = glm(b, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--f-contrasts", f.toString(), "--exchangeability-blocks", cg.toString(),
+        "--permutations", "150");
+    assertThat(r2.code()).as(r2.err()).isZero();
+    for (String name : List.of("tstat1", "p_tstat1", "p_fwer_tstat2", "fstat1", "p_fstat1")) {
+      assertThat(TestData.bytes(a.resolve(name + ".npy"))).as(name)
+          .isEqualTo(TestData.bytes(b.resolve(name + ".npy")));
+    }
+  }
+
+  @Test
+  void theApiReturnsTheSameResult() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "intercept,age,group", "0,1,0");
+    RunReport report = Nlspark.glm(SharedSpark.get(), y.toString(), d.toString(), c.toString(),
+        NlsparkOptions.defaults().replicates(100).seed(9).tail(Tail.TWO).partitions(3)
+            .grid(new Grid(16, 32)));
+    GlmResult expected = GlmRun.run(
+        org.nlspark.core.glm.GlmModel.prepare(GlmFiles.readDesign(d),
+            GlmFiles.readContrasts(c, null), N),
+        DataMatrix.of(N, V, TestData.outputValues(y), "y"),
+        GlmRun.Options.defaults(100, 9).withTail(Tail.TWO).withGrid(new Grid(16, 32)));
+    for (String name : expected.maps().keySet()) {
+      assertThat(report.result.output(name)).as(name).isEqualTo(expected.get(name));
+    }
+    var frame = Nlspark.toDataFrame(SharedSpark.get(), report.result);
+    assertThat(frame.columns()).containsExactly("voxel", "tstat1", "p_tstat1", "p_fwer_tstat1");
+    assertThat(frame.count()).isEqualTo(V);
+    GlmDesign design = GlmFiles.readDesign(d);
+    GlmContrasts contrasts = GlmFiles.readContrasts(c, null);
+    RunReport inMemory = Nlspark.glm(SharedSpark.get(),
+        DataMatrix.of(N, V, TestData.outputValues(y), "y"), design, contrasts, null,
+        NlsparkOptions.defaults().replicates(100).seed(9).tail(Tail.TWO)
+            .grid(new Grid(16, 32)));
+    assertThat(inMemory.result.output("p_tstat1")).isEqualTo(expected.get("p_tstat1"));
+  }
+
+  private void refused(String message, String... args) {
+    Path out = dir.resolve("refused");
+    CliRun r = glm(out, args);
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("nlspark glm: " + message + "\n");
+    assertThat(out).doesNotExist();
+  }
+
+  /** Issue 11 item 2: every refusal is exit 2 with its message, before any work. */
+  @Test
+  void badModelsExitTwoBeforeAnyWork() throws Exception {
+    String y = data().toString();
+    String d = design().toString();
+    String c = write("con.csv", "intercept,age,group", "0,1,0").toString();
+    // non-estimable: group and its complement with the intercept
+    List<String> collinear = new ArrayList<>(List.of("intercept,g1,g2"));
+    for (int i = 0; i < N; i++) {
+      collinear.add("1," + (i % 2) + "," + (1 - i % 2));
+    }
+    Path dc = dir.resolve("collinear.csv");
+    Files.write(dc, collinear);
+    String cg = write("cg.csv", "intercept,g1,g2", "0,1,0").toString();
+    refused("Cannot test t contrast 1 (C1) of " + cg + ": it is not estimable in the design "
+        + dc + " (rank 2 of 3 columns): it weights a combination of columns the data cannot"
+        + " separate; change the contrast or the design",
+        "--input", y, "--design", dc.toString(), "--contrasts", cg);
+    // rows != samples
+    Path shortDesign = write("short.csv", "intercept,age", "1,0.5", "1,0.7", "1,0.1");
+    String c2 = write("c2.csv", "intercept,age", "0,1").toString();
+    refused("Cannot fit the design " + shortDesign + ": it has 3 rows but the data has " + N
+        + " samples; give one design row per sample, in the order of the data",
+        "--input", y, "--design", shortDesign.toString(), "--contrasts", c2);
+    // all-zero column, second constant column, NaN
+    List<String> zero = new ArrayList<>(List.of("intercept,age,nothing"));
+    List<String> twoConst = new ArrayList<>(List.of("intercept,age,also"));
+    List<String> nan = new ArrayList<>(List.of("intercept,age,group"));
+    for (int i = 0; i < N; i++) {
+      zero.add("1," + i + ",0");
+      twoConst.add("1," + i + ",2");
+      nan.add("1," + (i == 3 ? "NaN" : Integer.toString(i)) + "," + (i % 2));
+    }
+    Path dz = dir.resolve("zero.csv");
+    Files.write(dz, zero);
+    Path d2 = dir.resolve("twoconst.csv");
+    Files.write(d2, twoConst);
+    Path dn = dir.resolve("nan.csv");
+    Files.write(dn, nan);
+    refused("Cannot fit the design " + dz + ": column 3 (nothing) is all zero; remove it",
+        "--input", y, "--design", dz.toString(), "--contrasts", c);
+    refused("Cannot fit the design " + d2 + ": columns 1 (intercept) and 3 (also) are both"
+        + " constant; keep one intercept column",
+        "--input", y, "--design", d2.toString(), "--contrasts", c);
+    refused("Cannot fit the design " + dn + ": row 4, column 2 (age) is NaN; every design value"
+        + " must be a finite number", "--input", y, "--design", dn.toString(), "--contrasts", c);
+    // contrast length
+    String c4 = write("c4.csv", "a,b", "0,1").toString();
+    refused("Cannot use t contrast 1 (C1) of " + c4 + ": it has 2 values but the design " + d
+        + " has 3 columns; give one weight per design column",
+        "--input", y, "--design", d, "--contrasts", c4);
+    // unequal blocks with --whole-blocks
+    List<String> uneven = new ArrayList<>(List.of("block"));
+    for (int i = 0; i < N; i++) {
+      uneven.add(i < 5 ? "1" : "2");
+    }
+    Path bu = dir.resolve("uneven.csv");
+    Files.write(bu, uneven);
+    refused("Cannot permute whole blocks of " + bu + ": block 1 has 5 samples but block 2 has 11;"
+        + " whole-block draws need blocks of equal size (or drop --whole-blocks to permute within"
+        + " blocks)", "--input", y, "--design", d, "--contrasts", c, "--exchangeability-blocks",
+        bu.toString(), "--whole-blocks");
+    // flags checked before Spark reads anything
+    refused("--errors must be one of exchangeable, symmetric, both, but was: 'flip'",
+        "--input", y, "--design", d, "--contrasts", c, "--errors", "flip");
+    refused("Cannot permute whole blocks: --whole-blocks needs --exchangeability-blocks FILE",
+        "--input", y, "--design", d, "--contrasts", c, "--whole-blocks");
+    refused("Cannot run glm: --design is required", "--input", y, "--contrasts", c);
+    refused("--fwer-across-contrasts and --no-fwer contradict each other; pass one",
+        "--input", y, "--design", d, "--contrasts", c, "--fwer-across-contrasts", "--no-fwer");
+    refused("Cannot read --design " + dir.resolve("missing.csv")
+        + ": no such file; check the path", "--input", y, "--design",
+        dir.resolve("missing.csv").toString(), "--contrasts", c);
+  }
+}

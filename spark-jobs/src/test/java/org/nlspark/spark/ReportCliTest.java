@@ -1,0 +1,116 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.io.Json;
+import org.nlspark.core.io.nifti.NiftiHeader;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.io.nifti.NiftiWriter;
+
+/** Every run writes report.html; the result line says what was found; nlspark report DIR. */
+class ReportCliTest {
+  static final int[] DIMS = {5, 6, 4};
+  static final int V = DIMS[0] * DIMS[1] * DIMS[2];
+
+  @TempDir Path dir;
+
+  @Test
+  void aRunWritesItsReportAndTheResultLineNamesFindingsAndReport() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 16, V, TestData.gaussian(3, 16, V, 2.0));
+    Path out = dir.resolve("out");
+    CliRun r = CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
+        "--permutations", "200", "--stat", "t");
+    assertThat(r.code()).as(r.err()).isZero();
+    Path page = out.resolve("report.html");
+    assertThat(page).exists();
+    String html = Files.readString(page, StandardCharsets.UTF_8);
+    assertThat(html).contains("data-file=\"p_fwer.npy\"").contains("class=\"chart\"")
+        .doesNotContain("http://").doesNotContain("https://");
+    Map<?, ?> findings = (Map<?, ?>) ((Map<?, ?>) Json.parse(
+        Files.readString(out.resolve("summary.json")))).get("findings");
+    double[] pFwer = TestData.outputValues(out.resolve("p_fwer.npy"));
+    int significant = 0;
+    for (double p : pFwer) {
+      significant += p < 0.05 ? 1 : 0;
+    }
+    assertThat(findings.get("p_fwer_below_0_05")).isEqualTo((long) significant);
+    String[] lines = r.out().strip().split("\n");
+    assertThat(lines).hasSize(2);
+    assertThat(lines[1]).isEqualTo(String.format(Locale.ROOT,
+        "%d voxels p_fwer < 0.05, max t %s at voxel %s; report: %s", significant,
+        lineNumber(((Number) findings.get("max_abs_statistic")).doubleValue()),
+        findings.get("max_abs_statistic_voxel"), page));
+    // the report is not an output of the run, and the directory holds no temporary file
+    assertThat(String.valueOf(((Map<?, ?>) Json.parse(Files.readString(out.resolve(
+        "summary.json")))).get("outputs"))).doesNotContain("report.html");
+    try (var s = Files.list(out)) {
+      assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("."));
+    }
+
+    // again with --overwrite: the page is replaced, not refused
+    Files.writeString(page, "old page");
+    CliRun again = CliRun.of("one-sample", "--input", x.toString(), "--output",
+        out.toString(), "--permutations", "50", "--stat", "t", "--overwrite");
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(Files.readString(page)).contains("<section").contains("permutations 50,");
+  }
+
+  @Test
+  void reportCommandRegeneratesThePageWithTheMaskInMillimetres() throws Exception {
+    double[] values = TestData.gaussian(5, 14, V, 0.0);
+    NiftiMask mask = mask();
+    // a strong effect in voxel (1, 2, 3): the peak the line must place in mm
+    int planted = -1;
+    for (int n = 0; n < mask.count(); n++) {
+      int[] ijk = mask.ijk(n);
+      if (ijk[0] == 1 && ijk[1] == 2 && ijk[2] == 3) {
+        planted = n;
+      }
+    }
+    for (int i = 0; i < 14; i++) {
+      values[i * V + planted] += 6;
+    }
+    Path x = TestData.matrix(dir, "x.npy", 14, V, values);
+    Path out = dir.resolve("out");
+    assertThat(CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
+        "--permutations", "100", "--quiet").code()).isZero();
+    NiftiWriter.writeMask(out.resolve("mask.nii.gz"), mask);
+    Files.delete(out.resolve("report.html"));
+    CliRun r = CliRun.of("report", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    // voxel (1, 2, 3) at 2 mm from (-4, -6, -3): (-2, -2, 3) mm
+    assertThat(r.out().strip()).contains(" at (-2, -2, 3) mm; report: ")
+        .endsWith(out.resolve("report.html").toString());
+    String html = Files.readString(out.resolve("report.html"));
+    assertThat(html).contains("class=\"map\"").contains("<td class=\"peak-mm\">-2.0, -2.0, 3.0");
+  }
+
+  @Test
+  void reportOfADirectoryWithoutSummaryIsAUsageError() {
+    CliRun r = CliRun.of("report", dir.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("Cannot write a report of").contains("no summary.json");
+    assertThat(dir.resolve("report.html")).doesNotExist();
+  }
+
+  static String lineNumber(double v) {
+    double a = Math.abs(v);
+    return String.format(Locale.ROOT, a >= 100 ? "%.1f" : "%.3g", v);
+  }
+
+  static NiftiMask mask() {
+    double[][] affine = {{2, 0, 0, -4}, {0, 2, 0, -6}, {0, 0, 2, -3}};
+    NiftiHeader h = NiftiHeader.builder().shape(DIMS[0], DIMS[1], DIMS[2])
+        .pixdim(1, 2, 2, 2, 1, 1, 1, 1).sform(2, affine).build();
+    boolean[] all = new boolean[V];
+    java.util.Arrays.fill(all, true);
+    return NiftiMask.fromSelection(h, all, "test mask");
+  }
+}

@@ -1,0 +1,84 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.io.Json;
+import org.nlspark.core.io.NpyWriter;
+
+/**
+ * Runs that succeed but must say why some results are undefined or unresolved (issue: "--samples
+ * 1 exits 0 with NaN and no notice", "--confidence 0.999 --samples 10 without a warning", "an ISC
+ * voxel with a constant subject is NaN without the zero-variance notice"): a "warning:" line on
+ * stderr, also under --quiet, and the same text in summary.json's warnings.
+ */
+class RunWarningsCliTest {
+  @TempDir Path dir;
+
+  @SuppressWarnings("unchecked")
+  private static List<String> warnings(Path out) throws Exception {
+    Map<String, Object> s = (Map<String, Object>) Json.parse(
+        Files.readString(out.resolve("summary.json")));
+    return (List<String>) s.get("warnings");
+  }
+
+  @Test
+  void oneBootstrapSampleSaysItsSpreadIsUndefined() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 8, 5, TestData.gaussian(1, 8, 5, 0));
+    Path out = dir.resolve("b1");
+    CliRun r = CliRun.of("bootstrap", "--input", x.toString(), "--samples", "1", "--quiet",
+        "--output", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("warning: 1 bootstrap sample").contains("--samples 2 or more");
+    assertThat(warnings(out)).singleElement().asString().startsWith("1 bootstrap sample");
+  }
+
+  @Test
+  void tooFewSamplesForTheConfidenceSayHowManyAreNeeded() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 8, 5, TestData.gaussian(2, 8, 5, 0));
+    Path out = dir.resolve("b10");
+    CliRun r = CliRun.of("bootstrap", "--input", x.toString(), "--samples", "10",
+        "--confidence", "0.999", "--output", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    // (1 - 0.999) / 2 * (B - 1) >= 1 needs B >= 2001
+    assertThat(r.err()).contains("warning: --confidence 0.999 with 10 samples")
+        .contains("use at least 2001 samples");
+    assertThat(warnings(out)).hasSize(1);
+  }
+
+  @Test
+  void enoughSamplesWarnNothing() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 8, 5, TestData.gaussian(3, 8, 5, 0));
+    Path out = dir.resolve("b41");
+    CliRun r = CliRun.of("bootstrap", "--input", x.toString(), "--samples", "41", "--quiet",
+        "--output", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).doesNotContain("warning");
+    assertThat(warnings(out)).isEmpty();
+  }
+
+  @Test
+  void iscVoxelWithAConstantSubjectIsNamed() throws Exception {
+    int subjects = 4;
+    int time = 20;
+    int voxels = 6;
+    double[] d = TestData.gaussian(4, subjects * time, voxels, 0);
+    for (int t = 0; t < time; t++) {
+      d[(1 * time + t) * voxels + 2] = 5.0; // subject 1 is constant at voxel 2
+    }
+    Path in = dir.resolve("d.npy");
+    NpyWriter.writeFloat64(in, new long[] {subjects, time, voxels}, d);
+    Path out = dir.resolve("isc");
+    CliRun r = CliRun.of("isc", "--input", in.toString(), "--null", "circle-shift",
+        "--permutations", "20", "--quiet", "--output", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).contains("warning: 1 of 6 voxels are undefined (NaN)")
+        .contains("a subject is constant there");
+    assertThat(warnings(out)).hasSize(1);
+  }
+}

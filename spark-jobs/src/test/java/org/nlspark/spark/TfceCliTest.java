@@ -1,0 +1,55 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line of whole-map inference: the flags on the three permutation commands, their
+ * checks before Spark starts, and exit 2 for an input without a grid (an .npy matrix).
+ */
+class TfceCliTest {
+  @TempDir Path dir;
+
+  @Test
+  void thePermutationCommandsListTheFlagsAndTheOthersDoNot() {
+    for (String command : new String[] {"one-sample", "two-sample", "correlation"}) {
+      CliRun help = CliRun.of(command, "--help");
+      assertThat(help.code()).isZero();
+      assertThat(help.out()).as(command).contains("--tfce").contains("--cluster-threshold=T")
+          .contains("p_fwer_tfce.npy");
+    }
+    for (String command : new String[] {"bootstrap", "isc", "timeseries-correlation"}) {
+      assertThat(CliRun.of(command, "--help").out()).as(command).doesNotContain("--tfce");
+    }
+  }
+
+  @Test
+  void anNpyInputHasNoGridSoTfceExitsTwo() {
+    Path x = TestData.matrix(dir, "x.npy", 8, 30, TestData.gaussian(1, 8, 30, 0.5));
+    Path out = dir.resolve("out");
+    CliRun r = CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
+        "--tfce", "--permutations", "20", "--quiet");
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("TFCE needs a mask image");
+    assertThat(out).doesNotExist();
+    Path y = TestData.vector(dir, "y.npy", TestData.gaussian(2, 1, 8, 0));
+    CliRun c = CliRun.of("correlation", "--input", x.toString(), "--target", y.toString(),
+        "--output", out.toString(), "--cluster-threshold", "3", "--quiet");
+    assertThat(c.code()).as(c.err()).isEqualTo(2);
+    assertThat(c.err()).contains("TFCE needs a mask image").contains("--cluster-threshold");
+  }
+
+  @Test
+  void aClusterThresholdThatIsNotAPositiveHeightIsRefusedBeforeSparkStarts() {
+    for (String bad : new String[] {"0", "-2", "Infinity", "NaN"}) {
+      CliRun r = CliRun.of("two-sample", "--input", "a.npy", "--input2", "b.npy", "--output",
+          dir.resolve("o").toString(), "--cluster-threshold", bad);
+      assertThat(r.code()).as(bad + ": " + r.err()).isEqualTo(2);
+      // 0 and -2 by the threshold rule, Infinity and NaN already by the number parser
+      assertThat(r.err()).contains("--cluster-threshold must be").contains("but was: " + bad);
+    }
+  }
+}
