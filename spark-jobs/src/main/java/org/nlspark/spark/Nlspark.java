@@ -27,6 +27,9 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
+import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.HadoopOpener;
+import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.DataFrameMatrices;
 import org.nlspark.spark.io.HadoopFiles;
@@ -185,15 +188,25 @@ public final class Nlspark {
   }
 
   /**
-   * Reads resolved inputs on the driver and runs the analysis; the report carries the mask of
-   * image inputs. {@code target} is correlation's, else null. {@code options} is not changed.
+   * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
+   * {@code target} is correlation's, else null. {@code options} is not changed. .npy and NIfTI
+   * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
+   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); TFCE and cluster
+   * inference, which need whole maps, read them on the driver. Parquet is read on the driver.
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
-    StudyInputs.Loaded loaded = study.load(hadoopConf(spark));
-    o.mask(loaded.mask).maskSource(loaded.maskSource);
-    return run(spark, analysis, loaded.jobInputs(analysis, target), o, progress);
+    if (!study.executorsCanRead()) {
+      return run(spark, analysis, study.load(hadoopConf(spark)).jobInputs(analysis, target), o,
+          progress);
+    }
+    DistributedInputs inputs = Sources.of(spark, study, target);
+    o.mask(inputs.mask()).maskSource(study.maskSource());
+    if (o.wholeMapInference()) {
+      return run(spark, analysis, inputs.load(new HadoopOpener(hadoopConf(spark))), o, progress);
+    }
+    return run(spark, analysis, inputs, o, progress);
   }
 
   /** A DataFrame's array column as a matrix (see {@link DataFrameMatrices}). */
@@ -224,27 +237,14 @@ public final class Nlspark {
    * Runs a resampling job (bootstrap, one-sample, two-sample, correlation) on inputs described,
    * not read (DESIGN §8): large ones are read by executors into voxel blocks and never pass
    * through the driver; small ones are read here and broadcast ({@code spark.nlspark.ingest}).
-   * Build the inputs with {@code DistributedInputs.of(Sources.describe(...))}.
+   * The outputs are the same bytes either way. Paths reach this through {@link #resolve} and
+   * {@link Sources#of}.
    */
-  public static RunReport run(SparkSession spark, Analysis analysis,
-      org.nlspark.spark.data.DistributedInputs inputs, NlsparkOptions options,
-      boolean progress) {
+  public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
+      NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     return new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), inputs);
-  }
-
-  /** Sign-flip test of images or an .npy read by the executors; {@code maskPath} for images. */
-  public static RunReport oneSample(SparkSession spark, String inputPath, String maskPath,
-      NlsparkOptions options) {
-    Configuration conf = hadoopConf(spark);
-    org.nlspark.core.data.SampleSource x = org.nlspark.spark.data.Sources.describe(conf,
-        inputPath, org.nlspark.spark.data.Sources.mask(conf, maskPath), "--input");
-    if (maskPath == null && x instanceof org.nlspark.core.data.NiftiSamples images) {
-      x = org.nlspark.spark.data.Sources.withDefaultMask(spark, images);
-    }
-    return run(spark, Analysis.ONE_SAMPLE, org.nlspark.spark.data.DistributedInputs.of(x),
-        options, false);
+        .run(o.toSpec(analysis), inputs).mask(inputs.mask()).maskSource(o.maskSource());
   }
 
   /**

@@ -307,7 +307,7 @@ class DataPlaneIdentityTest {
     Path listFile = java.nio.file.Files.writeString(dir.resolve("list.txt"), list.toString());
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(100).seed(2);
-    RunReport noMask = Nlspark.oneSample(spark, listFile.toString(), null, o);
+    RunReport noMask = Nlspark.oneSample(spark, listFile.toString(), o);
     assertThat(noMask.result.voxels()).isEqualTo(mask.count() - 1);
     // the same voxels as an explicit mask without voxel 0
     boolean[] selected = new boolean[mask.grid().voxels()];
@@ -316,7 +316,8 @@ class DataPlaneIdentityTest {
     }
     Path explicit = dir.resolve("explicit.nii.gz");
     NiftiWriter.writeMask(explicit, NiftiMask.fromSelection(mask.geometry(), selected, "m"));
-    RunReport withMask = Nlspark.oneSample(spark, listFile.toString(), explicit.toString(), o);
+    RunReport withMask = Nlspark.oneSample(spark, listFile.toString(),
+        o.copy().maskFile(explicit.toString()));
     assertSameOutputs(withMask, noMask, "default mask");
   }
 

@@ -113,13 +113,13 @@ class HdfsDataPlaneTest {
     try {
       spark.conf().set(NlsparkConf.INGEST, "broadcast");
       RunReport localRun = Nlspark.oneSample(spark, local.resolve("subjects.txt").toString(),
-          local.resolve("mask.nii.gz").toString(), options);
+          options.copy().maskFile(local.resolve("mask.nii.gz").toString()));
       String localOut = tmp.resolve("out-local").toString();
       Nlspark.write(localRun, localOut, false);
 
       spark.conf().set(NlsparkConf.INGEST, "blocks");
       RunReport hdfsRun = Nlspark.oneSample(spark, root + "/subjects.txt",
-          root + "/mask.nii.gz", options);
+          options.copy().maskFile(root + "/mask.nii.gz"));
       @SuppressWarnings("unchecked")
       Map<String, Object> ingest = (Map<String, Object>) hdfsRun.engineFacts.get("ingest");
       assertThat(ingest.get("mode")).isEqualTo("blocks");

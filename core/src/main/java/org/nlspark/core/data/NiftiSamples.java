@@ -63,7 +63,7 @@ public final class NiftiSamples implements SampleSource {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
-    header.grid().requireSame(mask.grid(), name, "mask");
+    mask.grid().requireSame(header.grid(), name, "mask");
     if (header.volumes() > Integer.MAX_VALUE) {
       throw new InvalidInputException("Cannot read " + name + ": it has " + header.volumes()
           + " volumes, more than " + Integer.MAX_VALUE + " samples");
@@ -125,7 +125,7 @@ public final class NiftiSamples implements SampleSource {
       if (fourD) {
         try (NiftiReader reader = NiftiReader.open(opener.open(files[0]),
             opener.size(files[0]), name)) {
-          reader.header().grid().requireSame(mask.grid(), name, "mask");
+          mask.grid().requireSame(reader.header().grid(), name, "mask");
           boolean asDouble = reader.header().prefersDouble();
           for (int s = 0; s < first; s++) {
             reader.skipVolume();
@@ -154,7 +154,7 @@ public final class NiftiSamples implements SampleSource {
                 + name + ": it holds " + h.volumes() + " volumes, but each file of a list must"
                 + " be one 3-D image; pass a 4-D image as the --input itself");
           }
-          h.grid().requireSame(mask.grid(), file, "mask");
+          mask.grid().requireSame(h.grid(), name + " (" + file + ")", "mask");
           if (h.prefersDouble()) {
             volumeD = volumeD == null ? new double[mask.grid().voxels()] : volumeD;
             reader.readVolume(volumeD);
@@ -186,7 +186,7 @@ public final class NiftiSamples implements SampleSource {
       if (fourD) {
         try (NiftiReader reader = NiftiReader.open(opener.open(files[0]),
             opener.size(files[0]), name)) {
-          reader.header().grid().requireSame(mask.grid(), name, "first image");
+          mask.grid().requireSame(reader.header().grid(), name, "first image");
           for (int s = 0; s < first; s++) {
             reader.skipVolume();
           }
@@ -206,7 +206,8 @@ public final class NiftiSamples implements SampleSource {
       for (int s = first; s < first + count; s++) {
         try (NiftiReader reader = NiftiReader.open(opener.open(files[s]), opener.size(files[s]),
             name + " (" + files[s] + ")")) {
-          reader.header().grid().requireSame(mask.grid(), files[s], "first image");
+          mask.grid().requireSame(reader.header().grid(), name + " (" + files[s] + ")",
+              "first image");
           if (reader.header().prefersDouble()) {
             d = d == null ? new double[f.length] : d;
             reader.readVolume(d);

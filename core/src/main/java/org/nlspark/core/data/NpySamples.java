@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyDtype;
 import org.nlspark.core.io.NpyHeader;
+import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
@@ -52,29 +54,38 @@ public final class NpySamples implements SampleSource {
     try {
       size = files.size(path);
       try (InputStream in = files.open(path)) {
-        header = NpyHeader.parse(in, name);
+        header = NpyReader.header(in, size, name, 2);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
     long[] shape = header.shape();
-    if (shape.length != 2) {
-      throw new InvalidInputException(name + " must be a 2-D array (samples x voxels), but its"
-          + " shape was: " + NpyHeader.formatShape(shape) + "; reshape it before numpy.save");
+    if (shape[0] > Integer.MAX_VALUE || shape[1] > Integer.MAX_VALUE) {
+      throw new InvalidInputException("Cannot read " + name + ": its shape "
+          + NpyHeader.formatShape(shape) + " has more than " + Integer.MAX_VALUE
+          + " rows or columns");
     }
     int item = header.dtype().itemSize();
-    if (shape[0] > Integer.MAX_VALUE || shape[1] > Integer.MAX_VALUE
-        || size - header.dataOffset() != shape[0] * shape[1] * item) {
-      throw new InvalidInputException("Cannot read " + name + ": its header declares shape "
-          + NpyHeader.formatShape(shape) + " of " + header.dtype().descr() + ", but the file has "
-          + size + " bytes; the file is truncated or its header is corrupt");
-    }
     int rows = (int) shape[0];
     int cols = (int) shape[1];
     long rowBytes = Math.max(1L, (long) cols * item);
     int perSplit = (int) Math.max(1, Math.min(Integer.MAX_VALUE, splitBytes / rowBytes));
     return new NpySamples(path, name, header.dtype() == NpyDtype.FLOAT32, rows, cols,
         header.dataOffset(), size, perSplit);
+  }
+
+  /**
+   * The whole matrix on this JVM through core's {@link NpyReader} (the in-memory path): the
+   * same checks and messages as every other {@code .npy} read whole.
+   */
+  @Override
+  public DataMatrix readAll(Opener files) {
+    try (InputStream in = files.open(path)) {
+      NpyArray a = NpyReader.read(in, files.size(path), name, 2);
+      return DataMatrix.of(rows, cols, a.data(), name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.nlspark.core.data;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
@@ -46,6 +47,41 @@ public interface SampleSource extends Serializable {
 
   /** Reads the samples of {@code split}, in sample order, into {@code sink}. */
   void read(int split, Opener files, Sink sink);
+
+  /**
+   * Every sample read on this JVM, widened to float64 exactly (the in-memory path): the splits
+   * in order through {@link #read}, so the values are those the executors would read.
+   *
+   * @throws InvalidInputException when the matrix exceeds one Java array
+   */
+  default DataMatrix readAll(Opener files) {
+    int v = voxels();
+    long total = (long) samples() * v;
+    if (total > Integer.MAX_VALUE - 8) {
+      throw new InvalidInputException("Cannot read " + name() + " into one process: it holds "
+          + total + " values, more than one Java array can hold; let executors read it"
+          + " (spark.nlspark.ingest=blocks)");
+    }
+    double[] values = new double[(int) total];
+    Sink sink = new Sink() {
+      @Override
+      public void float32(int sample, float[] row) {
+        int at = sample * v;
+        for (int j = 0; j < v; j++) {
+          values[at + j] = row[j];
+        }
+      }
+
+      @Override
+      public void float64(int sample, double[] row) {
+        System.arraycopy(row, 0, values, sample * v, v);
+      }
+    };
+    for (int s = 0; s < splits(); s++) {
+      read(s, files, sink);
+    }
+    return DataMatrix.of(samples(), v, values, name());
+  }
 
   /** Opens files by path on the executor's file system (local, HDFS, ...). */
   interface Opener {

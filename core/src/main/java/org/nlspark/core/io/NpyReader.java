@@ -43,6 +43,33 @@ public final class NpyReader {
    * @throws UncheckedIOException when the stream itself fails
    */
   public static NpyArray read(InputStream in, long fileSize, String name, int expectedRank) {
+    NpyHeader header = header(in, fileSize, name, expectedRank);
+    long[] shape = header.shape();
+    long count = header.elementCount();
+    if (count > MAX_ARRAY_LENGTH) {
+      throw new InvalidInputException(
+          "Cannot read "
+              + name
+              + ": shape "
+              + NpyHeader.formatShape(shape)
+              + " holds "
+              + count
+              + " values, more than the "
+              + MAX_ARRAY_LENGTH
+              + " one Java array can hold; split the input into smaller files");
+    }
+    double[] data = new double[(int) count];
+    readData(in, header, data, fileSize, name);
+    return new NpyArray(header.dtype(), shape, data);
+  }
+
+  /**
+   * Reads and checks the header only (rank, and the declared size against the file's), leaving
+   * {@code in} at the first value: what a reader of row ranges needs before it plans.
+   *
+   * @throws InvalidInputException as {@link #read} for everything but the values
+   */
+  public static NpyHeader header(InputStream in, long fileSize, String name, int expectedRank) {
     if (expectedRank < 0 || expectedRank > 3) {
       throw new IllegalArgumentException(
           "[BUG] expectedRank must be 0 (any), 1, 2 or 3, but was: " + expectedRank);
@@ -83,22 +110,7 @@ public final class NpyReader {
               + fileSize
               + " bytes; the file is truncated or its header is corrupt");
     }
-    long count = header.elementCount();
-    if (count > MAX_ARRAY_LENGTH) {
-      throw new InvalidInputException(
-          "Cannot read "
-              + name
-              + ": shape "
-              + NpyHeader.formatShape(shape)
-              + " holds "
-              + count
-              + " values, more than the "
-              + MAX_ARRAY_LENGTH
-              + " one Java array can hold; split the input into smaller files");
-    }
-    double[] data = new double[(int) count];
-    readData(in, header, data, fileSize, name);
-    return new NpyArray(header.dtype(), shape, data);
+    return header;
   }
 
   /**

@@ -45,8 +45,6 @@ abstract class TileCommand extends NlsparkCommand {
 
   /** The resolved inputs of this run, set before {@link #execute}. */
   StudyInputs study;
-  /** Seconds reading the inputs on the driver (before the run's own timings start). */
-  private double readSeconds;
 
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -115,13 +113,9 @@ abstract class TileCommand extends NlsparkCommand {
     return Summaries.progressWanted(common.quiet);
   }
 
-  /** Reads the resolved inputs and runs {@code analysis} ({@code target}: correlation's). */
+  /** Runs {@code analysis} on the resolved inputs ({@code target}: correlation's). */
   final RunReport runStudy(SparkSession spark, NlsparkOptions options, double[] target) {
-    long start = System.nanoTime();
-    StudyInputs.Loaded loaded = study.load(conf(spark));
-    readSeconds = (System.nanoTime() - start) / 1e9;
-    NlsparkOptions o = options.copy().mask(loaded.mask).maskSource(loaded.maskSource);
-    return Nlspark.run(spark, analysis(), loaded.jobInputs(analysis(), target), o, progress());
+    return Nlspark.run(spark, analysis(), study, target, options, progress());
   }
 
   static Configuration conf(SparkSession spark) {
@@ -156,9 +150,7 @@ abstract class TileCommand extends NlsparkCommand {
         study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
         RunReport report = execute(spark, options);
         Map<String, Object> summary = Summaries.summary(report, argv);
-        Map<String, Object> described = study.describe();
-        described.put("read_seconds", readSeconds);
-        summary.put("inputs", described);
+        summary.put("inputs", study.describe());
         String written = Nlspark.write(conf, report, summary, output, common.overwrite);
         if (!common.quiet) {
           out.println(describe(report, written));

@@ -2,8 +2,10 @@ package org.nlspark.spark.data;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.io.nifti.NiftiMask;
@@ -84,41 +86,37 @@ public final class DistributedInputs implements Serializable {
         float32() ? 4 : 8);
   }
 
-  /** Reads every sample here (the in-memory path, for inputs small enough to broadcast). */
+  /**
+   * Reads every sample here (the in-memory path, for inputs small enough to broadcast), with
+   * the sources' own readers, so the values are those the executors would read.
+   *
+   * @throws ResourceRefusedException when the values, as float64, would not fit the free heap
+   */
   public JobInputs load(SampleSource.Opener files) {
-    DataMatrix xm = read(x, files);
+    requireFreeHeap(float64Bytes());
+    DataMatrix xm = x.readAll(files);
     if (y != null) {
-      return JobInputs.twoGroups(xm, read(y, files));
+      return JobInputs.twoGroups(xm, y.readAll(files));
     }
     return target != null ? JobInputs.withTarget(xm, target) : JobInputs.of(xm);
   }
 
-  private static DataMatrix read(SampleSource source, SampleSource.Opener files) {
-    int v = source.voxels();
-    long total = (long) source.samples() * v;
-    if (total > Integer.MAX_VALUE - 8) {
-      throw new InvalidInputException("Cannot read " + source.name() + " into one process: it"
-          + " holds " + total + " values, more than one Java array can hold; let executors read"
-          + " it (spark.nlspark.ingest=blocks)");
+  /** Refuses (exit 3) before allocating what the heap that is free now cannot hold. */
+  private void requireFreeHeap(long needed) {
+    Runtime r = Runtime.getRuntime();
+    long free = r.maxMemory() - (r.totalMemory() - r.freeMemory());
+    if (needed <= free) {
+      return;
     }
-    double[] values = new double[(int) total];
-    SampleSource.Sink sink = new SampleSource.Sink() {
-      @Override
-      public void float32(int sample, float[] row) {
-        for (int j = 0; j < v; j++) {
-          values[sample * v + j] = row[j];
-        }
-      }
-
-      @Override
-      public void float64(int sample, double[] row) {
-        System.arraycopy(row, 0, values, sample * v, v);
-      }
-    };
-    for (int s = 0; s < source.splits(); s++) {
-      source.read(s, files, sink);
+    System.gc(); // what looked used may be garbage; decide on what a collection leaves
+    free = r.maxMemory() - (r.totalMemory() - r.freeMemory());
+    if (needed > free) {
+      throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s on the"
+          + " driver: its %d samples x %d voxels need %.1f MiB as float64 values, but only %.1f"
+          + " MiB of the Java heap is free; let executors read it (spark.nlspark.ingest=blocks),"
+          + " or give the driver more memory", x.name(), x.samples() + (y == null ? 0
+          : y.samples()), x.voxels(), needed / 1048576.0, free / 1048576.0));
     }
-    return DataMatrix.of(source.samples(), v, values, source.name());
   }
 
   /** For summary.json: what was read and how it is split. */

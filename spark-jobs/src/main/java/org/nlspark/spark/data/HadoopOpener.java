@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.SampleSource;
@@ -52,7 +54,7 @@ public final class HadoopOpener implements SampleSource.Opener, Serializable {
   public InputStream open(String path) throws IOException {
     Path p = new Path(path);
     try {
-      return p.getFileSystem(configuration()).open(p);
+      return fileSystem(p).open(p);
     } catch (FileNotFoundException e) {
       throw missing(path);
     }
@@ -62,10 +64,16 @@ public final class HadoopOpener implements SampleSource.Opener, Serializable {
   public long size(String path) throws IOException {
     Path p = new Path(path);
     try {
-      return p.getFileSystem(configuration()).getFileStatus(p).getLen();
+      return fileSystem(p).getFileStatus(p).getLen();
     } catch (FileNotFoundException e) {
       throw missing(path);
     }
+  }
+
+  /** Inputs come from numpy and nibabel, without Hadoop's .crc side files: local reads are raw. */
+  private FileSystem fileSystem(Path p) throws IOException {
+    FileSystem fs = p.getFileSystem(configuration());
+    return fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRawFileSystem() : fs;
   }
 
   private static InvalidInputException missing(String path) {

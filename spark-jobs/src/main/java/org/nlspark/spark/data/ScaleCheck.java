@@ -37,6 +37,7 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkConf;
 import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.io.StudyInputs;
 
 /**
  * The scale check of DESIGN §8 (run by it/scale-check.sh): a study of 3-D {@code .nii.gz}
@@ -177,8 +178,9 @@ public final class ScaleCheck {
 
   static void reference(String dir, String out, long permutations, long seed) {
     Configuration conf = new Configuration();
-    NiftiMask mask = Sources.mask(conf, dir + "/mask.nii.gz");
-    SampleSource x = Sources.describe(conf, dir + "/subjects.txt", mask, "--input");
+    StudyInputs study = StudyInputs.resolve(conf, dir + "/subjects.txt", null,
+        dir + "/mask.nii.gz", null, null);
+    SampleSource x = Sources.of(conf, study, null).x();
     long start = System.nanoTime();
     JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
     double readSeconds = (System.nanoTime() - start) / 1e9;
@@ -200,8 +202,8 @@ public final class ScaleCheck {
     SparkSession spark = SparkSession.builder().getOrCreate();
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
-    RunReport report = Nlspark.oneSample(spark, dir + "/subjects.txt", dir + "/mask.nii.gz",
-        options(permutations, seed));
+    RunReport report = Nlspark.oneSample(spark, dir + "/subjects.txt",
+        options(permutations, seed).maskFile(dir + "/mask.nii.gz"));
     Map<String, Object> summary = report.summary();
     @SuppressWarnings("unchecked")
     Map<String, Object> engine = (Map<String, Object>) summary.get("engine");

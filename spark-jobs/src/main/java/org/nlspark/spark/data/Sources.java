@@ -1,24 +1,29 @@
 package org.nlspark.spark.data;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.nlspark.core.io.nifti.DefaultMaskBuilder;
-import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.NiftiSamples;
 import org.nlspark.core.data.NpySamples;
 import org.nlspark.core.data.SampleSource;
+import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
+import org.nlspark.spark.engine.SparkEngine;
+import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopNiftiFiles;
+import org.nlspark.spark.io.StudyInputs;
 
 /**
- * Describes an {@code --input} as a {@link SampleSource} from Hadoop paths, reading headers
- * only: an {@code .npy} (row ranges), one 4-D NIfTI (volume ranges), or 3-D NIfTI files named
- * by a list file, a directory or a glob (DESIGN §8 order). Images without a mask get the whole
- * grid; {@link #withDefaultMask} then computes the default mask on the executors.
+ * Resolved inputs ({@link StudyInputs}: the one place that decides files, order, format and
+ * mask) as {@link SampleSource}s that any JVM can read from headers alone: an {@code .npy} as
+ * row ranges, one 4-D NIfTI as volume ranges, 3-D NIfTI files as runs of files. Without
+ * {@code --mask}, the default mask (DESIGN §8) is computed here by the executors in one pass
+ * over the images ({@link #defaultMask}); the driver reads no sample.
  */
 public final class Sources {
   /** About how many bytes of values one read split holds (one task's read, in float32). */
@@ -26,60 +31,102 @@ public final class Sources {
 
   private Sources() {}
 
-  /** An input path: .npy by its name, else NIfTI images (which need {@code mask}). */
-  public static SampleSource describe(Configuration conf, String uri, NiftiMask mask,
-      String flag) {
-    HadoopOpener files = new HadoopOpener(conf);
-    String what = flag + " " + uri;
-    if (uri.endsWith(".npy")) {
-      if (mask != null) {
-        throw new InvalidInputException("Cannot use --mask with " + what + ": an .npy has no"
-            + " grid; mask it before saving, or pass NIfTI images");
-      }
-      return NpySamples.describe(files, uri, what, SPLIT_BYTES);
-    }
-    List<String> images = HadoopNiftiFiles.resolveInputs(conf, uri, flag);
-    NiftiHeader first;
-    try (NiftiReader reader = HadoopNiftiFiles.open(conf, images.get(0), flag)) {
-      first = reader.header();
-    }
-    // Without --mask, the sources get the whole grid until the default mask is built.
-    NiftiMask grid = mask != null ? mask
-        : NiftiMask.fromSelection(first, allVoxels(first.voxelsPerVolume()), what);
-    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * grid.grid().voxels()));
-    if (images.size() == 1 && first.volumes() > 1) {
-      return NiftiSamples.fourD(files, images.get(0), what, grid, perSplit);
-    }
-    return NiftiSamples.volumes(what, images, grid, perSplit, !first.prefersDouble());
-  }
-
-  private static boolean[] allVoxels(int n) {
-    boolean[] all = new boolean[n];
-    java.util.Arrays.fill(all, true);
-    return all;
+  /**
+   * The inputs of {@code study} described for the engine; {@code target} is correlation's,
+   * else null. Parquet inputs are not described here (they are read on the driver).
+   */
+  public static DistributedInputs of(SparkSession spark, StudyInputs study, double[] target) {
+    return of(spark, spark.sparkContext().hadoopConfiguration(), study, target);
   }
 
   /**
-   * The default mask of DESIGN §8 (every voxel finite in every sample and non-zero in at least
-   * one), built by the executors in one pass over the files (O(grid) bits per task reach the
-   * driver), and the source with it. {@code source} is an image source of {@link #describe}
-   * without a mask.
+   * As {@link #of(SparkSession, StudyInputs, double[])} without Spark, for inputs that need no
+   * default mask (an .npy, or images with {@code --mask}): a one-JVM reference run.
    */
-  public static NiftiSamples withDefaultMask(SparkSession spark, NiftiSamples source) {
-    HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
-    List<Integer> splits = new java.util.ArrayList<>();
-    for (int s = 0; s < source.splits(); s++) {
-      splits.add(s);
+  public static DistributedInputs of(Configuration conf, StudyInputs study, double[] target) {
+    if (study.hasGrid() && study.givenMask() == null) {
+      throw new IllegalStateException("[BUG] the default mask is computed by Spark executors");
     }
-    DefaultMaskBuilder built = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .parallelize(splits, Math.max(1, splits.size()))
-        .map(s -> source.scan(s, files))
-        .treeReduce(DefaultMaskBuilder::merge);
-    return source.withMask(built.build(source.mask().geometry()));
+    return of(null, conf, study, target);
   }
 
-  /** The mask file ({@code --mask}), read on the driver (one 3-D image). */
-  public static NiftiMask mask(Configuration conf, String uri) {
-    return uri == null ? null : HadoopNiftiFiles.readMask(conf, uri, "--mask");
+  private static DistributedInputs of(SparkSession spark, Configuration conf, StudyInputs study,
+      double[] target) {
+    if (!study.executorsCanRead()) {
+      throw new IllegalStateException("[BUG] " + study.x().format.label()
+          + " inputs are read on the driver, not described as sources");
+    }
+    HadoopOpener files = new HadoopOpener(conf);
+    NiftiMask given = study.givenMask();
+    // Without --mask, image sources span the whole grid until the default mask is built.
+    NiftiMask mask = !study.hasGrid() ? null : given != null ? given
+        : wholeGrid(study.referenceHeader(), study.x().flag + " " + study.x().uri);
+    SampleSource x = source(conf, files, study.x(), mask);
+    SampleSource y = study.y() == null ? null : source(conf, files, study.y(), mask);
+    if (study.hasGrid() && given == null) {
+      List<NiftiSamples> images = new ArrayList<>();
+      images.add((NiftiSamples) x);
+      if (y != null) {
+        images.add((NiftiSamples) y);
+      }
+      NiftiMask computed = defaultMask(spark, files, images);
+      x = ((NiftiSamples) x).withMask(computed);
+      y = y == null ? null : ((NiftiSamples) y).withMask(computed);
+    }
+    if (y != null) {
+      return DistributedInputs.twoGroups(x, y);
+    }
+    return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
+  }
+
+  /** One resolved input as a source: its files are already listed and in sample order. */
+  private static SampleSource source(Configuration conf, HadoopOpener files,
+      StudyInputs.Source s, NiftiMask mask) {
+    String what = s.flag + " " + s.uri;
+    if (s.format == StudyInputs.Format.NPY) {
+      HadoopFiles.checkNpyInput(conf, s.uri, s.flag);
+      return NpySamples.describe(files, s.uri, what, SPLIT_BYTES);
+    }
+    NiftiHeader first;
+    try (NiftiReader reader = HadoopNiftiFiles.open(conf, s.files.get(0), s.flag)) {
+      first = reader.header();
+    }
+    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mask.grid().voxels()));
+    if (s.files.size() == 1 && first.volumes() > 1) {
+      return NiftiSamples.fourD(files, s.files.get(0), what, mask, perSplit);
+    }
+    return NiftiSamples.volumes(what, s.files, mask, perSplit, !first.prefersDouble());
+  }
+
+  private static NiftiMask wholeGrid(NiftiHeader first, String what) {
+    boolean[] all = new boolean[first.voxelsPerVolume()];
+    Arrays.fill(all, true);
+    return NiftiMask.fromSelection(first, all, what);
+  }
+
+  /**
+   * The default mask of DESIGN §8 over every sample of {@code images} (both groups of a
+   * two-sample test): every voxel finite in every sample and non-zero in at least one. Each
+   * task scans one read split and returns O(grid) bits; the driver ORs them.
+   */
+  static NiftiMask defaultMask(SparkSession spark, HadoopOpener files,
+      List<NiftiSamples> images) {
+    List<int[]> splits = new ArrayList<>(); // (source, split)
+    for (int i = 0; i < images.size(); i++) {
+      for (int s = 0; s < images.get(i).splits(); s++) {
+        splits.add(new int[] {i, s});
+      }
+    }
+    List<NiftiSamples> sources = List.copyOf(images);
+    DefaultMaskBuilder built;
+    try {
+      built = JavaSparkContext.fromSparkContext(spark.sparkContext())
+          .parallelize(splits, Math.max(1, splits.size()))
+          .map(t -> sources.get(t[0]).scan(t[1], files))
+          .treeReduce(DefaultMaskBuilder::merge);
+    } catch (Exception e) { // a bad image inside a task: its own message, exit 2
+      throw SparkEngine.unwrapAny(e);
+    }
+    return built.build(images.get(0).mask().geometry());
   }
 }

@@ -405,7 +405,7 @@ public final class SparkEngine {
    * As {@link #unwrap(RuntimeException)} for any exception a Spark action throws, including its
    * undeclared checked SparkException (rethrown as it is when no core exception is inside).
    */
-  static RuntimeException unwrapAny(Exception e) {
+  public static RuntimeException unwrapAny(Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof InvalidInputException || t instanceof ResourceRefusedException) {
         return (RuntimeException) t;

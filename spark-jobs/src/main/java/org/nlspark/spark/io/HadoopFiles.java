@@ -62,25 +62,8 @@ public final class HadoopFiles {
     Path path = UserPaths.toPath(uri, flag);
     // Inputs come from numpy, without Hadoop's .crc side files (whose names a colon breaks).
     FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
-    if (UserPaths.isLocal(fs.makeQualified(path))) {
-      UserPaths.checkLocalInput(UserPaths.localFile(fs.makeQualified(path)), flag, uri);
-    }
     try {
-      FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (java.io.FileNotFoundException e) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": no such file; check the path");
-      }
-      if (status.isDirectory()) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": it is a directory, not an .npy file");
-      }
-      if (!status.isFile()) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": it is not a regular file");
-      }
+      FileStatus status = npyStatus(fs, path, uri, flag);
       String name = flag + " " + uri;
       try (FSDataInputStream in = fs.open(path)) {
         NpyHeader header = NpyHeader.parse(in, name);
@@ -95,6 +78,44 @@ public final class HadoopFiles {
     } catch (org.apache.hadoop.fs.FSError e) {
       throw UserPaths.environment(OutputDir.ioCause(e), "read", flag, uri);
     }
+  }
+
+  /**
+   * The checks of an {@code .npy} input that need no byte of it: it exists, is a regular file
+   * (not a directory, FIFO or device), and its path is usable. Readers of row ranges run these
+   * on the driver before describing the file, so their messages are those of {@link #readNpy}.
+   */
+  public static void checkNpyInput(Configuration conf, String uri, String flag) {
+    Path path = UserPaths.toPath(uri, flag);
+    FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
+    try {
+      npyStatus(fs, path, uri, flag);
+    } catch (IOException e) {
+      throw UserPaths.environment(e, "read", flag, uri);
+    }
+  }
+
+  private static FileStatus npyStatus(FileSystem fs, Path path, String uri, String flag)
+      throws IOException {
+    if (UserPaths.isLocal(fs.makeQualified(path))) {
+      UserPaths.checkLocalInput(UserPaths.localFile(fs.makeQualified(path)), flag, uri);
+    }
+    FileStatus status;
+    try {
+      status = fs.getFileStatus(path);
+    } catch (java.io.FileNotFoundException e) {
+      throw new InvalidInputException("Cannot read " + flag + " " + uri
+          + ": no such file; check the path");
+    }
+    if (status.isDirectory()) {
+      throw new InvalidInputException("Cannot read " + flag + " " + uri
+          + ": it is a directory, not an .npy file");
+    }
+    if (!status.isFile()) {
+      throw new InvalidInputException("Cannot read " + flag + " " + uri
+          + ": it is not a regular file");
+    }
+    return status;
   }
 
   /**

@@ -8,18 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntConsumer;
-import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.ImageInputs;
-import org.nlspark.core.io.nifti.NiftiGrid;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
@@ -27,21 +22,18 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 
 /**
- * The inputs of a study (DESIGN §8), in two steps kept apart on purpose:
- *
- * <ol>
- *   <li>{@link #resolve}: which files, in which sample order, in which format, and which mask
- *       (read now when {@code --mask} is given; otherwise the default mask is computed while
- *       loading). It reads directory listings, list files, the first image header and the
- *       mask, never sample values, and the result is serializable, so an executor-side ingest
- *       can start from it.
- *   <li>{@link #load}: reads the values on this JVM into {@link DataMatrix} (the in-memory
- *       path), masked in nilearn's voxel order.
- * </ol>
+ * The inputs of a study (DESIGN §8) resolved, the one place that decides them for the command
+ * line and the API: which files, in which sample order, in which format, and which mask (read
+ * now when {@code --mask} is given; otherwise computed by the executors). It reads directory
+ * listings, list files, the first image header and the mask, never sample values, and it is
+ * serializable.
  *
  * <p>Formats: {@code .npy} (samples × voxels); NIfTI, one volume per sample: a 4-D file, a list
  * file of 3-D files, a directory or a glob ({@link HadoopNiftiFiles#resolveInputs}); Parquet
  * (a {@code .parquet} file or a directory of them, one row per sample, an array column).
+ * {@code .npy} and NIfTI inputs are read as sources ({@code org.nlspark.spark.data.Sources}:
+ * by the executors into voxel blocks, or on the driver for small inputs, with the same
+ * readers); Parquet tables are read on the driver ({@link #load}).
  */
 public final class StudyInputs implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -343,147 +335,29 @@ public final class StudyInputs implements Serializable {
   }
 
   /**
-   * Reads every sample on this JVM. NIfTI: without {@code --mask}, a first pass over the images
-   * computes the default mask (DESIGN §8) over both groups, a second extracts the masked
-   * vectors, so only one volume is held at a time besides the matrix.
+   * Whether executors can read these inputs from their headers ({@code org.nlspark.spark.data
+   * .Sources}): .npy and NIfTI. Parquet is read on the driver ({@link #load}).
+   */
+  public boolean executorsCanRead() {
+    return x.format != Format.PARQUET && (y == null || y.format != Format.PARQUET);
+  }
+
+  /**
+   * Reads matrix inputs with a Parquet side on this JVM (the one path for Parquet tables; an
+   * .npy second group is read whole too).
    *
-   * @throws InvalidInputException for a malformed image, an image off the grid, a NaN inside a
-   *     given mask, ragged Parquet rows
-   * @throws ResourceRefusedException when the matrix exceeds what one Java array holds
+   * @throws InvalidInputException for ragged or non-finite Parquet rows, a bad .npy
    */
   public Loaded load(Configuration conf) {
-    switch (x.format) {
-      case NPY:
-        return new Loaded(HadoopFiles.readMatrix(conf, x.uri, x.flag),
-            y == null ? null : readMatrix(conf, y), null, null);
-      case PARQUET:
-        return new Loaded(readMatrix(conf, x), y == null ? null : readMatrix(conf, y), null, null);
-      default:
-        NiftiMask m = mask != null ? mask : defaultMask(conf);
-        return new Loaded(readImages(conf, x, m), y == null ? null : readImages(conf, y, m), m,
-            maskSource());
+    if (hasGrid()) {
+      throw new IllegalStateException("[BUG] NIfTI inputs are read through their sources, not"
+          + " loaded here");
     }
+    return new Loaded(readMatrix(conf, x), y == null ? null : readMatrix(conf, y), null, null);
   }
 
   private DataMatrix readMatrix(Configuration conf, Source s) {
     return s.format == Format.NPY ? HadoopFiles.readMatrix(conf, s.uri, s.flag)
         : ParquetMatrices.read(conf, s, column, orderBy);
-  }
-
-  private NiftiMask defaultMask(Configuration conf) {
-    List<Source> sources = new ArrayList<>();
-    List<String> files = new ArrayList<>();
-    for (Source s : y == null ? List.of(x) : List.of(x, y)) {
-      for (String file : s.files) {
-        sources.add(s);
-        files.add(file);
-      }
-    }
-    // One builder per file, files read in parallel; merging ORs bits, so the order is moot.
-    DefaultMaskBuilder[] partial = new DefaultMaskBuilder[files.size()];
-    parallel(files.size(), i -> {
-      DefaultMaskBuilder builder = new DefaultMaskBuilder(reference.voxelsPerVolume());
-      try (NiftiReader r = openOnGrid(conf, sources.get(i), files.get(i), reference.grid(),
-          "first image")) {
-        NiftiHeader h = r.header();
-        boolean wide = h.prefersDouble();
-        float[] f = wide ? null : new float[h.voxelsPerVolume()];
-        double[] d = wide ? new double[h.voxelsPerVolume()] : null;
-        for (long v = 0; v < h.volumes(); v++) {
-          if (wide) {
-            r.readVolume(d);
-            builder.add(d);
-          } else {
-            r.readVolume(f);
-            builder.add(f);
-          }
-        }
-      }
-      partial[i] = builder;
-    });
-    DefaultMaskBuilder all = partial[0];
-    for (int i = 1; i < partial.length; i++) {
-      all.merge(partial[i]);
-    }
-    return all.build(reference);
-  }
-
-  /**
-   * Runs {@code body(0 .. n-1)} on the common pool; the first failure (in index order of
-   * those that failed) is rethrown, so a bad file is reported as in a sequential read.
-   */
-  private static void parallel(int n, IntConsumer body) {
-    RuntimeException[] failures = new RuntimeException[n];
-    IntStream.range(0, n).parallel().forEach(i -> {
-      try {
-        body.accept(i);
-      } catch (RuntimeException e) {
-        failures[i] = e;
-      }
-    });
-    for (RuntimeException e : failures) {
-      if (e != null) {
-        throw e;
-      }
-    }
-  }
-
-  private static NiftiReader openOnGrid(Configuration conf, Source s, String file,
-      NiftiGrid grid, String gridName) {
-    NiftiReader r = HadoopNiftiFiles.open(conf, file, s.flag);
-    try {
-      grid.requireSame(r.header().grid(), s.flag + " " + file, gridName);
-    } catch (RuntimeException e) {
-      r.close();
-      throw e;
-    }
-    return r;
-  }
-
-  /** The masked samples × voxels matrix of one input's images, volumes in file order. */
-  private static DataMatrix readImages(Configuration conf, Source s, NiftiMask mask) {
-    int voxels = mask.count();
-    int files = s.files.size();
-    long[] firstRow = new long[files + 1];
-    // Headers first: the matrix size is known (and refused if too large) before any value.
-    for (int i = 0; i < files; i++) {
-      try (NiftiReader r = openOnGrid(conf, s, s.files.get(i), mask.grid(), "mask")) {
-        firstRow[i + 1] = firstRow[i] + r.header().volumes();
-      }
-    }
-    long samples = firstRow[files];
-    long values = samples * voxels;
-    if (values > Integer.MAX_VALUE - 8) {
-      throw new ResourceRefusedException("Cannot load " + s.flag + " " + s.uri + " in one JVM: "
-          + samples + " samples x " + voxels + " mask voxels is " + values + " values, more than"
-          + " one Java array holds; use a smaller mask or fewer samples per run");
-    }
-    double[] out = new double[(int) values];
-    // Each file fills its own rows, so reading files in parallel gives the same matrix.
-    parallel(files, i -> {
-      try (NiftiReader r = openOnGrid(conf, s, s.files.get(i), mask.grid(), "mask")) {
-        NiftiHeader h = r.header();
-        if (firstRow[i] + h.volumes() != firstRow[i + 1]) {
-          throw new InvalidInputException("Cannot read " + s.flag + " " + s.files.get(i)
-              + ": it changed while being read (its volumes differ from a moment ago)");
-        }
-        boolean wide = h.prefersDouble();
-        float[] f = wide ? null : new float[h.voxelsPerVolume()];
-        double[] d = new double[h.voxelsPerVolume()];
-        for (long v = 0; v < h.volumes(); v++) {
-          if (wide) {
-            r.readVolume(d);
-          } else {
-            // Read in the data's precision, widened exactly, as an .npy of float32 would be.
-            r.readVolume(f);
-            for (int k = 0; k < f.length; k++) {
-              d[k] = f[k];
-            }
-          }
-          mask.extract(d, out, (int) ((firstRow[i] + v) * voxels));
-        }
-      }
-    });
-    return DataMatrix.of((int) samples, voxels, out, s.flag + " " + s.uri);
   }
 }
