@@ -34,6 +34,8 @@ import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.core.io.nifti.NiftiWriter;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.memory.CpuWorkerPlanner;
+import org.nlspark.core.memory.Gb;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkConf;
 import org.nlspark.spark.NlsparkOptions;
@@ -184,8 +186,12 @@ public final class ScaleCheck {
     long start = System.nanoTime();
     JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
     double readSeconds = (System.nanoTime() - start) / 1e9;
+    // The planner's per-worker estimate (3x the data, from the reference's process workers) is
+    // set as the budget: threads here share the one array, and a budget measured from the
+    // machine's free memory would make the reference depend on what else runs beside it.
+    double budgetGb = Gb.fromBytes(CpuWorkerPlanner.bytesPerWorker(inputs.bytes(), permutations));
     RunReport report = LocalEngine.defaults().run(options(permutations, seed)
-        .toSpec(Analysis.ONE_SAMPLE), inputs);
+        .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).toSpec(Analysis.ONE_SAMPLE), inputs);
     Map<String, Object> summary = report.summary();
     Map<String, Object> memory = new LinkedHashMap<>();
     memory.put("driver_peak_heap_bytes", peakHeapBytes());
