@@ -198,8 +198,7 @@ public final class Nlspark {
       double[] target, NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     if (!study.executorsCanRead()) {
-      return run(spark, analysis, study.load(hadoopConf(spark)).jobInputs(analysis, target), o,
-          progress);
+      return run(spark, analysis, study.load(hadoopConf(spark), analysis, target), o, progress);
     }
     DistributedInputs inputs = Sources.of(spark, study, target);
     o.mask(inputs.mask()).maskSource(study.maskSource());

@@ -304,36 +304,6 @@ public final class StudyInputs implements Serializable {
     return m;
   }
 
-  /** Values read on this JVM: the matrices, and the mask when the inputs have a grid. */
-  public static final class Loaded {
-    public final DataMatrix x;
-    /** The second group, or null. */
-    public final DataMatrix y;
-    /** The run's grid and mask, or null for inputs without a grid. */
-    public final NiftiMask mask;
-    /** The {@code --mask} URI, "computed", or null. */
-    public final String maskSource;
-
-    Loaded(DataMatrix x, DataMatrix y, NiftiMask mask, String maskSource) {
-      this.x = x;
-      this.y = y;
-      this.mask = mask;
-      this.maskSource = maskSource;
-    }
-
-    /** The core inputs of {@code analysis} ({@code target} for correlation, else null). */
-    public JobInputs jobInputs(Analysis analysis, double[] target) {
-      switch (analysis) {
-        case TWO_SAMPLE:
-          return JobInputs.twoGroups(x, y);
-        case CORRELATION:
-          return JobInputs.withTarget(x, target);
-        default:
-          return JobInputs.of(x);
-      }
-    }
-  }
-
   /**
    * Whether executors can read these inputs from their headers ({@code org.nlspark.spark.data
    * .Sources}): .npy and NIfTI. Parquet is read on the driver ({@link #load}).
@@ -344,16 +314,25 @@ public final class StudyInputs implements Serializable {
 
   /**
    * Reads matrix inputs with a Parquet side on this JVM (the one path for Parquet tables; an
-   * .npy second group is read whole too).
+   * .npy second group is read whole too) as the core inputs of {@code analysis} ({@code target}
+   * for correlation, else null).
    *
    * @throws InvalidInputException for ragged or non-finite Parquet rows, a bad .npy
    */
-  public Loaded load(Configuration conf) {
+  public JobInputs load(Configuration conf, Analysis analysis, double[] target) {
     if (hasGrid()) {
       throw new IllegalStateException("[BUG] NIfTI inputs are read through their sources, not"
           + " loaded here");
     }
-    return new Loaded(readMatrix(conf, x), y == null ? null : readMatrix(conf, y), null, null);
+    DataMatrix xm = readMatrix(conf, x);
+    switch (analysis) {
+      case TWO_SAMPLE:
+        return JobInputs.twoGroups(xm, readMatrix(conf, y));
+      case CORRELATION:
+        return JobInputs.withTarget(xm, target);
+      default:
+        return JobInputs.of(xm);
+    }
   }
 
   private DataMatrix readMatrix(Configuration conf, Source s) {
