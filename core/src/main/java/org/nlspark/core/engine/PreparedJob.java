@@ -149,7 +149,7 @@ public final class PreparedJob implements TileAnalysis {
     return new ResultMerger(spec, resampling, plan).asTileMerger(result ->
         result instanceof BootstrapResult // observed.npy: the statistic on the full data
             ? ((BootstrapResult) result).withObserved(
-                ObservedStatistic.of(spec.statistic(), inputs.x()))
+                ObservedStatistic.of(spec.statisticRow(), inputs.x()))
             : result);
   }
 
