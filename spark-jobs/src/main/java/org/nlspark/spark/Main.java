@@ -73,7 +73,16 @@ public final class Main {
       }
       ParseResult sub = parsed.subcommand();
       NlsparkCommand c = sub.commandSpec().commandLine().getCommand();
-      return c.run(out, err, args);
+      int code = c.run(out, err, args);
+      int signal = Interruption.exitCode();
+      if (code == 0 && signal != 0) {
+        // The signal came while the results were being committed: the commit was finished
+        // (DESIGN: never half-written), and the exit still says the run was interrupted.
+        err.println("nlspark " + Untrusted.escape(command) + ": interrupted ("
+            + Interruption.signalName() + ") while committing; the new results are complete.");
+        return signal;
+      }
+      return code;
     } catch (Throwable t) {
       return fail(command, t, verbose, err);
     }

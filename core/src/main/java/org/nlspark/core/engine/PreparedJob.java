@@ -157,7 +157,7 @@ public final class PreparedJob implements TileAnalysis {
     return new ResultMerger(spec, resampling, plan).asTileMerger(result ->
         result instanceof BootstrapResult // observed.npy: the statistic on the full data
             ? ((BootstrapResult) result).withObserved(observed != null ? observed
-                : ObservedStatistic.of(spec.statistic(), inputs.x()))
+                : ObservedStatistic.of(spec.statisticRow(), inputs.x()))
             : result);
   }
 

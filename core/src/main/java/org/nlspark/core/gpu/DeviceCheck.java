@@ -9,6 +9,7 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Statistic;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.ResamplingPlan;
@@ -88,17 +89,14 @@ public final class DeviceCheck {
 
   // ------------------------------------------------------------------ kernel parity
 
-  static final String[][] STATISTICS = {{"ONE_SAMPLE", "mean"}, {"ONE_SAMPLE", "t"},
-      {"TWO_SAMPLE", "mean-diff"}, {"TWO_SAMPLE", "welch-t"}, {"CORRELATION", "pearson"},
-      {"CORRELATION", "spearman"}, {"BOOTSTRAP", "mean"}, {"BOOTSTRAP", "sum"},
-      {"BOOTSTRAP", "std"}, {"BOOTSTRAP", "median"}, {"BOOTSTRAP", "min"}, {"BOOTSTRAP", "max"}};
+  static final Statistic[] STATISTICS = Statistic.values(); // every row of the table
 
   /** The device kernels on the CPU's GEMM products must equal the CPU bit for bit. */
   private void kernelParity(long seed, boolean quick) {
     HostGemmDevice device = new HostGemmDevice(CudaContext.shared(0));
     int voxels = quick ? 150 : 600;
-    for (String[] c : STATISTICS) {
-      Analysis analysis = Analysis.valueOf(c[0]);
+    for (Statistic c : STATISTICS) {
+      Analysis analysis = c.analysis();
       int runs = 0;
       String difference = null;
       for (Precision precision : Precision.values()) {
@@ -106,7 +104,7 @@ public final class DeviceCheck {
           for (boolean fwer : analysis == Analysis.BOOTSTRAP || tail != Tail.TWO
               ? new boolean[] {true} : new boolean[] {true, false}) {
             for (int variant = 0; variant < 2 && difference == null; variant++) {
-              JobSpec spec = JobSpec.builder(analysis).statistic(c[1]).replicates(1000)
+              JobSpec spec = JobSpec.builder(analysis).statistic(c.statisticName()).replicates(1000)
                   .seed(seed + variant).tail(tail).fwer(fwer).precision(precision)
                   .saveSamples(variant == 1).build();
               JobInputs inputs = AdversarialData.inputs(analysis, 12, voxels, seed + variant,
@@ -118,7 +116,7 @@ public final class DeviceCheck {
           }
         }
       }
-      row("kernel parity " + c[0].toLowerCase(Locale.ROOT) + " " + c[1], difference == null,
+      row("kernel parity " + c.label(), difference == null,
           difference == null ? runs + " adversarial runs bit-identical to the CPU"
               : "FIRST DIFFERENCE " + difference);
     }
@@ -127,25 +125,26 @@ public final class DeviceCheck {
   // ------------------------------------------------------------------ end-to-end parity
 
   /** Statistics whose GEMM products are exact on integer data, so cuBLAS must match bit for bit. */
-  static final String[][] EXACT_ON_INTEGERS = {{"ONE_SAMPLE", "mean"}, {"ONE_SAMPLE", "t"},
-      {"TWO_SAMPLE", "mean-diff"}, {"CORRELATION", "spearman"}, {"BOOTSTRAP", "mean"},
-      {"BOOTSTRAP", "sum"}, {"BOOTSTRAP", "median"}, {"BOOTSTRAP", "min"}, {"BOOTSTRAP", "max"}};
+  static final Statistic[] EXACT_ON_INTEGERS = {Statistic.SIGN_FLIP_MEAN,
+      Statistic.SIGN_FLIP_T, Statistic.MEAN_DIFFERENCE, Statistic.SPEARMAN,
+      Statistic.BOOTSTRAP_MEAN, Statistic.BOOTSTRAP_SUM, Statistic.BOOTSTRAP_MEDIAN,
+      Statistic.BOOTSTRAP_MIN, Statistic.BOOTSTRAP_MAX};
 
   private void exactParity(long seed) {
     CudaContext ctx = CudaContext.shared(0);
-    for (String[] c : EXACT_ON_INTEGERS) {
-      Analysis analysis = Analysis.valueOf(c[0]);
+    for (Statistic c : EXACT_ON_INTEGERS) {
+      Analysis analysis = c.analysis();
       String difference = null;
       for (Precision precision : Precision.values()) {
-        JobSpec spec = JobSpec.builder(analysis).statistic(c[1]).replicates(2000).seed(seed)
-            .precision(precision).build();
+        JobSpec spec = JobSpec.builder(analysis).statistic(c.statisticName()).replicates(2000)
+            .seed(seed).precision(precision).build();
         JobInputs inputs = AdversarialData.integerInputs(analysis, 12, 700, seed);
         TileParity.Results r = TileParity.run(ctx, spec, inputs, Grid.DEFAULT);
         if (difference == null) {
           difference = r.difference;
         }
       }
-      row("cuBLAS parity, integer data " + c[0].toLowerCase(Locale.ROOT) + " " + c[1],
+      row("cuBLAS parity, integer data " + c.label(),
           difference == null, difference == null ? "bit-identical to the CPU (float64, float32)"
               : "FIRST DIFFERENCE " + difference);
     }
@@ -154,16 +153,16 @@ public final class DeviceCheck {
   private void parity(long seed) {
     exactParity(seed);
     for (Precision precision : Precision.values()) {
-      for (String[] c : STATISTICS) {
-        Analysis analysis = Analysis.valueOf(c[0]);
-        JobSpec spec = JobSpec.builder(analysis).statistic(c[1]).replicates(1000).seed(seed)
-            .precision(precision).build();
+      for (Statistic c : STATISTICS) {
+        Analysis analysis = c.analysis();
+        JobSpec spec = JobSpec.builder(analysis).statistic(c.statisticName()).replicates(1000)
+            .seed(seed).precision(precision).build();
         JobInputs inputs = randomInputs(analysis, 40, 2500, seed);
         try {
           parityCase(spec, inputs);
         } catch (RuntimeException e) {
           e.printStackTrace();
-          row("parity " + c[0] + " " + c[1] + " " + precision.label(), false, "threw " + e);
+          row("parity " + c.label() + " " + precision.label(), false, "threw " + e);
         }
       }
     }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Statistic;
 import org.nlspark.core.resample.Draws;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.BlockTransforms;
@@ -80,39 +81,36 @@ final class GpuBlock {
     int b = to - from;
     int n = x.rows();
     double[] xb = x.copyColumns(from, to);
-    String stat = spec.statistic();
-    switch (spec.analysis()) {
-      case BOOTSTRAP:
-        switch (stat) {
-          case "mean":
-            return bootstrapLinear(xb, n, b, MEAN, plan.seed());
-          case "sum":
-            return bootstrapLinear(xb, n, b, SUM, plan.seed());
-          case "std":
-            return bootstrapLinear(xb, n, b, STD, plan.seed());
-          case "median":
-            return bootstrapOrder(xb, n, b, MEDIAN, plan.seed());
-          case "min":
-            return bootstrapOrder(xb, n, b, MIN, plan.seed());
-          case "max":
-            return bootstrapOrder(xb, n, b, MAX, plan.seed());
-          default:
-            break;
-        }
-        break;
-      case ONE_SAMPLE:
-        return signFlip(xb, n, b, stat.equals("t"), plan.enumerated(), plan.seed());
-      case TWO_SAMPLE: {
+    Statistic stat = spec.statisticRow();
+    switch (stat) {
+      case BOOTSTRAP_MEAN:
+        return bootstrapLinear(xb, n, b, MEAN, plan.seed());
+      case BOOTSTRAP_SUM:
+        return bootstrapLinear(xb, n, b, SUM, plan.seed());
+      case BOOTSTRAP_STD:
+        return bootstrapLinear(xb, n, b, STD, plan.seed());
+      case BOOTSTRAP_MEDIAN:
+        return bootstrapOrder(xb, n, b, MEDIAN, plan.seed());
+      case BOOTSTRAP_MIN:
+        return bootstrapOrder(xb, n, b, MIN, plan.seed());
+      case BOOTSTRAP_MAX:
+        return bootstrapOrder(xb, n, b, MAX, plan.seed());
+      case SIGN_FLIP_MEAN:
+      case SIGN_FLIP_T:
+        return signFlip(xb, n, b, stat == Statistic.SIGN_FLIP_T, plan.enumerated(), plan.seed());
+      case MEAN_DIFFERENCE:
+      case WELCH_T: {
         DataMatrix y = inputs.y();
-        return twoSample(xb, n, y.copyColumns(from, to), y.rows(), b, stat.equals("welch-t"),
+        return twoSample(xb, n, y.copyColumns(from, to), y.rows(), b, stat == Statistic.WELCH_T,
             plan.seed());
       }
-      case CORRELATION:
-        return correlation(xb, n, b, inputs.target(), stat.equals("spearman"), plan.seed());
+      case PEARSON:
+      case SPEARMAN:
+        return correlation(xb, n, b, inputs.target(), stat == Statistic.SPEARMAN, plan.seed());
       default:
         break;
     }
-    throw new IllegalStateException("[BUG] no GPU kernel for " + spec.analysis() + " " + stat);
+    throw new IllegalStateException("[BUG] no GPU kernel for " + stat);
   }
 
   static GpuBlock signFlip(double[] x, int n, int b, boolean tStat, boolean enumerated,

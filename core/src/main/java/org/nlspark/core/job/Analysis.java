@@ -2,20 +2,18 @@ package org.nlspark.core.job;
 
 import java.util.List;
 
-/** The resampling analyses, with the statistics each accepts (DESIGN §6). */
+/** The resampling analyses (DESIGN §6); the statistics each accepts are in {@link Statistic}. */
 public enum Analysis {
-  BOOTSTRAP("bootstrap", List.of("mean", "median", "std", "sum", "min", "max"), "mean"),
-  ONE_SAMPLE("one-sample", List.of("mean", "t"), "t"),
-  TWO_SAMPLE("two-sample", List.of("mean-diff", "welch-t"), "welch-t"),
-  CORRELATION("correlation", List.of("pearson", "spearman"), "pearson");
+  BOOTSTRAP("bootstrap", "mean"),
+  ONE_SAMPLE("one-sample", "t"),
+  TWO_SAMPLE("two-sample", "welch-t"),
+  CORRELATION("correlation", "pearson");
 
   private final String command;
-  private final List<String> statistics;
   private final String defaultStatistic;
 
-  Analysis(String command, List<String> statistics, String defaultStatistic) {
+  Analysis(String command, String defaultStatistic) {
     this.command = command;
-    this.statistics = statistics;
     this.defaultStatistic = defaultStatistic;
   }
 
@@ -24,8 +22,9 @@ public enum Analysis {
     return command;
   }
 
+  /** The statistic names this analysis accepts (from the {@link Statistic} table). */
   public List<String> statistics() {
-    return statistics;
+    return Statistic.names(this);
   }
 
   public String defaultStatistic() {

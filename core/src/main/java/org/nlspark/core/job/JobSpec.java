@@ -51,10 +51,7 @@ public final class JobSpec implements Serializable {
   }
 
   private void validate() {
-    if (!analysis.statistics().contains(statistic)) {
-      throw new InvalidInputException("--stat must be one of " + analysis.statistics() + " for "
-          + analysis.command() + ", but was: " + statistic);
-    }
+    Statistic.of(analysis, statistic); // exit 2 for a name the analysis does not accept
     String what = analysis == Analysis.BOOTSTRAP ? "--samples" : "--permutations";
     if (replicates < 1) {
       throw new InvalidInputException(what + " must be at least 1, but was: " + replicates);
@@ -99,6 +96,11 @@ public final class JobSpec implements Serializable {
 
   public String statistic() {
     return statistic;
+  }
+
+  /** The statistic's row of the table: which kernel computes it. */
+  public Statistic statisticRow() {
+    return Statistic.of(analysis, statistic);
   }
 
   /** B for a bootstrap, P for a permutation test (as requested; exact enumeration may use fewer). */

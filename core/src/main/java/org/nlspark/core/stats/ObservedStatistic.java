@@ -2,6 +2,7 @@ package org.nlspark.core.stats;
 
 import java.util.Arrays;
 import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.Statistic;
 
 /**
  * A bootstrap statistic on the full data, per voxel ({@code observed.npy}, DESIGN §6): what the
@@ -11,7 +12,7 @@ import org.nlspark.core.data.DataMatrix;
 public final class ObservedStatistic {
   private ObservedStatistic() {}
 
-  public static double[] of(String statistic, DataMatrix x) {
+  public static double[] of(Statistic statistic, DataMatrix x) {
     int n = x.rows();
     int v = x.cols();
     double[] out = new double[v];
@@ -25,18 +26,18 @@ public final class ObservedStatistic {
     return out;
   }
 
-  static double of(String statistic, double[] c) {
+  static double of(Statistic statistic, double[] c) {
     int n = c.length;
     double sum = 0;
     for (double d : c) {
       sum += d;
     }
     switch (statistic) {
-      case "sum":
+      case BOOTSTRAP_SUM:
         return sum;
-      case "mean":
+      case BOOTSTRAP_MEAN:
         return sum / n;
-      case "std": {
+      case BOOTSTRAP_STD: {
         double m = sum / n;
         double ss = 0;
         for (double d : c) {
@@ -44,11 +45,11 @@ public final class ObservedStatistic {
         }
         return Math.sqrt(ss / n);
       }
-      case "min":
+      case BOOTSTRAP_MIN:
         return Arrays.stream(c).min().orElse(Double.NaN);
-      case "max":
+      case BOOTSTRAP_MAX:
         return Arrays.stream(c).max().orElse(Double.NaN);
-      case "median": {
+      case BOOTSTRAP_MEDIAN: {
         double[] s = c.clone();
         Arrays.sort(s);
         return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;

@@ -18,6 +18,7 @@ import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Statistic;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.job.Tail;
@@ -33,10 +34,7 @@ import org.nlspark.core.tile.TileExecutor;
  * and --fwer setting, on {@link AdversarialData}. Runs without a GPU.
  */
 class HostKernelParityTest {
-  static final String[][] STATISTICS = {{"ONE_SAMPLE", "mean"}, {"ONE_SAMPLE", "t"},
-      {"TWO_SAMPLE", "mean-diff"}, {"TWO_SAMPLE", "welch-t"}, {"CORRELATION", "pearson"},
-      {"CORRELATION", "spearman"}, {"BOOTSTRAP", "mean"}, {"BOOTSTRAP", "sum"},
-      {"BOOTSTRAP", "std"}, {"BOOTSTRAP", "median"}, {"BOOTSTRAP", "min"}, {"BOOTSTRAP", "max"}};
+  static final Statistic[] STATISTICS = Statistic.values(); // every row of the table
 
   @BeforeAll
   static void requireHostKernels() {
@@ -46,17 +44,17 @@ class HostKernelParityTest {
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
-    for (String[] s : STATISTICS) {
-      Analysis analysis = Analysis.valueOf(s[0]);
+    for (Statistic s : STATISTICS) {
+      Analysis analysis = s.analysis();
       for (Precision precision : Precision.values()) {
         if (analysis == Analysis.BOOTSTRAP) {
-          out.add(Arguments.of(analysis, s[1], precision, Tail.TWO, true));
+          out.add(Arguments.of(analysis, s.statisticName(), precision, Tail.TWO, true));
           continue;
         }
         for (Tail tail : Tail.values()) {
-          out.add(Arguments.of(analysis, s[1], precision, tail, true));
+          out.add(Arguments.of(analysis, s.statisticName(), precision, tail, true));
         }
-        out.add(Arguments.of(analysis, s[1], precision, Tail.TWO, false));
+        out.add(Arguments.of(analysis, s.statisticName(), precision, Tail.TWO, false));
       }
     }
     return out.stream();
@@ -145,15 +143,15 @@ class HostKernelParityTest {
    */
   @Test
   void onIntegerDataTheExactStatisticsDoNotDependOnTheGemmSummationOrder() {
-    for (String[] s : DeviceCheck.EXACT_ON_INTEGERS) {
-      Analysis analysis = Analysis.valueOf(s[0]);
+    for (Statistic s : DeviceCheck.EXACT_ON_INTEGERS) {
+      Analysis analysis = s.analysis();
       for (Precision precision : Precision.values()) {
-        JobSpec spec = JobSpec.builder(analysis).statistic(s[1]).replicates(300).seed(8)
-            .precision(precision).build();
+        JobSpec spec = JobSpec.builder(analysis).statistic(s.statisticName()).replicates(300)
+            .seed(8).precision(precision).build();
         JobInputs inputs = AdversarialData.integerInputs(analysis, 12, 60, 10);
         TileParity.Results r = TileParity.run(new HostDevice(Long.MAX_VALUE, true), spec,
             inputs, new Grid(32, 32));
-        assertThat(r.difference).as(s[0] + " " + s[1] + " " + precision).isNull();
+        assertThat(r.difference).as(s.label() + " " + precision).isNull();
       }
     }
     // ... while on Gaussian data the other order shows in the last bits.
@@ -167,17 +165,17 @@ class HostKernelParityTest {
   /** A device OOM halves the windows and reruns them: the results do not change. */
   @Test
   void forcedOutOfMemoryGivesUnchangedResults() {
-    for (String[] s : new String[][] {{"ONE_SAMPLE", "t"}, {"TWO_SAMPLE", "welch-t"},
-        {"BOOTSTRAP", "std"}, {"BOOTSTRAP", "median"}}) {
-      Analysis analysis = Analysis.valueOf(s[0]);
-      JobSpec spec = JobSpec.builder(analysis).statistic(s[1]).replicates(600).seed(7)
-          .precision(Precision.FLOAT64).build();
+    for (Statistic s : new Statistic[] {Statistic.SIGN_FLIP_T, Statistic.WELCH_T,
+        Statistic.BOOTSTRAP_STD, Statistic.BOOTSTRAP_MEDIAN}) {
+      Analysis analysis = s.analysis();
+      JobSpec spec = JobSpec.builder(analysis).statistic(s.statisticName()).replicates(600)
+          .seed(7).precision(Precision.FLOAT64).build();
       JobInputs inputs = AdversarialData.inputs(analysis, 10, 24, 9, 0);
       long peak = compareEveryTile(spec, inputs, new Grid(24, 32), Long.MAX_VALUE).peak;
       long before = GpuTileExecutor.oomHalvings();
       // Less than the whole tile needs at once: its windows must be split.
       compareEveryTile(spec, inputs, new Grid(24, 32), peak * 3 / 4);
-      assertThat(GpuTileExecutor.oomHalvings()).as(s[0] + " " + s[1] + " halvings")
+      assertThat(GpuTileExecutor.oomHalvings()).as(s.label() + " halvings")
           .isGreaterThan(before);
     }
   }

@@ -81,10 +81,6 @@ public final class DemoCommand extends NlsparkCommand {
   protected int run() {
     String dir = common.output == null ? DEFAULT_OUTPUT : common.output;
     boolean overwrite = common.overwrite;
-    boolean quiet = common.quiet;
-    long seed = common.seed();
-    NlsparkOptions boot = bootstrapOptions();
-    NlsparkOptions perm = permutationOptions();
     validate();
     String data = child(dir, "data");
     String bootDir = child(dir, "bootstrap");
@@ -92,45 +88,61 @@ public final class DemoCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark demo")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      for (String d : new String[] {data, bootDir, permDir}) {
-        HadoopFiles.OutputDir.checkTarget(conf, d, overwrite);
+      // All three directories checked and locked before anything is written.
+      try (HadoopFiles.OutputDir.Reservation dataDir = HadoopFiles.OutputDir.preflight(conf, data,
+              overwrite, 0);
+          HadoopFiles.OutputDir.Reservation bootTarget = HadoopFiles.OutputDir.preflight(conf,
+              bootDir, overwrite, 0);
+          HadoopFiles.OutputDir.Reservation permTarget = HadoopFiles.OutputDir.preflight(conf,
+              permDir, overwrite, 0)) {
+        runStudy(spark, conf, dir, data, bootDir, permDir);
       }
-      NiftiMask mask = DemoStudy.mask();
-      if (!quiet) {
-        err.printf("nlspark demo: %d subjects on a %dx%dx%d grid of %.0f mm voxels, %,d in the"
-            + " mask, effect %.1f SD in a blob of radius %.0f voxels%n", SUBJECTS, DemoStudy.NX,
-            DemoStudy.NY, DemoStudy.NZ, DemoStudy.VOXEL_MM, mask.count(), EFFECT,
-            DemoStudy.BLOB_RADIUS);
-      }
-      try (HadoopFiles.OutputDir target = HadoopFiles.OutputDir.open(conf, data, overwrite)) {
-        DemoStudy.write(target, "", mask, seed);
-        Map<String, Object> about = new LinkedHashMap<>();
-        about.put("command", "demo");
-        about.put("subjects", SUBJECTS);
-        about.put("seed", seed);
-        about.put("grid", NiftiOutputs.grid(mask, "mask.nii.gz"));
-        target.writeJson("summary.json", about);
-        target.commit();
-      }
-      String list = child(data, "subjects.txt");
-      String maskFile = child(data, "mask.nii.gz");
-      StudyInputs study = StudyInputs.resolve(conf, list, null, maskFile, null, null);
-      boolean progress = Summaries.progressWanted(quiet);
-      RunReport b = Nlspark.run(spark, Analysis.BOOTSTRAP, study, null, boot, progress);
-      String[] bootArgs = {"bootstrap", "--input", list, "--mask", maskFile, "--stat", "mean",
-          "--samples", Long.toString(b.job().spec.replicates()), "--seed", Long.toString(seed),
-          "--output", bootDir};
-      Nlspark.write(conf, b, summary(b, bootArgs, study), bootDir, overwrite);
-      RunReport t = Nlspark.run(spark, Analysis.ONE_SAMPLE, study, null, perm, progress);
-      String[] permArgs = {"one-sample", "--input", list, "--mask", maskFile, "--stat", "t",
-          "--permutations", Long.toString(t.job().spec.replicates()), "--seed",
-          Long.toString(seed), "--output", permDir};
-      Map<String, Object> permSummary = summary(t, permArgs, study);
-      String written = Nlspark.write(conf, t, permSummary, permDir, overwrite);
-      out.print(table(b, t, Untrusted.escape(dir)));
-      Summaries.printResultLine(out, conf, permSummary, written);
     }
     return 0;
+  }
+
+  /** Writes the study into {@code data}, runs both analyses on it and writes their results. */
+  private void runStudy(SparkSession spark, Configuration conf, String dir, String data,
+      String bootDir, String permDir) {
+    boolean overwrite = common.overwrite;
+    boolean quiet = common.quiet;
+    long seed = common.seed();
+    NlsparkOptions boot = bootstrapOptions();
+    NlsparkOptions perm = permutationOptions();
+    NiftiMask mask = DemoStudy.mask();
+    if (!quiet) {
+      err.printf("nlspark demo: %d subjects on a %dx%dx%d grid of %.0f mm voxels, %,d in the"
+          + " mask, effect %.1f SD in a blob of radius %.0f voxels%n", SUBJECTS, DemoStudy.NX,
+          DemoStudy.NY, DemoStudy.NZ, DemoStudy.VOXEL_MM, mask.count(), EFFECT,
+          DemoStudy.BLOB_RADIUS);
+    }
+    try (HadoopFiles.OutputDir target = HadoopFiles.OutputDir.open(conf, data, overwrite)) {
+      DemoStudy.write(target, "", mask, seed);
+      Map<String, Object> about = new LinkedHashMap<>();
+      about.put("command", "demo");
+      about.put("subjects", SUBJECTS);
+      about.put("seed", seed);
+      about.put("grid", NiftiOutputs.grid(mask, "mask.nii.gz"));
+      target.writeJson("summary.json", about);
+      target.commit();
+    }
+    String list = child(data, "subjects.txt");
+    String maskFile = child(data, "mask.nii.gz");
+    StudyInputs study = StudyInputs.resolve(conf, list, null, maskFile, null, null);
+    boolean progress = Summaries.progressWanted(quiet);
+    RunReport b = Nlspark.run(spark, Analysis.BOOTSTRAP, study, null, boot, progress);
+    String[] bootArgs = {"bootstrap", "--input", list, "--mask", maskFile, "--stat", "mean",
+        "--samples", Long.toString(b.job().spec.replicates()), "--seed", Long.toString(seed),
+        "--output", bootDir};
+    Nlspark.write(conf, b, summary(b, bootArgs, study), bootDir, overwrite);
+    RunReport t = Nlspark.run(spark, Analysis.ONE_SAMPLE, study, null, perm, progress);
+    String[] permArgs = {"one-sample", "--input", list, "--mask", maskFile, "--stat", "t",
+        "--permutations", Long.toString(t.job().spec.replicates()), "--seed",
+        Long.toString(seed), "--output", permDir};
+    Map<String, Object> permSummary = summary(t, permArgs, study);
+    String written = Nlspark.write(conf, t, permSummary, permDir, overwrite);
+    out.print(table(b, t, Untrusted.escape(dir)));
+    Summaries.printResultLine(out, conf, permSummary, written);
   }
 
   private static String child(String dir, String name) {

@@ -36,6 +36,7 @@ import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.Statistic;
 import org.nlspark.core.stats.ObservedStatistic;
 import scala.Tuple2;
 import scala.collection.Iterator;
@@ -185,7 +186,7 @@ public final class SparkEngine {
       ingest.put("held_block_bytes", held);
       double[] observed = null;
       if (job.spec.analysis() == Analysis.BOOTSTRAP) {
-        observed = observed(blockRdd, job.spec.statistic(), job.inputs.voxels());
+        observed = observed(blockRdd, job.spec.statisticRow(), job.inputs.voxels());
       }
       merger = job.merger(plan, observed);
       sc.addSparkListener(listener);
@@ -250,7 +251,7 @@ public final class SparkEngine {
   }
 
   /** Bootstrap's statistic on the full data, computed per block where the blocks are. */
-  private double[] observed(JavaPairRDD<Integer, VoxelBlock> blockRdd, String statistic,
+  private double[] observed(JavaPairRDD<Integer, VoxelBlock> blockRdd, Statistic statistic,
       int voxels) {
     List<Tuple2<Integer, double[]>> parts = blockRdd
         .mapToPair(t -> new Tuple2<>(t._1(), ObservedStatistic.of(statistic, t._2().whole(0))))

@@ -388,31 +388,6 @@ public final class HadoopFiles {
       }
     }
 
-    /**
-     * The checks of {@link #preflight} that change nothing: the path, the inputs-inside-output
-     * rule, a live lock of another run, and (without {@code overwrite}) emptiness. Takes no
-     * lock and creates nothing; call before the computation.
-     */
-    public static void checkTarget(Configuration conf, String uri, boolean overwrite,
-        String... inputs) {
-      Target t = Target.of(conf, uri, inputs);
-      try {
-        if (!t.fs.exists(t.dir)) {
-          t.checkAncestor();
-          return;
-        }
-        java.util.Optional<String> holder = OutputLock.liveHolder(t.fs, t.dir);
-        if (holder.isPresent()) {
-          throw new InvalidInputException("Cannot write --output " + uri + ": another nlspark"
-              + " run is writing there (" + holder.get() + "); wait for it to finish or choose"
-              + " another directory");
-        }
-        checkContents(t.fs, t.dir, uri, overwrite);
-      } catch (IOException e) {
-        throw UserPaths.environment(e, "check", "--output", uri);
-      }
-    }
-
     /** Without overwrite the directory must hold nothing but nlspark's own bookkeeping. */
     private static void checkContents(FileSystem fs, Path dir, String uri, boolean overwrite) {
       if (overwrite) {

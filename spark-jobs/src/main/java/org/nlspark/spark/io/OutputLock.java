@@ -68,15 +68,6 @@ final class OutputLock {
     }
   }
 
-  /** Whether a lock is held on {@code dir} by a live run other than this process. */
-  static Optional<String> liveHolder(FileSystem fs, Path dir) throws IOException {
-    String holder = read(fs, new Path(dir, NAME));
-    if (holder == null || isStale(holder) || isSelf(holder)) {
-      return Optional.empty();
-    }
-    return Optional.of(holder.replace('\n', ' ').trim());
-  }
-
   private static boolean create(FileSystem fs, Path file, String content) throws IOException {
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
     if ("file".equals(fs.getUri().getScheme())) {

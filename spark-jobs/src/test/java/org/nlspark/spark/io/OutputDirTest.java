@@ -81,10 +81,9 @@ class OutputDirTest {
   void aNonEmptyDirectoryWithoutOverwriteIsRefusedBeforeAnyWork() throws IOException {
     Path out = Files.createDirectory(tmp.resolve("out"));
     Files.writeString(out.resolve("notes.txt"), "mine");
-    assertThatThrownBy(() -> OutputDir.checkTarget(conf, out.toString(), false))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("--overwrite");
     assertThatThrownBy(() -> OutputDir.preflight(conf, out.toString(), false, 0))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("not empty");
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining("not empty")
+        .hasMessageContaining("--overwrite");
     assertThat(names(out)).containsExactly("notes.txt");
   }
 
@@ -175,9 +174,6 @@ class OutputDirTest {
       String lock = self.replace("pid=" + ProcessHandle.current().pid(), "pid=" + sleeper.pid())
           .replaceAll("started=.*", "started=" + started);
       Files.writeString(out.resolve(OutputLock.NAME), lock);
-      assertThatThrownBy(() -> OutputDir.checkTarget(conf, out.toString(), true))
-          .isInstanceOf(InvalidInputException.class)
-          .hasMessageContaining("another nlspark run is writing there");
       assertThatThrownBy(() -> OutputDir.preflight(conf, out.toString(), true, 0))
           .isInstanceOf(InvalidInputException.class).hasMessageContaining("pid=" + sleeper.pid());
       assertThat(out.resolve(OutputLock.NAME)).hasContent(lock);
@@ -257,13 +253,14 @@ class OutputDirTest {
     Path out = Files.createDirectory(tmp.resolve("out"));
     Path input = writeNpy(out.resolve("x.npy"), 1);
     Path link = Files.createSymbolicLink(tmp.resolve("link.npy"), input);
-    assertThatThrownBy(() -> OutputDir.checkTarget(conf, out.toString(), true, link.toString()))
+    assertThatThrownBy(() -> OutputDir.preflight(conf, out.toString(), true, 0,
+        link.toString()))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("contains the input");
     // and the output reached through a symlink to its parent
     Path outLink = Files.createSymbolicLink(tmp.resolve("outlink"), out);
     Path elsewhere = writeNpy(tmp.resolve("y.npy"), 1);
     Path inside = Files.createSymbolicLink(out.resolve("y.npy"), elsewhere);
-    assertThatThrownBy(() -> OutputDir.checkTarget(conf, outLink.toString(), true,
+    assertThatThrownBy(() -> OutputDir.preflight(conf, outLink.toString(), true, 0,
         out.resolve("x.npy").toString()))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("contains the input");
     assertThatThrownBy(() -> OutputDir.preflight(conf, out.toString(), true, 0,
@@ -291,14 +288,14 @@ class OutputDirTest {
 
   @Test
   void anUnknownSchemeForTheOutputNamesTheScheme() {
-    assertThatThrownBy(() -> OutputDir.checkTarget(conf, "nosuch://b/out", false))
+    assertThatThrownBy(() -> OutputDir.preflight(conf, "nosuch://b/out", false, 0))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("--output")
         .hasMessageContaining("'nosuch'");
   }
 
   @Test
   void anInputWithAnUnknownSchemeIsNotBlamedOnTheOutput() {
-    OutputDir.checkTarget(conf, tmp.resolve("o").toString(), false, "nosuch://b/x.npy");
+    OutputDir.preflight(conf, tmp.resolve("o").toString(), false, 0, "nosuch://b/x.npy").close();
   }
 
   static Path writeNpy(Path p, double v) {

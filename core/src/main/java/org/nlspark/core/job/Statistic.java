@@ -1,0 +1,90 @@
+package org.nlspark.core.job;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.nlspark.core.InvalidInputException;
+
+/**
+ * The statistic table (DESIGN §6): every statistic an analysis accepts, its command-line name
+ * and the kernel family that computes it. The CPU kernels ({@code stats/Kernels}), the GPU
+ * blocks, the observed value and the device check all dispatch on these constants, so a
+ * statistic is added in one place and no side can accept a name the other lacks.
+ */
+public enum Statistic {
+  BOOTSTRAP_MEAN(Analysis.BOOTSTRAP, "mean", Kernel.BOOTSTRAP_LINEAR),
+  BOOTSTRAP_MEDIAN(Analysis.BOOTSTRAP, "median", Kernel.BOOTSTRAP_ORDER),
+  BOOTSTRAP_STD(Analysis.BOOTSTRAP, "std", Kernel.BOOTSTRAP_LINEAR),
+  BOOTSTRAP_SUM(Analysis.BOOTSTRAP, "sum", Kernel.BOOTSTRAP_LINEAR),
+  BOOTSTRAP_MIN(Analysis.BOOTSTRAP, "min", Kernel.BOOTSTRAP_ORDER),
+  BOOTSTRAP_MAX(Analysis.BOOTSTRAP, "max", Kernel.BOOTSTRAP_ORDER),
+  SIGN_FLIP_MEAN(Analysis.ONE_SAMPLE, "mean", Kernel.SIGN_FLIP),
+  SIGN_FLIP_T(Analysis.ONE_SAMPLE, "t", Kernel.SIGN_FLIP),
+  MEAN_DIFFERENCE(Analysis.TWO_SAMPLE, "mean-diff", Kernel.TWO_SAMPLE),
+  WELCH_T(Analysis.TWO_SAMPLE, "welch-t", Kernel.TWO_SAMPLE),
+  PEARSON(Analysis.CORRELATION, "pearson", Kernel.CORRELATION),
+  SPEARMAN(Analysis.CORRELATION, "spearman", Kernel.CORRELATION);
+
+  /** How a statistic is computed: one CPU kernel class and one GPU block kind per family. */
+  public enum Kernel {
+    /** Draw-count matrix times the data (GEMM), then a per-voxel epilogue. */
+    BOOTSTRAP_LINEAR,
+    /** Order statistics of each draw (no GEMM). */
+    BOOTSTRAP_ORDER,
+    /** Sign-flip matrix times the data. */
+    SIGN_FLIP,
+    /** Label permutations times the stacked groups. */
+    TWO_SAMPLE,
+    /** Target permutations times the standardised data (ranks for Spearman). */
+    CORRELATION
+  }
+
+  private final Analysis analysis;
+  private final String statisticName;
+  private final Kernel kernel;
+
+  Statistic(Analysis analysis, String statisticName, Kernel kernel) {
+    this.analysis = analysis;
+    this.statisticName = statisticName;
+    this.kernel = kernel;
+  }
+
+  public Analysis analysis() {
+    return analysis;
+  }
+
+  /** The name users give with {@code --stat} / {@code --method}. */
+  public String statisticName() {
+    return statisticName;
+  }
+
+  public Kernel kernel() {
+    return kernel;
+  }
+
+  /** "one-sample t": the command and the name, for messages and tables. */
+  public String label() {
+    return analysis.command() + " " + statisticName;
+  }
+
+  /** The names {@code analysis} accepts, in table order. */
+  public static List<String> names(Analysis analysis) {
+    List<String> names = new ArrayList<>();
+    for (Statistic s : values()) {
+      if (s.analysis == analysis) {
+        names.add(s.statisticName);
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  /** The row of {@code analysis} named {@code name}; exit 2 for a name it does not accept. */
+  public static Statistic of(Analysis analysis, String name) {
+    for (Statistic s : values()) {
+      if (s.analysis == analysis && s.statisticName.equals(name)) {
+        return s;
+      }
+    }
+    throw new InvalidInputException("--stat must be one of " + names(analysis) + " for "
+        + analysis.command() + ", but was: " + name);
+  }
+}
