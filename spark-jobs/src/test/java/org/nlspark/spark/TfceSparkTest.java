@@ -164,6 +164,39 @@ class TfceSparkTest {
   }
 
   @Test
+  void niftiFilesWithAMaskRunTfceAsTheMaskedMatrixDoes() throws Exception {
+    SparkSession spark = SharedSpark.get();
+    NiftiMask mask = mask();
+    DataMatrix x = data(mask, 14, 11);
+    StringBuilder list = new StringBuilder();
+    for (int s = 0; s < x.rows(); s++) {
+      float[] values = new float[x.cols()];
+      for (int v = 0; v < values.length; v++) {
+        values[v] = (float) x.values()[s * x.cols() + v];
+      }
+      Path p = dir.resolve(String.format("s%02d.nii.gz", s));
+      org.nlspark.core.io.nifti.NiftiWriter.writeMap(p, mask, values, 0f);
+      list.append(p.getFileName()).append('\n');
+    }
+    Path listFile = Files.writeString(dir.resolve("subjects.txt"), list.toString());
+    Path maskFile = dir.resolve("mask.nii.gz");
+    org.nlspark.core.io.nifti.NiftiWriter.writeMask(maskFile, mask);
+    // The same values as float32, widened exactly: what the files hold.
+    double[] widened = new double[x.values().length];
+    for (int i = 0; i < widened.length; i++) {
+      widened[i] = (float) x.values()[i];
+    }
+    DataMatrix stored = DataMatrix.of(x.rows(), x.cols(), widened, "stored");
+    RunReport matrix = Nlspark.oneSample(spark, stored, options(mask));
+    RunReport files = Nlspark.oneSample(spark, listFile.toString(),
+        options(mask).mask(null).maskFile(maskFile.toString()));
+    assertThat(files.mask().count()).isEqualTo(mask.count());
+    assertSame(matrix.result, files.result, "NIfTI list with --mask");
+    assertThat(files.result.outputs().stream().map(Output::name))
+        .contains("tfce", "p_fwer_tfce", "cluster_size");
+  }
+
+  @Test
   void withoutAGridTfceIsAUsageError() {
     SparkSession spark = SharedSpark.get();
     NiftiMask mask = mask();
