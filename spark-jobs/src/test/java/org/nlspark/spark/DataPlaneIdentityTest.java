@@ -171,6 +171,60 @@ class DataPlaneIdentityTest {
             .saveSamples(true));
   }
 
+  /** One Parquet file per group of rows, under one directory (file-name then row order). */
+  private Path parquet32(String name, float[] values, int rows, int cols, int[] filesRows) {
+    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+        .add("voxels", org.apache.spark.sql.types.DataTypes.createArrayType(
+            org.apache.spark.sql.types.DataTypes.FloatType));
+    Path out = dir.resolve(name);
+    int row = 0;
+    for (int part = 0; part < filesRows.length; part++) {
+      List<org.apache.spark.sql.Row> list = new ArrayList<>();
+      for (int r = 0; r < filesRows[part]; r++, row++) {
+        List<Float> v = new ArrayList<>();
+        for (int j = 0; j < cols; j++) {
+          v.add(values[row * cols + j]);
+        }
+        list.add(org.apache.spark.sql.RowFactory.create(v));
+      }
+      spark.createDataFrame(list, schema).coalesce(1).write()
+          .parquet(out.resolve("part=" + part).toString());
+    }
+    assertThat(row).isEqualTo(rows);
+    return out;
+  }
+
+  @Test
+  void oneSampleFromParquetFilesIsIdenticalToBroadcastAndToTheSameNpy() throws Exception {
+    double[] g = TestData.gaussian(31, N, V, 0.2);
+    float[] f = new float[g.length];
+    for (int i = 0; i < g.length; i++) {
+      f[i] = (float) g[i];
+    }
+    Path table = parquet32("table", f, N, V, new int[] {5, 1, 7});
+    Path npy = dir.resolve("same.npy");
+    NpyWriter.writeFloat32(npy, new long[] {N, V}, f);
+    org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
+    DistributedInputs inputs = org.nlspark.spark.data.Sources.of(spark,
+        org.nlspark.spark.io.StudyInputs.resolve(conf, table.toString(), null, null, null, null),
+        null);
+    assertThat(inputs.x().splits()).isEqualTo(3);
+    assertThat(inputs.x().samples()).isEqualTo(N);
+    assertThat(inputs.float32()).isTrue();
+    checkIdentity(Analysis.ONE_SAMPLE, inputs,
+        () -> NlsparkOptions.defaults().statistic("t").replicates(300).seed(3).fwer(true));
+    assertSameOutputs(run("broadcast", null, Analysis.ONE_SAMPLE, DistributedInputs.of(npy(npy,
+        4L * V * 4)), NlsparkOptions.defaults().statistic("t").replicates(300).seed(3)
+        .fwer(true)), run("blocks", 3, Analysis.ONE_SAMPLE, inputs, NlsparkOptions.defaults()
+        .statistic("t").replicates(300).seed(3).fwer(true)), "parquet vs npy");
+    // A missing column is refused with its name, before any task reads values.
+    assertThatThrownBy(() -> org.nlspark.spark.data.Sources.of(spark,
+        org.nlspark.spark.io.StudyInputs.resolve(conf, table.toString(), null, null, "betas",
+            null), null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no column betas").hasMessageContaining("--column");
+  }
+
   private static NiftiMask mask(int nx, int ny, int nz) {
     NiftiHeader h = NiftiHeader.builder().datatype(NiftiDatatype.UINT8).shape(nx, ny, nz)
         .sform(1, new double[][] {{-2, 0, 0, 40}, {0, 2, 0, -20}, {0, 0, 2, 10}}).build();

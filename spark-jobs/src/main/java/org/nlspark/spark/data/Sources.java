@@ -16,12 +16,14 @@ import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopNiftiFiles;
+import org.nlspark.spark.io.ParquetSamples;
 import org.nlspark.spark.io.StudyInputs;
 
 /**
  * Resolved inputs ({@link StudyInputs}: the one place that decides files, order, format and
  * mask) as {@link SampleSource}s that any JVM can read from headers alone: an {@code .npy} as
- * row ranges, one 4-D NIfTI as volume ranges, 3-D NIfTI files as runs of files. Without
+ * row ranges, one 4-D NIfTI as volume ranges, 3-D NIfTI files as runs of files, a Parquet
+ * table as its files. Without
  * {@code --mask}, the default mask (DESIGN §8) is computed here by the executors in one pass
  * over the images ({@link #defaultMask}); the driver reads no sample.
  */
@@ -33,7 +35,7 @@ public final class Sources {
 
   /**
    * The inputs of {@code study} described for the engine; {@code target} is correlation's,
-   * else null. Parquet inputs are not described here (they are read on the driver).
+   * else null. Only inputs that {@link StudyInputs#executorsCanRead} are described here.
    */
   public static DistributedInputs of(SparkSession spark, StudyInputs study, double[] target) {
     return of(spark, spark.sparkContext().hadoopConfiguration(), study, target);
@@ -61,8 +63,8 @@ public final class Sources {
     // Without --mask, image sources span the whole grid until the default mask is built.
     NiftiMask mask = !study.hasGrid() ? null : given != null ? given
         : wholeGrid(study.referenceHeader(), study.x().flag + " " + study.x().uri);
-    SampleSource x = source(conf, files, study.x(), mask);
-    SampleSource y = study.y() == null ? null : source(conf, files, study.y(), mask);
+    SampleSource x = source(conf, files, study, study.x(), mask);
+    SampleSource y = study.y() == null ? null : source(conf, files, study, study.y(), mask);
     if (study.hasGrid() && given == null) {
       List<NiftiSamples> images = new ArrayList<>();
       images.add((NiftiSamples) x);
@@ -80,12 +82,15 @@ public final class Sources {
   }
 
   /** One resolved input as a source: its files are already listed and in sample order. */
-  private static SampleSource source(Configuration conf, HadoopOpener files,
+  private static SampleSource source(Configuration conf, HadoopOpener files, StudyInputs study,
       StudyInputs.Source s, NiftiMask mask) {
     String what = s.flag + " " + s.uri;
     if (s.format == StudyInputs.Format.NPY) {
       HadoopFiles.checkNpyInput(conf, s.uri, s.flag);
       return NpySamples.describe(files, s.uri, what, SPLIT_BYTES);
+    }
+    if (s.format == StudyInputs.Format.PARQUET) {
+      return ParquetSamples.describe(conf, s, study.column());
     }
     NiftiHeader first;
     try (NiftiReader reader = HadoopNiftiFiles.open(conf, s.files.get(0), s.flag)) {

@@ -31,9 +31,9 @@ import org.nlspark.core.job.JobInputs;
  * <p>Formats: {@code .npy} (samples × voxels); NIfTI, one volume per sample: a 4-D file, a list
  * file of 3-D files, a directory or a glob ({@link HadoopNiftiFiles#resolveInputs}); Parquet
  * (a {@code .parquet} file or a directory of them, one row per sample, an array column).
- * {@code .npy} and NIfTI inputs are read as sources ({@code org.nlspark.spark.data.Sources}:
- * by the executors into voxel blocks, or on the driver for small inputs, with the same
- * readers); Parquet tables are read on the driver ({@link #load}).
+ * Inputs are read as sources ({@code org.nlspark.spark.data.Sources}: by the executors into
+ * voxel blocks, or on the driver for small inputs, with the same readers); only a Parquet table
+ * sorted by {@code --order-by} is read on the driver ({@link #load}).
  */
 public final class StudyInputs implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -305,16 +305,18 @@ public final class StudyInputs implements Serializable {
   }
 
   /**
-   * Whether executors can read these inputs from their headers ({@code org.nlspark.spark.data
-   * .Sources}): .npy and NIfTI. Parquet is read on the driver ({@link #load}).
+   * Whether executors can read these inputs ({@code org.nlspark.spark.data.Sources}): .npy,
+   * NIfTI, and Parquet in file-name then row order. A Parquet input sorted by {@code --order-by}
+   * is read on the driver ({@link #load}): its samples are not runs of rows of one file.
    */
   public boolean executorsCanRead() {
-    return x.format != Format.PARQUET && (y == null || y.format != Format.PARQUET);
+    boolean parquet = x.format == Format.PARQUET || (y != null && y.format == Format.PARQUET);
+    return !parquet || orderBy == null;
   }
 
   /**
-   * Reads matrix inputs with a Parquet side on this JVM (the one path for Parquet tables; an
-   * .npy second group is read whole too) as the core inputs of {@code analysis} ({@code target}
+   * Reads matrix inputs sorted by {@code --order-by} on this JVM (an .npy second group is read
+   * whole too) as the core inputs of {@code analysis} ({@code target}
    * for correlation, else null).
    *
    * @throws InvalidInputException for ragged or non-finite Parquet rows, a bad .npy
