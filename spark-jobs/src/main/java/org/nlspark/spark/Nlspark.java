@@ -94,7 +94,8 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, TileAnalysis analysis, NlsparkOptions options,
       boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis);
+    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
+        .mask(o.mask()).maskSource(o.maskSource());
   }
 
   /**
@@ -326,11 +327,6 @@ public final class Nlspark {
     return m;
   }
 
-  /** An .npy matrix read on the driver (the GLM's input). */
-  static DataMatrix read(SparkSession spark, String path, String flag) {
-    return HadoopFiles.readMatrix(hadoopConf(spark), path, flag);
-  }
-
   static Configuration hadoopConf(SparkSession spark) {
     return spark.sparkContext().hadoopConfiguration();
   }
@@ -359,7 +355,7 @@ public final class Nlspark {
    */
   public static RunReport glm(SparkSession spark, String input, String design, String contrasts,
       NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     return run(spark, prepareGlm(spark, input, design, contrasts, o), o, false);
   }
 
@@ -376,7 +372,9 @@ public final class Nlspark {
   /**
    * Reads and validates everything a glm run needs, before any tile runs: every refusal of
    * DESIGN §9 (design rows, zero or second constant columns, NaN, contrast lengths,
-   * non-estimable contrasts, unequal whole blocks) is an exit-2 error here.
+   * non-estimable contrasts, unequal whole blocks) is an exit-2 error here. {@code input} is
+   * any input form of {@link #bootstrap} (read on this JVM: the model needs every sample); for
+   * images the run's mask is set on {@code o}, so that the maps are written.
    */
   public static org.nlspark.core.glm.GlmAnalysis prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
@@ -394,8 +392,22 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    return org.nlspark.core.glm.GlmAnalysis.prepare(read(spark, input, "--input"), d, c, glm,
+    return org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, input, o), d, c, glm,
         o.backendRequested(), o.memoryBudgetGb());
+  }
+
+  /**
+   * One input resolved as every path input is ({@link StudyInputs}) and read whole on this JVM,
+   * for analyses that need all samples here; the mask of images is set on {@code o}.
+   */
+  static DataMatrix readWhole(SparkSession spark, String input, NlsparkOptions o) {
+    StudyInputs study = resolve(spark, input, null, o);
+    if (!study.executorsCanRead()) {
+      return study.load(hadoopConf(spark), Analysis.ONE_SAMPLE, null).x();
+    }
+    DistributedInputs inputs = Sources.of(spark, study, null);
+    o.mask(inputs.mask()).maskSource(study.maskSource());
+    return inputs.load(new HadoopOpener(hadoopConf(spark))).x();
   }
 
   /** A small text file (a design, contrasts, blocks) through Hadoop, as lines. */

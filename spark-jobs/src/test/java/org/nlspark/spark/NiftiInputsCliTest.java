@@ -138,6 +138,38 @@ class NiftiInputsCliTest {
   }
 
   @Test
+  void glmTakesImagesAndWritesItsStatisticsAsMaps() throws Exception {
+    StringBuilder design = new StringBuilder("intercept,age\n");
+    for (int s = 0; s < study.subjects; s++) {
+      design.append("1,").append(20 + 3 * s % 7).append('\n');
+    }
+    write(dir.resolve("design.csv"), design.toString());
+    write(dir.resolve("contrasts.csv"), "intercept,age\n1,0\n0,1\n");
+    List<String> common = List.of("--design", p("design.csv"), "--contrasts",
+        p("contrasts.csv"), "--permutations", "60", "--seed", "3", "--quiet");
+    List<String> npy = new ArrayList<>(List.of("glm", "--input", p("X.npy"), "--output",
+        p("glm-npy")));
+    npy.addAll(common);
+    CliRun fromNpy = CliRun.of(npy.toArray(new String[0]));
+    assertThat(fromNpy.code()).as(fromNpy.err()).isZero();
+    List<String> images = new ArrayList<>(List.of("glm", "--input", p("subjects.txt"), "--mask",
+        mask.toString(), "--output", p("glm-nifti")));
+    images.addAll(common);
+    CliRun fromImages = CliRun.of(images.toArray(new String[0]));
+    assertThat(fromImages.code()).as(fromImages.err()).isZero();
+    assertSameNpy("glm-npy", "glm-nifti");
+    for (String map : List.of("tstat1", "tstat2", "p_tstat2", "p_fwer_tstat2")) {
+      assertThat(dir.resolve("glm-nifti/" + map + ".nii.gz")).exists();
+    }
+    assertThat(dir.resolve("glm-nifti/null_max_tstat2.nii.gz")).doesNotExist();
+    assertThat(dir.resolve("glm-npy/tstat1.nii.gz")).doesNotExist();
+    try (NiftiReader r = NiftiReader.open(dir.resolve("glm-nifti/tstat2.nii.gz"));
+        NiftiReader m = NiftiReader.open(mask)) {
+      assertThat(r.header().grid().difference(m.header().grid(), "mask")).isNull();
+    }
+  }
+
+  @Test
   void twoSampleAndCorrelationTakeImages() throws Exception {
     NiftiStudy other = new NiftiStudy(12, 7, 0.0);
     for (int s = 0; s < other.subjects; s++) {

@@ -13,6 +13,7 @@ import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,15 +26,23 @@ import picocli.CommandLine.Option;
 @Command(sortOptions = false, name = "glm",
     description = "General linear model with permutation inference (Freedman-Lane): t and F"
         + " contrasts, nuisance covariates, exchangeability blocks.",
-    customSynopsis = "nlspark glm --input X.npy --design D --contrasts C --output DIR [options]",
+    customSynopsis = "nlspark glm --input X --design D --contrasts C --output DIR [options]",
     footer = {"Outputs per t contrast c: tstat{c} p_tstat{c}, with FWER also p_fwer_tstat{c}"
         + " null_max_tstat{c}; F contrasts likewise as fstat{f}; with --fwer-across-contrasts"
-        + " also p_cfwer_*; each a .npy, and summary.json. Values are p (randomise writes"
-        + " 1 - p). No intercept is added: the design says what it holds."})
+        + " also p_cfwer_*; each a .npy (and a .nii.gz map with NIfTI inputs), and"
+        + " summary.json. Values are p (randomise writes 1 - p). No intercept is added: the"
+        + " design says what it holds."})
 final class GlmCommand extends NlsparkCommand {
-  @Option(names = "--input", paramLabel = "X.npy", order = 1,
-      description = "(required) (n_samples, n_voxels) float32/float64 array")
+  @Option(names = "--input", paramLabel = "X", order = 1,
+      description = "(required) the samples, in the forms of the other commands: a 4-D"
+          + " .nii/.nii.gz, a list file, directory or glob of 3-D images, a Parquet dataset, or"
+          + " an .npy (n_samples, n_voxels) array")
   String input;
+
+  @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 5,
+      description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs only; default: every"
+          + " voxel finite in all samples and non-zero in one, written as mask.nii.gz)")
+  String mask;
 
   @Option(names = "--design", paramLabel = "FILE", order = 2,
       description = "(required) design matrix, one row per sample: CSV/TSV with a header row,"
@@ -107,6 +116,7 @@ final class GlmCommand extends NlsparkCommand {
       GlmDraws.Errors.parse(errors);
       o.errors(errors);
     }
+    o.maskFile(mask);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks);
   }
@@ -120,6 +130,7 @@ final class GlmCommand extends NlsparkCommand {
     }
     Precision.parse(common.precision());
     require("--input", input);
+    StudyInputs.checkOptions(input, mask, null, null);
     require("--design", design);
     require("--contrasts", contrasts);
     o.toGlmOptions(blocks == null ? null : new int[0], blocks);
@@ -160,6 +171,9 @@ final class GlmCommand extends NlsparkCommand {
     }
     if (blocks != null) {
       all.add(blocks);
+    }
+    if (mask != null) {
+      all.add(mask);
     }
     return all.toArray(new String[0]);
   }
