@@ -8,9 +8,11 @@ import java.util.Map;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.GpuProbe;
 import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.gpu.GpuTileExecutor;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
@@ -20,8 +22,6 @@ import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.result.Result;
-import org.nlspark.core.stats.BlockStatistic;
-import org.nlspark.core.stats.Kernels;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
@@ -38,8 +38,10 @@ import org.nlspark.core.tile.TileSpec;
  * replicate's whole map must be seen at once. The inputs are already on every executor (the
  * engine ships {@link #data()} once per executor), so each tile holds ALL voxels for a run of
  * replicate windows: it computes the statistic maps of its replicates block by block with the
- * job's own CPU kernels on the fixed logical grid (the same GEMM per (block, window) cell as the
- * voxelwise test, so the statistics have the same bits), then enhances each map and streams
+ * job's own kernels on the fixed logical grid (the same GEMM per (block, window) cell as the
+ * voxelwise test, so the statistics have the same bits; the CPU kernels, or with {@code --backend
+ * gpu} the GPU ones, see {@link StatisticMaps}), then enhances each map on the executor CPU and
+ * streams
  * exceedance counts and per-replicate maxima as partial bytes. The driver holds O(voxels +
  * replicates). The budget decides only how many windows a tile holds (its maps are replicates ×
  * voxels doubles) and how many tiles run at once; no output bit depends on it.
@@ -68,9 +70,9 @@ public final class TfceAnalysis implements TileAnalysis {
 
   /**
    * Validates the whole-map settings ({@link WholeMapInference#of}), then prepares the
-   * permutation test as {@link PreparedJob} does. The statistic maps run on the CPU kernels:
-   * {@code --backend auto} becomes the CPU, and an explicit GPU request is refused (exit 3) rather
-   * than silently moved.
+   * permutation test as {@link PreparedJob} does. The statistic maps come from the CPU kernels, or
+   * with {@code --backend gpu} from the GPU kernels ({@link StatisticMaps#GPU}; TFCE and clusters
+   * then still run on the executor CPU); {@code --backend auto} runs on the CPU.
    *
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
@@ -85,11 +87,9 @@ public final class TfceAnalysis implements TileAnalysis {
     }
     WholeMapInference wholeMap = WholeMapInference.of(mask, tfce, clusterThreshold,
         inputs.voxels());
-    if ("gpu".equals(spec.backend())) {
-      throw new ResourceRefusedException("Cannot run " + wholeMap.flags() + " on a"
-          + " GPU: a GPU was requested explicitly (--backend gpu), but the whole-map statistics"
-          + " of TFCE have CPU kernels only so far; use --backend cpu or auto");
-    }
+    // auto stays on the CPU: the size rule of the voxelwise tests does not weigh the maps that
+    // come back from the device for TFCE. An explicit gpu is resolved (and refused, exit 3,
+    // without a usable GPU) as for every command.
     if ("auto".equals(spec.backend())) {
       spec = spec.toBuilder().backend("cpu").build();
     }
@@ -144,8 +144,10 @@ public final class TfceAnalysis implements TileAnalysis {
   @Override
   public TilePlan plan(MemoryBudget perTile, int parallelism) {
     WholeMapInference.Planned planned = wholeMap.plan(job.grid, job.replicates(), perTile,
-        parallelism, this::bytesPerTile,
-        "cpu kernels, per (voxel block, replicate window) cell of the grid");
+        parallelism, this::bytesPerTile, onGpu()
+            ? "gpu kernels (GEMM and epilogue), per (voxel block, replicate window) cell of the"
+                + " grid, maps copied back to the executor"
+            : "cpu kernels, per (voxel block, replicate window) cell of the grid");
     layout = planned.layout();
     return planned.plan();
   }
@@ -159,9 +161,18 @@ public final class TfceAnalysis implements TileAnalysis {
     return WholeMapInference.tileBytes(windows, job.grid.window(), job.inputs.voxels(), kernel);
   }
 
+  private boolean onGpu() {
+    return job.backend.kind() == BackendKind.GPU;
+  }
+
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(job.spec, job.resampling, job.grid, plan, wholeMap);
+    return runner(plan, onGpu() ? StatisticMaps.GPU : StatisticMaps.CPU);
+  }
+
+  /** Tiles whose statistic maps come from {@code maps} (a device of one's choosing). */
+  public TileRunner runner(TilePlan plan, StatisticMaps maps) {
+    return new Runner(job.spec, job.resampling, job.grid, plan, wholeMap, maps);
   }
 
   @Override
@@ -188,14 +199,16 @@ public final class TfceAnalysis implements TileAnalysis {
     private final Grid kernelGrid;
     private final TilePlan plan;
     private final WholeMapInference wholeMap;
+    private final StatisticMaps statisticMaps;
 
     Runner(JobSpec spec, ResamplingPlan resampling, Grid kernelGrid, TilePlan plan,
-        WholeMapInference wholeMap) {
+        WholeMapInference wholeMap, StatisticMaps statisticMaps) {
       this.spec = spec;
       this.resampling = resampling;
       this.kernelGrid = kernelGrid;
       this.plan = plan;
       this.wholeMap = wholeMap;
+      this.statisticMaps = statisticMaps;
     }
 
     @Override
@@ -203,36 +216,21 @@ public final class TfceAnalysis implements TileAnalysis {
       long start = System.nanoTime();
       JobInputs inputs = (JobInputs) data;
       int voxels = inputs.voxels();
-      int w = kernelGrid.window();
       long first = plan.windowStart(tile.firstWindow());
       int lastWindow = tile.firstWindow() + tile.windowCount();
       int rows = (int) (Math.min(plan.replicates(), plan.windowStart(lastWindow)) - first);
 
       // The statistic maps of the tile's replicates, block by block, each (block, window) cell
-      // computed by the job's kernel exactly as the voxelwise test computes it.
+      // computed by the job's kernels exactly as the voxelwise test computes it.
       double[] maps = new double[rows * voxels];
       double[] observed = new double[voxels];
-      double[] buf = new double[w * Math.min(kernelGrid.voxelBlock(), voxels)];
       long flops = 0;
       int undefined = 0;
       for (int block = 0; block < kernelGrid.blocks(voxels); block++) {
-        int from = kernelGrid.blockStart(block);
-        int to = kernelGrid.blockEnd(block, voxels);
-        int b = to - from;
-        BlockStatistic kernel = Kernels.create(spec, inputs, resampling, from, to, w);
-        kernel.observed(buf);
-        System.arraycopy(buf, 0, observed, from, b);
-        for (int window = tile.firstWindow(); window < lastWindow; window++) {
-          long windowFirst = plan.windowStart(window);
-          int windowRows = plan.windowRows(window);
-          kernel.compute(windowFirst, windowRows, buf);
-          int row0 = (int) (windowFirst - first);
-          for (int r = 0; r < windowRows; r++) {
-            System.arraycopy(buf, r * b, maps, (row0 + r) * voxels + from, b);
-          }
-        }
-        flops += kernel.flops();
-        undefined += kernel.undefinedVoxels();
+        GpuTileExecutor.BlockMaps b = statisticMaps.compute(spec, inputs, resampling, kernelGrid,
+            block, plan, tile, maps, observed, device);
+        flops += b.flops();
+        undefined += b.undefinedVoxels();
       }
       WholeMapPartial part = wholeMap.fold(spec.tail(), observed, maps, rows, first,
           tile.firstWindow() == 0, undefined);
