@@ -14,9 +14,9 @@ import org.nlspark.core.result.Result;
  * maximum key per drawn replicate), with TFCE {@code tfce_tstat{c} p_tfce_tstat{c}
  * p_fwer_tfce_tstat{c} null_max_tfce_tstat{c}}, with cluster extent {@code cluster_size_tstat{c}
  * p_fwer_cluster_tstat{c} null_max_cluster_tstat{c}}, then {@code p_cfwer_*} with FWER across
- * contrasts. Values are
- * p, not 1 - p. {@code draws} holds each contrast's draw plan (summary.json: scheme, replicates,
- * exact enumeration).
+ * contrasts. Values are p, not 1 - p. {@code draws} holds each contrast's draw plan
+ * (summary.json: scheme, replicates, exact enumeration); {@code wholeMapInference} each
+ * contrast's TFCE and cluster facts (empty without them).
  */
 public record GlmResult(Map<String, double[]> maps, Map<String, Map<String, Object>> draws,
     Map<String, Integer> undefinedVoxels, Map<String, Object> wholeMapInference)
