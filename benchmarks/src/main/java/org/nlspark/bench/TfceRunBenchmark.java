@@ -40,37 +40,9 @@ public final class TfceRunBenchmark {
     double budgetGb = args.length > 3 ? Double.parseDouble(args[3]) : 3.0;
 
     long t0 = System.nanoTime();
-    boolean[] mask = new boolean[NI * NJ * NK];
-    for (int i = 0; i < NI; i++) {
-      for (int j = 0; j < NJ; j++) {
-        for (int k = 0; k < NK; k++) {
-          double a = (i - 45.0) / 36.0;
-          double b = (j - 54.0) / 45.0;
-          double c = (k - 40.0) / 34.0;
-          mask[(i * NJ + j) * NK + k] = a * a + b * b + c * c <= 1.0;
-        }
-      }
-    }
-    MaskGrid grid = MaskGrid.of(NI, NJ, NK, mask);
+    MaskGrid grid = mask();
     int voxels = grid.voxels();
-    double[] x = new double[subjects * voxels];
-    double[] volume = new double[NI * NJ * NK];
-    double[] scratch = new double[volume.length];
-    for (int s = 0; s < subjects; s++) {
-      SplittableRandom rng = new SplittableRandom(1000 + s);
-      for (int c = 0; c < volume.length; c++) {
-        volume[c] = rng.nextDouble() - 0.5;
-      }
-      smooth(volume, scratch);
-      for (int v = 0; v < voxels; v++) {
-        int c = grid.cellOf(v);
-        int i = c / (NJ * NK);
-        int j = (c / NK) % NJ;
-        int k = c % NK;
-        x[s * voxels + v] = 8 * volume[c] + 0.35 * blob(i, j, k, 30, 40, 40, 5)
-            - 0.3 * blob(i, j, k, 60, 70, 35, 4);
-      }
-    }
+    double[] x = data(grid, subjects);
     double setupSeconds = (System.nanoTime() - t0) / 1e9;
 
     JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(permutations)
@@ -99,8 +71,48 @@ public final class TfceRunBenchmark {
         report.plan.windowsPerTile(), facts.get("p_fwer_tfce_below_0_05"));
   }
 
+  /** The ellipsoid mask of {@code it/bench_tfce.py} on the 2 mm MNI-sized grid. */
+  static MaskGrid mask() {
+    boolean[] mask = new boolean[NI * NJ * NK];
+    for (int i = 0; i < NI; i++) {
+      for (int j = 0; j < NJ; j++) {
+        for (int k = 0; k < NK; k++) {
+          double a = (i - 45.0) / 36.0;
+          double b = (j - 54.0) / 45.0;
+          double c = (k - 40.0) / 34.0;
+          mask[(i * NJ + j) * NK + k] = a * a + b * b + c * c <= 1.0;
+        }
+      }
+    }
+    return MaskGrid.of(NI, NJ, NK, mask);
+  }
+
+  /** Subjects x mask voxels: smoothed noise plus a positive and a negative blob. */
+  static double[] data(MaskGrid grid, int subjects) {
+    int voxels = grid.voxels();
+    double[] x = new double[subjects * voxels];
+    double[] volume = new double[NI * NJ * NK];
+    double[] scratch = new double[volume.length];
+    for (int s = 0; s < subjects; s++) {
+      SplittableRandom rng = new SplittableRandom(1000 + s);
+      for (int c = 0; c < volume.length; c++) {
+        volume[c] = rng.nextDouble() - 0.5;
+      }
+      smooth(volume, scratch);
+      for (int v = 0; v < voxels; v++) {
+        int c = grid.cellOf(v);
+        int i = c / (NJ * NK);
+        int j = (c / NK) % NJ;
+        int k = c % NK;
+        x[s * voxels + v] = 8 * volume[c] + 0.35 * blob(i, j, k, 30, 40, 40, 5)
+            - 0.3 * blob(i, j, k, 60, 70, 35, 4);
+      }
+    }
+    return x;
+  }
+
   /** CPU time of this process (ns): on a shared machine, what the run itself used. */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     java.lang.management.OperatingSystemMXBean os =
         java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     return os instanceof com.sun.management.OperatingSystemMXBean

@@ -20,6 +20,7 @@ import org.nlspark.core.isc.IscAnalysis;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
+import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.core.job.Analysis;
@@ -350,8 +351,10 @@ public final class Nlspark {
    * voxels), {@code design} (CSV/TSV with a header, or VEST design.mat), {@code contrasts}
    * (CSV/TSV or VEST design.con). Options: fContrasts, errors, exchangeabilityBlocks,
    * wholeBlocks, replicates (P), tail (of t; F is upper), fwer, fwerAcrossContrasts, seed,
-   * precision, backend, memoryBudgetGb, partitions. Outputs {@code tstat1 p_tstat1
-   * p_fwer_tstat1 null_max_tstat1 ... fstat1 ... p_cfwer_*}.
+   * precision, backend, memoryBudgetGb, partitions, and with {@code mask}: tfce,
+   * clusterThreshold. Outputs {@code tstat1 p_tstat1 p_fwer_tstat1 null_max_tstat1 [tfce_tstat1
+   * p_tfce_tstat1 p_fwer_tfce_tstat1 null_max_tfce_tstat1] [cluster_size_tstat1 ...] ... fstat1
+   * ... p_cfwer_*}.
    */
   public static RunReport glm(SparkSession spark, String input, String design, String contrasts,
       NlsparkOptions options) {
@@ -364,25 +367,42 @@ public final class Nlspark {
       org.nlspark.core.glm.GlmDesign design, org.nlspark.core.glm.GlmContrasts contrasts,
       int[] blocks, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return run(spark, org.nlspark.core.glm.GlmAnalysis.prepare(y, design, contrasts,
-        o.toGlmOptions(blocks, "exchangeability blocks"), o.backendRequested(),
-        o.memoryBudgetGb()), o, false);
+    org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
+    WholeMapInference.requireGrid(o.mask() != null, o.tfce(), o.clusterThreshold());
+    return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
+        contrasts, glm, o.backendRequested(), o.memoryBudgetGb()), o), o, false);
+  }
+
+  /**
+   * The glm run itself, or with {@code tfce} / {@code clusterThreshold} its whole-map form on
+   * the grid of {@link NlsparkOptions#mask()} (DESIGN §9).
+   */
+  static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis,
+      NlsparkOptions o) {
+    if (!o.wholeMapInference()) {
+      return analysis;
+    }
+    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()), o.tfce(),
+        o.clusterThreshold());
   }
 
   /**
    * Reads and validates everything a glm run needs, before any tile runs: every refusal of
    * DESIGN §9 (design rows, zero or second constant columns, NaN, contrast lengths,
-   * non-estimable contrasts, unequal whole blocks) is an exit-2 error here. {@code input} is
-   * any input form of {@link #bootstrap} (read on this JVM: the model needs every sample); for
-   * images the run's mask is set on {@code o}, so that the maps are written.
+   * non-estimable contrasts, unequal whole blocks) is an exit-2 error here, and so is
+   * {@code tfce} or {@code clusterThreshold} without the grid of a mask image. With either, the
+   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}. {@code input} is any input
+   * form of {@link #bootstrap} (read on this JVM: the model needs every sample); for images the
+   * run's mask is set on {@code o}, so that whole maps are enhanced and written.
    */
-  public static org.nlspark.core.glm.GlmAnalysis prepareGlm(SparkSession spark, String input,
+  public static TileAnalysis prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
     Configuration conf = hadoopConf(spark);
     String blocksPath = o.exchangeabilityBlocks();
     // Options first (an empty stand-in for blocks not read yet), then the files.
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(
         blocksPath == null ? null : new int[0], blocksPath);
+    WholeMapInference.requireGrid(o.mask() != null, o.tfce(), o.clusterThreshold());
     org.nlspark.core.glm.GlmDesign d = org.nlspark.core.glm.GlmFiles.readDesign(
         readLines(conf, design, "--design"), design);
     String f = o.fContrasts();
@@ -392,8 +412,8 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    return org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, input, o), d, c, glm,
-        o.backendRequested(), o.memoryBudgetGb());
+    return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, input, o),
+        d, c, glm, o.backendRequested(), o.memoryBudgetGb()), o);
   }
 
   /**

@@ -7,8 +7,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The command line of whole-map inference: the flags on the three permutation commands, their
- * checks before Spark starts, and exit 2 for an input without a grid (an .npy matrix).
+ * The command line of whole-map inference: the flags on the three permutation commands and
+ * {@code glm}, their checks before Spark starts, and exit 2 for an input without a grid (an .npy
+ * matrix).
  */
 class TfceCliTest {
   @TempDir Path dir;
@@ -21,6 +22,10 @@ class TfceCliTest {
       assertThat(help.out()).as(command).contains("--tfce").contains("--cluster-threshold=T")
           .contains("p_fwer_tfce.npy");
     }
+    CliRun glm = CliRun.of("glm", "--help");
+    assertThat(glm.code()).isZero();
+    assertThat(glm.out()).contains("--tfce").contains("--cluster-threshold=T")
+        .contains("tfce_tstat{c}").contains("p_fwer_cluster_tstat{c}");
     for (String command : new String[] {"bootstrap", "isc", "timeseries-correlation"}) {
       assertThat(CliRun.of(command, "--help").out()).as(command).doesNotContain("--tfce");
     }
@@ -51,5 +56,38 @@ class TfceCliTest {
       // 0 and -2 by the threshold rule, Infinity and NaN already by the number parser
       assertThat(r.err()).contains("--cluster-threshold must be").contains("but was: " + bad);
     }
+  }
+
+  @Test
+  void glmWithAnNpyInputHasNoGridSoTfceExitsTwo() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 8, 30, TestData.gaussian(3, 8, 30, 0.5));
+    Path design = dir.resolve("design.csv");
+    java.nio.file.Files.write(design, java.util.List.of("intercept,group", "1,0", "1,1", "1,0",
+        "1,1", "1,0", "1,1", "1,0", "1,1"));
+    Path contrasts = dir.resolve("con.csv");
+    java.nio.file.Files.write(contrasts, java.util.List.of("name,intercept,group", "g,0,1"));
+    Path out = dir.resolve("glm");
+    for (String[] flags : new String[][] {{"--tfce"}, {"--cluster-threshold", "2.3"},
+        {"--tfce", "--cluster-threshold", "3"}}) {
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("glm", "--input",
+          x.toString(), "--design", design.toString(), "--contrasts", contrasts.toString(),
+          "--output", out.toString(), "--permutations", "20", "--quiet"));
+      args.addAll(java.util.List.of(flags));
+      CliRun r = CliRun.of(args.toArray(new String[0]));
+      assertThat(r.code()).as(r.err()).isEqualTo(2);
+      assertThat(r.err()).contains("TFCE needs a mask image")
+          .contains(flags.length == 1 ? "--tfce" : flags[0]);
+      assertThat(out).doesNotExist();
+    }
+    CliRun bad = CliRun.of("glm", "--input", x.toString(), "--design", design.toString(),
+        "--contrasts", contrasts.toString(), "--output", out.toString(), "--cluster-threshold",
+        "-1");
+    assertThat(bad.code()).as(bad.err()).isEqualTo(2);
+    assertThat(bad.err()).contains("--cluster-threshold must be").contains("but was: -1");
+    CliRun gpu = CliRun.of("glm", "--input", x.toString(), "--design", design.toString(),
+        "--contrasts", contrasts.toString(), "--output", out.toString(), "--tfce", "--backend",
+        "gpu");
+    assertThat(gpu.code()).as(gpu.err()).isEqualTo(3);
+    assertThat(gpu.err()).contains("--backend cpu or auto");
   }
 }

@@ -45,10 +45,9 @@ import org.nlspark.core.tile.TileSpec;
  * <p>FWER over contrasts needs no extra partial: z is increasing in the key, so each replicate's
  * maximum z is the z of the per-contrast maxima, formed once in {@link GlmRun#assemble}.
  *
- * <p>Hook for TFCE or cluster extent on GLM maps: those need every voxel of a replicate's map at
- * once, so they would replace {@link #plan} by tiles of one window over all blocks (as the TFCE
- * commands plan theirs) and fold the enhanced map's maximum into the same null-max partial; the
- * per-contrast loop, the partial layout and the merge stay as they are.
+ * <p>TFCE and cluster extent ({@link #withWholeMaps}) need every voxel of a replicate's map at
+ * once: {@link GlmWholeMapAnalysis} runs the same per-contrast kernels on the same grid cells in
+ * tiles that hold all voxels for a run of replicate windows.
  */
 public final class GlmAnalysis implements TileAnalysis {
   /** The data every tile reads: Y (samples x voxels). */
@@ -122,6 +121,22 @@ public final class GlmAnalysis implements TileAnalysis {
 
   public GlmModel model() {
     return model;
+  }
+
+  /**
+   * The same model with TFCE and/or cluster-extent inference on every contrast's maps (DESIGN
+   * §9), on the grid of {@code mask}.
+   *
+   * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
+   */
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask, boolean tfce,
+      Double clusterThreshold) {
+    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask, tfce,
+        clusterThreshold, data.y().cols()));
+  }
+
+  List<GlmDraws> draws() {
+    return draws;
   }
 
   public GlmRun.Options options() {

@@ -178,6 +178,18 @@ public final class GlmRun {
    */
   public static GlmResult assemble(GlmModel model, Options o, java.util.List<GlmDraws> drawPlans,
       java.util.List<ContrastTotals> totals) {
+    return assemble(model, o, drawPlans, totals, null, Map.of());
+  }
+
+  /**
+   * The same, with each contrast's whole-map outputs ({@code tfce_tstat1 ...}, DESIGN §9) placed
+   * after its voxelwise ones and their facts under {@code whole_map_inference}.
+   *
+   * @param wholeMaps per contrast, its whole-map outputs in order; null for none
+   */
+  public static GlmResult assemble(GlmModel model, Options o, java.util.List<GlmDraws> drawPlans,
+      java.util.List<ContrastTotals> totals, java.util.List<Map<String, double[]>> wholeMaps,
+      Map<String, Object> wholeMapFacts) {
     Map<String, double[]> maps = new LinkedHashMap<>();
     Map<String, Map<String, Object>> plans = new LinkedHashMap<>();
     Map<String, Integer> undefined = new LinkedHashMap<>();
@@ -222,6 +234,9 @@ public final class GlmRun {
           enumerated = draws.enumerated();
         }
       }
+      if (wholeMaps != null) {
+        maps.putAll(wholeMaps.get(ci));
+      }
       Map<String, Object> plan = draws.toMap();
       plan.put("tail", tail.cliName());
       plan.put("contrast", c.name());
@@ -233,6 +248,6 @@ public final class GlmRun {
       maps.put("p_cfwer_" + e.getKey().outputName(),
           PValues.fwer(zMax, e.getValue(), enumerated));
     }
-    return new GlmResult(maps, plans, undefined);
+    return new GlmResult(maps, plans, undefined, wholeMapFacts);
   }
 }

@@ -13,6 +13,7 @@ import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.OomRecovery;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileSpec;
@@ -81,6 +82,101 @@ public final class GpuTileExecutor {
     GpuBlock block = GpuBlock.create(spec, inputs, resampling, plan.grid(), tile.block());
     HostDraws draws = HostDraws.generate(block, plan, tile, spec.precision());
     return run(device, spec, plan, tile, block, draws, start);
+  }
+
+  /** What {@link #statisticMaps} computed for one voxel block. */
+  public record BlockMaps(long flops, int undefinedVoxels) {}
+
+  /**
+   * Whole statistic maps for TFCE and cluster inference (DESIGN §9): the statistic of voxel block
+   * {@code block} of {@code kernelGrid} for the observed data and for every replicate of the
+   * tile's windows, by the same GEMM and epilogue kernels as {@link #execute}, copied back to the
+   * host (TFCE itself runs on the executor CPU). Row r of the tile (replicate
+   * {@code plan.windowStart(tile.firstWindow()) + r}) goes to {@code maps[r * stride + from ..]},
+   * the observed statistic to {@code observed[from ..]}, {@code from} the block's first voxel.
+   * The draws are generated on the host first, as for every GPU tile; one window of them is on
+   * the device at a time, so a tile's device memory does not grow with its windows.
+   *
+   * @param device CUDA device index (from Spark's task resources; 0 in local mode)
+   */
+  public static BlockMaps statisticMaps(JobSpec spec, JobInputs inputs,
+      ResamplingPlan resampling, Grid kernelGrid, int block, TilePlan plan, TileSpec tile,
+      double[] maps, int stride, double[] observed, int device) {
+    CudaContext context = CudaContext.shared(device);
+    context.lock().lock();
+    try {
+      return statisticMaps(context, spec, inputs, resampling, kernelGrid, block, plan, tile, maps,
+          stride, observed);
+    } finally {
+      context.lock().unlock();
+    }
+  }
+
+  /** The same on {@code ctx}: the CUDA device, or the host build of the kernels. */
+  static BlockMaps statisticMaps(Device ctx, JobSpec spec, JobInputs inputs,
+      ResamplingPlan resampling, Grid kernelGrid, int block, TilePlan plan, TileSpec tile,
+      double[] maps, int stride, double[] observed) {
+    GpuBlock g = GpuBlock.create(spec, inputs, resampling, kernelGrid, block);
+    if (!g.usesGemm() || spec.analysis() == Analysis.BOOTSTRAP) {
+      throw new IllegalArgumentException("[BUG] statistic maps are for the permutation tests,"
+          + " not " + spec.analysis().command());
+    }
+    HostDraws draws = HostDraws.generate(g, plan, tile, spec.precision());
+    int b = g.b;
+    int n = g.n;
+    int w = plan.grid().window();
+    int from = kernelGrid.blockStart(block);
+    boolean f64 = spec.precision() == Precision.FLOAT64;
+    int es = f64 ? 8 : 4;
+    long flops = 0;
+    try (DeviceArena arena = new DeviceArena(ctx)) {
+      DeviceBuffer out = arena.alloc(8L * w * b);
+      DeviceBuffer x = upload(arena, g.data, f64);
+      DeviceBuffer x2 = g.data2 == null ? null : upload(arena, g.data2, f64);
+      DeviceBuffer product = arena.alloc((long) es * w * b);
+      DeviceBuffer product2 = x2 == null ? null : arena.alloc((long) es * w * b);
+      DeviceBuffer d = arena.alloc((long) es * w * n);
+      DeviceBuffer perVoxel = g.perVoxel == null ? null : arena.upload(g.perVoxel);
+      DeviceBuffer perVoxel2 = g.perVoxel2 == null ? null : arena.upload(g.perVoxel2);
+      DeviceBuffer undefinedCols = g.undefined.length == 0 ? null : arena.upload(g.undefined);
+      DeviceBuffer undefinedValues = null;
+      if (undefinedCols != null) {
+        double[] nan = new double[g.undefined.length];
+        Arrays.fill(nan, Double.NaN);
+        undefinedValues = arena.upload(nan);
+      }
+      Epilogue epilogue = new Epilogue(ctx, g, f64, product, product2, out, perVoxel, perVoxel2,
+          null, null, undefinedCols, undefinedValues);
+      double[] host = new double[w * b];
+
+      // The observed statistic through the same cell shape, row 0 of D (as execute does).
+      double[] identity = new double[w * n];
+      g.fillIdentity(identity, 0);
+      DeviceBuffer dIdentity = upload(arena, identity, f64);
+      flops += gemms(ctx, f64, b, w, n, x, x2, dIdentity.address(), product, product2);
+      epilogue.run(1);
+      out.download(0, host, 0, b);
+      System.arraycopy(host, 0, observed, from, b);
+
+      long first = plan.windowStart(tile.firstWindow());
+      for (int k = 0; k < tile.windowCount(); k++) {
+        int window = tile.firstWindow() + k;
+        int rows = plan.windowRows(window);
+        if (f64) {
+          d.upload(draws.doubles, k * w * n, w * n, 0);
+        } else {
+          d.upload(draws.floats, k * w * n, w * n, 0);
+        }
+        flops += gemms(ctx, f64, b, w, n, x, x2, d.address(), product, product2);
+        epilogue.run(rows);
+        out.download(0, host, 0, rows * b);
+        int row0 = (int) (plan.windowStart(window) - first);
+        for (int r = 0; r < rows; r++) {
+          System.arraycopy(host, r * b, maps, (row0 + r) * stride + from, b);
+        }
+      }
+    }
+    return new BlockMaps(flops, g.undefined.length);
   }
 
   private static PartialResult run(Device device, JobSpec spec, TilePlan plan, TileSpec tile,

@@ -6,87 +6,52 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.nlspark.core.accumulate.ExceedanceCounter;
-import org.nlspark.core.accumulate.NullMaxAccumulator;
+import java.util.ArrayList;
+import java.util.List;
 import org.nlspark.core.tile.TileSpec;
 
 /**
- * What one whole-map TFCE tile sends to the merge: for its replicates, the per-voxel exceedance
- * counts (of the statistic and of its TFCE) and the per-replicate maxima (statistic, TFCE,
- * largest cluster). The tile that starts at window 0 also sends the observed maps (statistic,
- * TFCE, cluster sizes). Counts and maxima merge exactly in any order.
+ * What one whole-map tile sends to the merge: the tile, its kernel work, and one {@link
+ * WholeMapPartial} per statistic it enhanced (one for the permutation tests, one per contrast for
+ * {@code glm}).
  *
- * <p>Byte layout (version 1, big-endian): magic 'T', version, tile index, first window, window
- * count, flops, kernel nanos, TFCE nanos, TFCE thread-CPU nanos, maps enhanced, undefined voxels, then three optional
- * double arrays (observed, observed TFCE, observed cluster sizes: presence flag, length, values)
- * and five optional length-prefixed accumulator blobs (counts, null maxima, TFCE counts, TFCE
- * null maxima, cluster null maxima; length -1 when absent).
+ * <p>Byte layout (version 2, big-endian): magic 'T', version, tile index, block, first window,
+ * window count, flops, kernel nanos, statistic count, then each statistic's partial as {@link
+ * WholeMapPartial} lays it out.
  */
-final class TfcePartial {
+public final class TfcePartial {
   private static final byte MAGIC = 'T';
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
 
-  final TileSpec tile;
-  final double[] observed;
-  final double[] observedTfce;
-  final double[] observedClusters;
-  final ExceedanceCounter counts;
-  final NullMaxAccumulator nullMax;
-  final ExceedanceCounter tfceCounts;
-  final NullMaxAccumulator tfceNullMax;
-  final NullMaxAccumulator clusterNullMax;
-  final long flops;
-  final long kernelNanos;
-  final long tfceNanos;
-  final long tfceCpuNanos;
-  final long mapsEnhanced;
-  final int undefinedVoxels;
+  public final TileSpec tile;
+  public final long flops;
+  public final long kernelNanos;
+  public final List<WholeMapPartial> statistics;
 
-  TfcePartial(TileSpec tile, double[] observed, double[] observedTfce, double[] observedClusters,
-      ExceedanceCounter counts, NullMaxAccumulator nullMax, ExceedanceCounter tfceCounts,
-      NullMaxAccumulator tfceNullMax, NullMaxAccumulator clusterNullMax, long flops,
-      long kernelNanos, long tfceNanos, long tfceCpuNanos, long mapsEnhanced,
-      int undefinedVoxels) {
+  public TfcePartial(TileSpec tile, long flops, long kernelNanos,
+      List<WholeMapPartial> statistics) {
     this.tile = tile;
-    this.observed = observed;
-    this.observedTfce = observedTfce;
-    this.observedClusters = observedClusters;
-    this.counts = counts;
-    this.nullMax = nullMax;
-    this.tfceCounts = tfceCounts;
-    this.tfceNullMax = tfceNullMax;
-    this.clusterNullMax = clusterNullMax;
     this.flops = flops;
     this.kernelNanos = kernelNanos;
-    this.tfceNanos = tfceNanos;
-    this.tfceCpuNanos = tfceCpuNanos;
-    this.mapsEnhanced = mapsEnhanced;
-    this.undefinedVoxels = undefinedVoxels;
+    this.statistics = List.copyOf(statistics);
   }
 
-  byte[] toBytes() {
+  public byte[] toBytes() {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeByte(MAGIC);
       out.writeByte(VERSION);
       out.writeInt(tile.index());
+      out.writeInt(tile.block());
       out.writeInt(tile.firstWindow());
       out.writeInt(tile.windowCount());
       out.writeLong(flops);
       out.writeLong(kernelNanos);
-      out.writeLong(tfceNanos);
-      out.writeLong(tfceCpuNanos);
-      out.writeLong(mapsEnhanced);
-      out.writeInt(undefinedVoxels);
-      writeDoubles(out, observed);
-      writeDoubles(out, observedTfce);
-      writeDoubles(out, observedClusters);
-      writeBlob(out, counts == null ? null : counts.toBytes());
-      writeBlob(out, nullMax == null ? null : nullMax.toBytes());
-      writeBlob(out, tfceCounts == null ? null : tfceCounts.toBytes());
-      writeBlob(out, tfceNullMax == null ? null : tfceNullMax.toBytes());
-      writeBlob(out, clusterNullMax == null ? null : clusterNullMax.toBytes());
+      out.writeInt(statistics.size());
+      for (WholeMapPartial s : statistics) {
+        s.write(out);
+      }
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -94,7 +59,7 @@ final class TfcePartial {
     }
   }
 
-  static TfcePartial fromBytes(byte[] data) {
+  public static TfcePartial fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       if (in.readByte() != MAGIC) {
@@ -105,71 +70,17 @@ final class TfcePartial {
         throw new IllegalArgumentException("Cannot read a TFCE partial result: unknown version "
             + version + " (this build reads version " + VERSION + ")");
       }
-      int index = in.readInt();
-      int firstWindow = in.readInt();
-      int windowCount = in.readInt();
-      TileSpec tile = new TileSpec(index, 0, firstWindow, windowCount);
+      TileSpec tile = new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
       long flops = in.readLong();
       long kernelNanos = in.readLong();
-      long tfceNanos = in.readLong();
-      long tfceCpuNanos = in.readLong();
-      long maps = in.readLong();
-      int undefined = in.readInt();
-      double[] observed = readDoubles(in);
-      double[] observedTfce = readDoubles(in);
-      double[] observedClusters = readDoubles(in);
-      byte[] c = readBlob(in);
-      byte[] m = readBlob(in);
-      byte[] tc = readBlob(in);
-      byte[] tm = readBlob(in);
-      byte[] cm = readBlob(in);
-      return new TfcePartial(tile, observed, observedTfce, observedClusters,
-          c == null ? null : ExceedanceCounter.fromBytes(c),
-          m == null ? null : NullMaxAccumulator.fromBytes(m),
-          tc == null ? null : ExceedanceCounter.fromBytes(tc),
-          tm == null ? null : NullMaxAccumulator.fromBytes(tm),
-          cm == null ? null : NullMaxAccumulator.fromBytes(cm),
-          flops, kernelNanos, tfceNanos, tfceCpuNanos, maps, undefined);
+      int count = in.readInt();
+      List<WholeMapPartial> statistics = new ArrayList<>(count);
+      for (int s = 0; s < count; s++) {
+        statistics.add(WholeMapPartial.read(in));
+      }
+      return new TfcePartial(tile, flops, kernelNanos, statistics);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static void writeDoubles(DataOutputStream out, double[] values) throws IOException {
-    out.writeBoolean(values != null);
-    if (values != null) {
-      out.writeInt(values.length);
-      for (double v : values) {
-        out.writeDouble(v);
-      }
-    }
-  }
-
-  private static double[] readDoubles(DataInputStream in) throws IOException {
-    if (!in.readBoolean()) {
-      return null;
-    }
-    double[] values = new double[in.readInt()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = in.readDouble();
-    }
-    return values;
-  }
-
-  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
-    out.writeInt(blob == null ? -1 : blob.length);
-    if (blob != null) {
-      out.write(blob);
-    }
-  }
-
-  private static byte[] readBlob(DataInputStream in) throws IOException {
-    int len = in.readInt();
-    if (len < 0) {
-      return null;
-    }
-    byte[] b = new byte[len];
-    in.readFully(b);
-    return b;
   }
 }

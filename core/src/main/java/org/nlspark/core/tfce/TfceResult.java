@@ -29,20 +29,18 @@ public final class TfceResult implements Result {
   /** Null without --cluster-threshold or FWER. */
   public final double[] pFwerCluster;
   public final double[] nullMaxCluster;
-  private final Map<String, Object> inference;
+  private final WholeMapMerge.Totals wholeMap;
 
-  TfceResult(PermutationResult voxelwise, double[] tfce, double[] pTfce, double[] pFwerTfce,
-      double[] nullMaxTfce, double[] clusterSize, double[] pFwerCluster, double[] nullMaxCluster,
-      Map<String, Object> inference) {
+  TfceResult(PermutationResult voxelwise, WholeMapMerge.Totals wholeMap) {
     this.voxelwise = voxelwise;
-    this.tfce = tfce;
-    this.pTfce = pTfce;
-    this.pFwerTfce = pFwerTfce;
-    this.nullMaxTfce = nullMaxTfce;
-    this.clusterSize = clusterSize;
-    this.pFwerCluster = pFwerCluster;
-    this.nullMaxCluster = nullMaxCluster;
-    this.inference = inference;
+    this.tfce = wholeMap.tfce();
+    this.pTfce = wholeMap.pTfce();
+    this.pFwerTfce = wholeMap.pFwerTfce();
+    this.nullMaxTfce = wholeMap.nullMaxTfce();
+    this.clusterSize = wholeMap.clusterSize();
+    this.pFwerCluster = wholeMap.pFwerCluster();
+    this.nullMaxCluster = wholeMap.nullMaxCluster();
+    this.wholeMap = wholeMap;
   }
 
   @Override
@@ -52,23 +50,9 @@ public final class TfceResult implements Result {
 
   @Override
   public List<Output> outputs() {
-    long[] shape = {voxels()};
     List<Output> out = new ArrayList<>(voxelwise.outputs());
-    if (tfce != null) {
-      out.add(new Output("tfce", shape, tfce));
-      out.add(new Output("p_tfce", shape, pTfce));
-      if (pFwerTfce != null) {
-        out.add(new Output("p_fwer_tfce", shape, pFwerTfce));
-        out.add(new Output("null_max_tfce", new long[] {nullMaxTfce.length}, nullMaxTfce));
-      }
-    }
-    if (clusterSize != null) {
-      out.add(new Output("cluster_size", shape, clusterSize));
-      if (pFwerCluster != null) {
-        out.add(new Output("p_fwer_cluster", shape, pFwerCluster));
-        out.add(new Output("null_max_cluster", new long[] {nullMaxCluster.length},
-            nullMaxCluster));
-      }
+    for (Map.Entry<String, double[]> e : wholeMap.outputs("").entrySet()) {
+      out.add(new Output(e.getKey(), new long[] {e.getValue().length}, e.getValue()));
     }
     return out;
   }
@@ -76,7 +60,7 @@ public final class TfceResult implements Result {
   @Override
   public Map<String, Object> facts() {
     Map<String, Object> m = new LinkedHashMap<>(voxelwise.facts());
-    m.put("whole_map_inference", inference);
+    m.put("whole_map_inference", wholeMap.facts());
     return m;
   }
 }

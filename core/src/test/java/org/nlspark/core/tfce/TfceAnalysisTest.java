@@ -314,9 +314,13 @@ class TfceAnalysisTest {
         .hasMessageContaining("--cluster-threshold must be finite and > 0")
         .hasMessageEndingWith("but was: -1.0");
     JobSpec gpu = spec(Tail.TWO, 10).toBuilder().backend("gpu").build();
-    assertThatThrownBy(() -> TfceAnalysis.prepare(gpu, inputs, 1, SMALL, grid, true, null))
+    // A GPU request runs the maps on the GPU kernels (TfceGpuMapsTest); without one it is exit 3.
+    assertThatThrownBy(() -> TfceAnalysis.prepare(gpu, inputs, 1, SMALL, grid, true, null,
+        () -> org.nlspark.core.backend.GpuStatus.unavailable("no CUDA driver"),
+        org.nlspark.core.memory.MemoryProbe.system()))
         .isInstanceOf(ResourceRefusedException.class)
-        .hasMessageContaining("Cannot run --tfce on a GPU");
+        .hasMessageContaining("Cannot run on a GPU: GPU requested explicitly")
+        .hasMessageContaining("no CUDA driver");
     TfceAnalysis analysis = TfceAnalysis.prepare(spec(Tail.TWO, 10), inputs, 1, SMALL, grid,
         true, null);
     assertThatThrownBy(() -> analysis.plan(MemoryBudget.explicit(1e-6), 1))

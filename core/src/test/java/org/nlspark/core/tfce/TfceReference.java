@@ -9,11 +9,11 @@ import org.nlspark.core.job.Tail;
  * size^E · h^H to each voxel), and cluster sizes at one threshold. Works on grid coordinates and
  * does not use {@link MaskGrid}'s neighbour lists.
  */
-final class TfceReference {
+public final class TfceReference {
   private TfceReference() {}
 
   /** Thresholds of nilearn: {@code np.linspace(0, max, steps + 1)[1:]}. */
-  static double[] thresholds(double max, int steps) {
+  public static double[] thresholds(double max, int steps) {
     double[] h = new double[steps];
     double step = max / steps;
     for (int k = 1; k <= steps; k++) {
@@ -23,7 +23,7 @@ final class TfceReference {
     return h;
   }
 
-  static double[] tfce(
+  public static double[] tfce(
       int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double e, double hExp,
       int steps) {
     double[] full = unmask(ni, nj, nk, mask, stat);
@@ -67,7 +67,7 @@ final class TfceReference {
     return out;
   }
 
-  static int[] clusterSizes(
+  public static int[] clusterSizes(
       int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double t) {
     double[] full = unmask(ni, nj, nk, mask, stat);
     int[] sizeFull = new int[full.length];

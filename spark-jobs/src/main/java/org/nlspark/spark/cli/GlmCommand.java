@@ -6,10 +6,10 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.engine.RunReport;
-import org.nlspark.core.glm.GlmAnalysis;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.GlmDraws;
+import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.spark.Nlspark;
 import org.nlspark.spark.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
@@ -31,7 +31,12 @@ import picocli.CommandLine.Option;
         + " null_max_tstat{c}; F contrasts likewise as fstat{f}; with --fwer-across-contrasts"
         + " also p_cfwer_*; each a .npy (and a .nii.gz map with NIfTI inputs), and"
         + " summary.json. Values are p (randomise writes 1 - p). No intercept is added: the"
-        + " design says what it holds."})
+        + " design says what it holds.",
+        "With --tfce also, per contrast, tfce_tstat{c} p_tfce_tstat{c}, with FWER"
+        + " p_fwer_tfce_tstat{c} null_max_tfce_tstat{c}; with --cluster-threshold"
+        + " cluster_size_tstat{c}, with FWER p_fwer_cluster_tstat{c} null_max_cluster_tstat{c}"
+        + " (fstat{f} likewise; each contrast's own maxima, p_cfwer_* stays voxelwise). Both"
+        + " need a mask image (an .npy input has no grid: exit 2)."})
 final class GlmCommand extends NlsparkCommand {
   @Option(names = "--input", paramLabel = "X", order = 1,
       description = "(required) the samples, in the forms of the other commands: a 4-D"
@@ -91,6 +96,7 @@ final class GlmCommand extends NlsparkCommand {
       description = "also FWER over all contrasts (p_cfwer_*; statistics compared as z)")
   boolean fwerAcrossContrasts;
 
+  @Mixin TfceOptions wholeMap;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
 
@@ -117,6 +123,7 @@ final class GlmCommand extends NlsparkCommand {
       o.errors(errors);
     }
     o.maskFile(mask);
+    wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks);
   }
@@ -148,7 +155,7 @@ final class GlmCommand extends NlsparkCommand {
       try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
           output, common.overwrite, 0, inputs())) {
         // The files are read and the model checked (exit 2) before any tile runs.
-        GlmAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);
+        TileAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);
         RunReport report = Nlspark.run(spark, analysis, options,
             Summaries.progressWanted(common.quiet));
         Map<String, Object> summary = Summaries.summary(report, argv);

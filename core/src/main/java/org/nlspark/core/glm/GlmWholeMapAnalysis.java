@@ -1,0 +1,289 @@
+package org.nlspark.core.glm;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nlspark.core.backend.Backend;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.resample.GlmDraws;
+import org.nlspark.core.result.Result;
+import org.nlspark.core.tfce.TfcePartial;
+import org.nlspark.core.tfce.WholeMapInference;
+import org.nlspark.core.tfce.WholeMapMerge;
+import org.nlspark.core.tfce.WholeMapPartial;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
+import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileSpec;
+
+/**
+ * The general linear model with TFCE and/or cluster-extent inference on every contrast (DESIGN
+ * §9): {@code glm --tfce}, {@code --cluster-threshold T}.
+ *
+ * <p><b>Layout</b>: as the permutation tests' TFCE ({@link
+ * org.nlspark.core.tfce.TfceAnalysis}), a tile holds all voxels for a run of replicate windows
+ * ({@link WholeMapInference#plan}). For each contrast in turn it computes its replicates' maps
+ * block by block with the Freedman–Lane kernel ({@link GlmContrastStatistic}) on the same fixed
+ * grid cells as {@link GlmAnalysis} (so {@code tstat{c}}, {@code p_tstat{c}}, {@code
+ * p_fwer_tstat{c}} are the same bits as without whole-map inference), then folds them with
+ * {@link WholeMapInference#fold}: one {@link WholeMapPartial} per contrast. A contrast whose draws
+ * are enumerated may have fewer replicates than the tile's windows reach; it folds only its own.
+ * The driver merges one {@link WholeMapMerge} per contrast and makes every output in {@link
+ * GlmRun#assemble}.
+ *
+ * <p>Each contrast's map is enhanced with its own tail ({@link GlmRun#tailOf}: F is upper), with
+ * the same E, H and steps for t and F maps, and FWER is by the largest TFCE score (largest
+ * cluster) of each replicate's map of that contrast. {@code --fwer-across-contrasts} still makes
+ * the voxelwise {@code p_cfwer_*}; DESIGN §9 does not say how TFCE scores or cluster sizes of
+ * different contrasts combine, so there are no whole-map {@code p_cfwer} maps (summary.json says
+ * so).
+ */
+public final class GlmWholeMapAnalysis implements TileAnalysis {
+  private final GlmAnalysis glm;
+  private final WholeMapInference wholeMap;
+  private volatile Map<String, Object> layout;
+
+  GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap) {
+    this.glm = glm;
+    this.wholeMap = wholeMap;
+  }
+
+  public GlmModel model() {
+    return glm.model();
+  }
+
+  public GlmRun.Options options() {
+    return glm.options();
+  }
+
+  @Override
+  public String command() {
+    return glm.command();
+  }
+
+  @Override
+  public Serializable data() {
+    return glm.data();
+  }
+
+  @Override
+  public Backend backend() {
+    return glm.backend();
+  }
+
+  @Override
+  public MemoryBudget budget() {
+    return glm.budget();
+  }
+
+  @Override
+  public long replicates() {
+    return glm.replicates();
+  }
+
+  @Override
+  public TilePlan plan(MemoryBudget perTile, int parallelism) {
+    WholeMapInference.Planned planned = wholeMap.plan(glm.options().grid(), replicates(),
+        perTile, parallelism, this::bytesPerTile, "glm freedman-lane kernels, per contrast and"
+            + " (voxel block, replicate window) cell of the grid");
+    layout = planned.layout();
+    return planned.plan();
+  }
+
+  /**
+   * A tile's working set: one contrast's maps at a time, one block's kernel and window (as
+   * {@link GlmAnalysis} sizes them), and per contrast the partial it keeps until the tile ends
+   * (observed maps, two count arrays, three maxima).
+   */
+  private long bytesPerTile(int windows) {
+    Grid grid = glm.options().grid();
+    GlmModel model = glm.model();
+    long n = model.samples();
+    int voxels = wholeMap.mask().voxels();
+    long b = Math.min(grid.voxelBlock(), voxels);
+    long w = grid.window();
+    long q = model.rank();
+    long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
+    long contrasts = model.contrasts().size();
+    long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
+    return WholeMapInference.tileBytes(windows, grid.window(), voxels, kernel + partials);
+  }
+
+  @Override
+  public TileRunner runner(TilePlan plan) {
+    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap);
+  }
+
+  @Override
+  public TileMerger merger(TilePlan plan) {
+    return new Merger(glm.model(), glm.options(), glm.draws(), plan, wholeMap);
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    Map<String, Object> m = new LinkedHashMap<>(glm.describe());
+    Map<String, Object> p = new LinkedHashMap<>(wholeMap.describe());
+    p.put("per_contrast", "each contrast's maps with its own tail (F upper); FWER by the largest"
+        + " score (cluster) of each replicate's map of that contrast");
+    if (glm.options().fwerAcrossContrasts()) {
+      p.put("fwer_across_contrasts", "voxelwise statistics only (p_cfwer_*): DESIGN §9 does not"
+          + " say how TFCE scores or cluster sizes of different contrasts combine");
+    }
+    m.put("whole_map", p);
+    if (layout != null) {
+      m.put("plan", layout);
+    }
+    return m;
+  }
+
+  /** Runs one tile: every contrast's whole maps over the tile's windows, on the executor CPU. */
+  private static final class Runner implements TileRunner {
+    private static final long serialVersionUID = 1L;
+    private final GlmModel model;
+    private final GlmRun.Options options;
+    private final List<GlmDraws> draws;
+    private final TilePlan plan;
+    private final WholeMapInference wholeMap;
+
+    Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
+        WholeMapInference wholeMap) {
+      this.model = model;
+      this.options = options;
+      this.draws = draws;
+      this.plan = plan;
+      this.wholeMap = wholeMap;
+    }
+
+    @Override
+    public byte[] run(Object input, TileSpec tile, int device) {
+      long start = System.nanoTime();
+      DataMatrix y = ((GlmAnalysis.Data) input).y();
+      int voxels = y.cols();
+      Grid grid = options.grid();
+      int w = grid.window();
+      long first = plan.windowStart(tile.firstWindow());
+      long tileEnd = Math.min(plan.replicates(),
+          plan.windowStart(tile.firstWindow() + tile.windowCount()));
+      boolean holdsObserved = tile.firstWindow() == 0;
+      double[] maps = new double[(int) (tileEnd - first) * voxels];
+      double[] buf = new double[w * Math.min(grid.voxelBlock(), voxels)];
+      List<WholeMapPartial> parts = new ArrayList<>();
+      long flops = 0;
+      for (int ci = 0; ci < draws.size(); ci++) {
+        GlmContrast c = model.contrasts().get(ci);
+        GlmDraws d = draws.get(ci);
+        long end = Math.min(d.replicates(), tileEnd);
+        int rows = (int) Math.max(0, end - first);
+        double[] observed = new double[voxels];
+        int undefined = 0;
+        for (int block = 0; block < grid.blocks(voxels); block++) {
+          int from = grid.blockStart(block);
+          int to = grid.blockEnd(block, voxels);
+          int b = to - from;
+          GlmContrastStatistic k = new GlmContrastStatistic(model, c, d, y.copyColumns(from, to),
+              b, w, options.precision());
+          k.observed(buf);
+          System.arraycopy(buf, 0, observed, from, b);
+          // Windows of the fixed grid, as GlmRun and GlmAnalysis compute them.
+          for (long wFirst = first; wFirst < end; wFirst += w) {
+            int wRows = (int) Math.min(w, end - wFirst);
+            k.compute(wFirst, wRows, buf);
+            int row0 = (int) (wFirst - first);
+            for (int r = 0; r < wRows; r++) {
+              System.arraycopy(buf, r * b, maps, (row0 + r) * voxels + from, b);
+            }
+          }
+          flops += k.flops();
+          undefined += k.undefinedVoxels();
+        }
+        Tail tail = GlmRun.tailOf(c, options.tTail());
+        parts.add(wholeMap.fold(tail, observed, maps, rows, first, holdsObserved, undefined));
+      }
+      return new TfcePartial(tile, flops, System.nanoTime() - start, parts).toBytes();
+    }
+  }
+
+  /** One {@link WholeMapMerge} per contrast; outputs made by {@link GlmRun#assemble}. */
+  private static final class Merger implements TileMerger {
+    private final GlmModel model;
+    private final GlmRun.Options options;
+    private final List<GlmDraws> draws;
+    private final TilePlan plan;
+    private final List<WholeMapMerge> merges = new ArrayList<>();
+    private final BitSet seen = new BitSet();
+    private int received;
+    private long flops;
+    private long kernelNanos;
+
+    Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
+        WholeMapInference wholeMap) {
+      this.model = model;
+      this.options = options;
+      this.draws = draws;
+      this.plan = plan;
+      for (int ci = 0; ci < draws.size(); ci++) {
+        GlmContrast c = model.contrasts().get(ci);
+        merges.add(new WholeMapMerge(wholeMap, GlmRun.tailOf(c, options.tTail()),
+            draws.get(ci).replicates()));
+      }
+    }
+
+    @Override
+    public synchronized void add(byte[] bytes) {
+      TfcePartial part = TfcePartial.fromBytes(bytes);
+      int index = part.tile.index();
+      if (seen.get(index)) {
+        throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
+      }
+      if (part.statistics.size() != merges.size()) {
+        throw new IllegalStateException("[BUG] tile " + index + " has " + part.statistics.size()
+            + " contrasts, the model " + merges.size());
+      }
+      seen.set(index);
+      received++;
+      flops += part.flops;
+      kernelNanos += part.kernelNanos;
+      for (int ci = 0; ci < merges.size(); ci++) {
+        merges.get(ci).add(part.statistics.get(ci));
+      }
+    }
+
+    @Override
+    public synchronized Result finish() {
+      if (received != plan.tileCount()) {
+        throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
+            + " glm TFCE tiles");
+      }
+      List<GlmRun.ContrastTotals> totals = new ArrayList<>();
+      List<Map<String, double[]>> wholeMaps = new ArrayList<>();
+      Map<String, Object> facts = new LinkedHashMap<>();
+      for (int ci = 0; ci < merges.size(); ci++) {
+        GlmContrast c = model.contrasts().get(ci);
+        WholeMapMerge.Totals t = merges.get(ci).finish(options.fwer(),
+            draws.get(ci).enumerated(), "contrast " + c.outputName());
+        totals.add(new GlmRun.ContrastTotals(t.observed(), t.counts(),
+            options.fwer() ? t.maxima() : null, t.undefinedVoxels()));
+        wholeMaps.add(t.outputs(c.outputName()));
+        facts.put(c.outputName(), t.facts());
+      }
+      return GlmRun.assemble(model, options, draws, totals, wholeMaps, facts);
+    }
+
+    @Override
+    public synchronized long flops() {
+      return flops;
+    }
+
+    @Override
+    public synchronized long kernelNanos() {
+      return kernelNanos;
+    }
+  }
+}

@@ -1,0 +1,258 @@
+package org.nlspark.core.tfce;
+
+import java.io.Serializable;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntToLongFunction;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
+
+/**
+ * Whole-map inference of DESIGN §9 — TFCE ({@code --tfce}) and cluster extent ({@code
+ * --cluster-threshold}) — as every command that offers it runs it: the settings and their checks,
+ * the tile plan (whole maps per run of replicate windows), and the executor-side fold of one
+ * statistic's replicate maps into a {@link WholeMapPartial}. The permutation tests ({@link
+ * TfceAnalysis}) fold one statistic per tile, {@code glm} one per contrast; both merge with {@link
+ * WholeMapMerge}.
+ *
+ * <p>Serializable: it travels with the tile runners (the mask's neighbour lists included).
+ */
+public final class WholeMapInference implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Bytes per voxel a tile holds besides its maps: observed maps and keys, counters, TFCE work. */
+  public static final long BYTES_PER_VOXEL = 200;
+
+  private final MaskGrid mask;
+  private final boolean tfce;
+  private final Double clusterThreshold;
+
+  private WholeMapInference(MaskGrid mask, boolean tfce, Double clusterThreshold) {
+    this.mask = mask;
+    this.tfce = tfce;
+    this.clusterThreshold = clusterThreshold;
+  }
+
+  /**
+   * Checks the settings against an input of {@code voxels} columns.
+   *
+   * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
+   */
+  public static WholeMapInference of(MaskGrid mask, boolean tfce, Double clusterThreshold,
+      int voxels) {
+    if (!tfce && clusterThreshold == null) {
+      throw new IllegalArgumentException("[BUG] whole-map inference without --tfce or"
+          + " --cluster-threshold");
+    }
+    requireGrid(mask != null, tfce, clusterThreshold);
+    if (mask.voxels() != voxels) {
+      throw new InvalidInputException("Cannot run " + flags(tfce, clusterThreshold) + ": the mask"
+          + " has " + mask.voxels() + " voxels, but the input has " + voxels
+          + " voxels; the input must be masked by the same mask");
+    }
+    if (clusterThreshold != null) {
+      ClusterExtent.checkThreshold(clusterThreshold);
+    }
+    return new WholeMapInference(mask, tfce, clusterThreshold);
+  }
+
+  /**
+   * The one refusal of an input without a grid (exit 2), for commands that can tell before
+   * reading their data.
+   */
+  public static void requireGrid(boolean hasGrid, boolean tfce, Double clusterThreshold) {
+    if (!hasGrid && (tfce || clusterThreshold != null)) {
+      throw new InvalidInputException("TFCE needs a mask image: " + flags(tfce, clusterThreshold)
+          + " joins voxels into clusters by their faces on the image grid, but this input has no"
+          + " grid (an .npy matrix); give NIfTI inputs (with --mask) instead");
+    }
+  }
+
+  /** The flags in use, for messages: "--tfce", "--cluster-threshold" or both. */
+  public static String flags(boolean tfce, Double clusterThreshold) {
+    return tfce && clusterThreshold != null ? "--tfce and --cluster-threshold"
+        : tfce ? "--tfce" : "--cluster-threshold";
+  }
+
+  public String flags() {
+    return flags(tfce, clusterThreshold);
+  }
+
+  public MaskGrid mask() {
+    return mask;
+  }
+
+  public boolean tfce() {
+    return tfce;
+  }
+
+  /** Null without --cluster-threshold. */
+  public Double clusterThreshold() {
+    return clusterThreshold;
+  }
+
+  /** The settings for summary.json ({@code whole_map}). */
+  public Map<String, Object> describe() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("tfce", tfce);
+    if (tfce) {
+      p.put("tfce_extent_exponent", Tfce.DEFAULT_EXTENT_EXPONENT);
+      p.put("tfce_height_exponent", Tfce.DEFAULT_HEIGHT_EXPONENT);
+      p.put("tfce_steps", Tfce.DEFAULT_STEPS);
+    }
+    p.put("cluster_threshold", clusterThreshold);
+    p.put("connectivity", 6);
+    p.put("grid", new int[] {mask.ni(), mask.nj(), mask.nk()});
+    p.put("mask_voxels", mask.voxels());
+    return p;
+  }
+
+  /** A whole-map tile plan and what summary.json says of it ({@code plan}). */
+  public record Planned(TilePlan plan, Map<String, Object> layout) {}
+
+  /**
+   * One tile per run of replicate windows, all voxels. Aims at {@link TilePlanner#TILES_PER_SLOT}
+   * tiles per slot, then halves the windows per tile until a tile fits {@code perTile}. Only how
+   * many windows a tile holds depends on the budget; no output bit does.
+   *
+   * @param kernelGrid the fixed grid the statistic maps are computed on, cell by cell
+   * @param bytesPerTile a tile's working set for a number of windows
+   * @param statisticMaps how the maps are computed, for summary.json
+   * @throws ResourceRefusedException when one window of maps does not fit
+   */
+  public Planned plan(Grid kernelGrid, long replicates, MemoryBudget perTile, int parallelism,
+      IntToLongFunction bytesPerTile, String statisticMaps) {
+    int voxels = mask.voxels();
+    int window = kernelGrid.window();
+    int windows = kernelGrid.windows(replicates);
+    int slots = Math.max(1, parallelism);
+    int groups = Math.max(1, Math.min(windows, slots * TilePlanner.TILES_PER_SLOT));
+    int perTileWindows = (windows + groups - 1) / groups;
+    long budgetBytes = perTile.bytes();
+    long bytes = bytesPerTile.applyAsLong(perTileWindows);
+    while (perTileWindows > 1 && (bytes > budgetBytes
+        || (long) perTileWindows * window * voxels > Integer.MAX_VALUE - 8)) {
+      perTileWindows = (perTileWindows + 1) / 2;
+      bytes = bytesPerTile.applyAsLong(perTileWindows);
+    }
+    if (bytes > budgetBytes || (long) window * voxels > Integer.MAX_VALUE - 8) {
+      throw new ResourceRefusedException(String.format(Locale.ROOT,
+          "Cannot plan TFCE tiles: a tile holds the whole maps of one %d-replicate window, %d"
+              + " replicates x %d voxels, and needs %.3g GB, more than the %.3g GB per-task"
+              + " budget (%s). Raise --memory-budget-gb or give the executors more memory.",
+          window, window, voxels, bytes / 1e9, perTile.gb(),
+          TilePlanner.budgetSourceLabel(perTile)));
+    }
+    int concurrent = (int) Math.max(1, Math.min(slots, budgetBytes / Math.max(1, bytes)));
+    TilePlan plan = new TilePlan(new Grid(Math.max(1, voxels), window), voxels, replicates,
+        perTileWindows, concurrent, bytes, 0, perTile.gb(),
+        TilePlanner.budgetSourceLabel(perTile));
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("layout", "whole_maps_per_replicate_window");
+    m.put("reason", String.format(Locale.ROOT, "TFCE needs each replicate's whole map;"
+        + " the inputs are on every executor, so each tile computes all %d voxels of its"
+        + " replicates (%d windows of %d, %.3g GB of maps and work space) within the %.3g GB"
+        + " per-task budget, with no shuffle", voxels, perTileWindows, window, bytes / 1e9,
+        perTile.gb()));
+    m.put("kernel_grid", kernelGrid.toMap());
+    m.put("replicates_per_tile", (long) perTileWindows * window);
+    m.put("bytes_per_tile", bytes);
+    m.put("statistic_maps", statisticMaps);
+    m.put("tfce_device", "executor cpu");
+    return new Planned(plan, m);
+  }
+
+  /**
+   * A tile's working set: {@code windows} windows of whole maps (one statistic at a time), the
+   * per-voxel state of {@link #BYTES_PER_VOXEL}, the per-replicate maxima, and {@code kernelBytes}
+   * for the kernel and whatever else the command holds.
+   */
+  public static long tileBytes(int windows, int window, int voxels, long kernelBytes) {
+    long rows = (long) windows * window;
+    return rows * voxels * 8 + voxels * BYTES_PER_VOXEL + kernelBytes + 3 * rows * 9;
+  }
+
+  /**
+   * Folds one statistic's maps of a tile: the observed map and {@code rows} replicate maps
+   * (row-major from 0, one mask's voxels a row) of replicates {@code first ..}. Counts per voxel
+   * the replicates whose key reaches the observed key, keeps each replicate's largest key, and
+   * with TFCE (cluster extent) does the same for the enhanced maps (each map's largest cluster).
+   * Every tile enhances the observed map itself, so the counts need nothing from the driver.
+   *
+   * @param sendObserved whether this tile sends the observed maps (the tile of window 0)
+   * @param undefinedVoxels voxels without a statistic, sent with the observed maps
+   */
+  public WholeMapPartial fold(Tail tail, double[] observed, double[] maps, int rows, long first,
+      boolean sendObserved, int undefinedVoxels) {
+    int voxels = mask.voxels();
+    if (observed.length != voxels || maps.length < (long) rows * voxels) {
+      throw new IllegalArgumentException("[BUG] " + rows + " maps in " + maps.length
+          + " values and an observed map of " + observed.length + " for a mask of " + voxels
+          + " voxels");
+    }
+    double[] observedKeys = TfceNullFolder.keys(observed, tail);
+    ExceedanceCounter counts = new ExceedanceCounter(voxels);
+    NullMaxAccumulator nullMax = new NullMaxAccumulator(first, rows);
+    double[] keys = new double[voxels];
+    for (int r = 0; r < rows; r++) {
+      int base = r * voxels;
+      for (int v = 0; v < voxels; v++) {
+        keys[v] = tail.key(maps[base + v]);
+      }
+      counts.update(keys, 0, 1, voxels, observedKeys, 0);
+      nullMax.update(keys, 0, 1, voxels, first + r);
+    }
+
+    long tfceStart = System.nanoTime();
+    long tfceCpuStart = threadCpuNanos();
+    double[] observedTfce = null;
+    ExceedanceCounter tfceCounts = null;
+    NullMaxAccumulator tfceNullMax = null;
+    if (tfce) {
+      Tfce enhancer = new Tfce(mask);
+      observedTfce = enhancer.enhance(observed, tail);
+      TfceNullFolder folder = new TfceNullFolder(enhancer, tail, observedTfce);
+      tfceCounts = new ExceedanceCounter(voxels);
+      tfceNullMax = new NullMaxAccumulator(first, rows);
+      folder.fold(maps, 0, rows, first, tfceNullMax, tfceCounts);
+    }
+    long tfceNanos = System.nanoTime() - tfceStart;
+    long tfceCpuNanos = threadCpuNanos() - tfceCpuStart;
+    double[] observedClusters = null;
+    NullMaxAccumulator clusterNullMax = null;
+    if (clusterThreshold != null) {
+      ClusterExtent clusters = new ClusterExtent(mask, clusterThreshold, tail);
+      if (sendObserved) {
+        int[] sizes = clusters.sizes(observed);
+        observedClusters = new double[voxels];
+        for (int v = 0; v < voxels; v++) {
+          observedClusters[v] = sizes[v];
+        }
+      }
+      double[] largest = new double[rows];
+      clusters.largestPerRow(maps, 0, rows, largest);
+      clusterNullMax = new NullMaxAccumulator(first, rows);
+      clusterNullMax.updateRowMaxima(largest, rows, first);
+    }
+    return new WholeMapPartial(sendObserved ? observed : null,
+        sendObserved ? observedTfce : null, observedClusters, counts, nullMax, tfceCounts,
+        tfceNullMax, clusterNullMax, tfceNanos, tfceCpuNanos, tfce ? rows + 1L : 0,
+        sendObserved ? undefinedVoxels : 0);
+  }
+
+  /** CPU time of this thread (ns), or 0 where the JVM does not measure it. */
+  static long threadCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
+  }
+}

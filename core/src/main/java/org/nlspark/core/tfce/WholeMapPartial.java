@@ -1,0 +1,134 @@
+package org.nlspark.core.tfce;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.nlspark.core.accumulate.ExceedanceCounter;
+import org.nlspark.core.accumulate.NullMaxAccumulator;
+
+/**
+ * What one tile found for one statistic (the statistic of a permutation test, or one GLM
+ * contrast) over its replicates' whole maps: per-voxel exceedance counts of the statistic and of
+ * its TFCE, and per-replicate maxima (statistic, TFCE, largest cluster). The tile that holds
+ * window 0 also sends the observed maps (statistic, TFCE, cluster sizes). Made by {@link
+ * WholeMapInference#fold}, merged by {@link WholeMapMerge}; counts and maxima merge exactly in
+ * any order.
+ *
+ * <p>Layout (big-endian, inside {@link TfcePartial}): TFCE nanos, TFCE thread-CPU nanos, maps
+ * enhanced, undefined voxels, three optional double arrays (observed, observed TFCE, observed
+ * cluster sizes: presence flag, length, values), five optional length-prefixed accumulator blobs
+ * (counts, null maxima, TFCE counts, TFCE null maxima, cluster null maxima; length -1 when
+ * absent).
+ */
+public final class WholeMapPartial {
+  final double[] observed;
+  final double[] observedTfce;
+  final double[] observedClusters;
+  final ExceedanceCounter counts;
+  final NullMaxAccumulator nullMax;
+  final ExceedanceCounter tfceCounts;
+  final NullMaxAccumulator tfceNullMax;
+  final NullMaxAccumulator clusterNullMax;
+  final long tfceNanos;
+  final long tfceCpuNanos;
+  final long mapsEnhanced;
+  final int undefinedVoxels;
+
+  WholeMapPartial(double[] observed, double[] observedTfce, double[] observedClusters,
+      ExceedanceCounter counts, NullMaxAccumulator nullMax, ExceedanceCounter tfceCounts,
+      NullMaxAccumulator tfceNullMax, NullMaxAccumulator clusterNullMax, long tfceNanos,
+      long tfceCpuNanos, long mapsEnhanced, int undefinedVoxels) {
+    this.observed = observed;
+    this.observedTfce = observedTfce;
+    this.observedClusters = observedClusters;
+    this.counts = counts;
+    this.nullMax = nullMax;
+    this.tfceCounts = tfceCounts;
+    this.tfceNullMax = tfceNullMax;
+    this.clusterNullMax = clusterNullMax;
+    this.tfceNanos = tfceNanos;
+    this.tfceCpuNanos = tfceCpuNanos;
+    this.mapsEnhanced = mapsEnhanced;
+    this.undefinedVoxels = undefinedVoxels;
+  }
+
+  /** Wall nanoseconds this partial spent enhancing maps (for the tile's kernel-time split). */
+  public long tfceNanos() {
+    return tfceNanos;
+  }
+
+  void write(DataOutputStream out) throws IOException {
+    out.writeLong(tfceNanos);
+    out.writeLong(tfceCpuNanos);
+    out.writeLong(mapsEnhanced);
+    out.writeInt(undefinedVoxels);
+    writeDoubles(out, observed);
+    writeDoubles(out, observedTfce);
+    writeDoubles(out, observedClusters);
+    writeBlob(out, counts == null ? null : counts.toBytes());
+    writeBlob(out, nullMax == null ? null : nullMax.toBytes());
+    writeBlob(out, tfceCounts == null ? null : tfceCounts.toBytes());
+    writeBlob(out, tfceNullMax == null ? null : tfceNullMax.toBytes());
+    writeBlob(out, clusterNullMax == null ? null : clusterNullMax.toBytes());
+  }
+
+  static WholeMapPartial read(DataInputStream in) throws IOException {
+    long tfceNanos = in.readLong();
+    long tfceCpuNanos = in.readLong();
+    long maps = in.readLong();
+    int undefined = in.readInt();
+    double[] observed = readDoubles(in);
+    double[] observedTfce = readDoubles(in);
+    double[] observedClusters = readDoubles(in);
+    byte[] c = readBlob(in);
+    byte[] m = readBlob(in);
+    byte[] tc = readBlob(in);
+    byte[] tm = readBlob(in);
+    byte[] cm = readBlob(in);
+    return new WholeMapPartial(observed, observedTfce, observedClusters,
+        c == null ? null : ExceedanceCounter.fromBytes(c),
+        m == null ? null : NullMaxAccumulator.fromBytes(m),
+        tc == null ? null : ExceedanceCounter.fromBytes(tc),
+        tm == null ? null : NullMaxAccumulator.fromBytes(tm),
+        cm == null ? null : NullMaxAccumulator.fromBytes(cm),
+        tfceNanos, tfceCpuNanos, maps, undefined);
+  }
+
+  private static void writeDoubles(DataOutputStream out, double[] values) throws IOException {
+    out.writeBoolean(values != null);
+    if (values != null) {
+      out.writeInt(values.length);
+      for (double v : values) {
+        out.writeDouble(v);
+      }
+    }
+  }
+
+  private static double[] readDoubles(DataInputStream in) throws IOException {
+    if (!in.readBoolean()) {
+      return null;
+    }
+    double[] values = new double[in.readInt()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = in.readDouble();
+    }
+    return values;
+  }
+
+  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
+    out.writeInt(blob == null ? -1 : blob.length);
+    if (blob != null) {
+      out.write(blob);
+    }
+  }
+
+  private static byte[] readBlob(DataInputStream in) throws IOException {
+    int len = in.readInt();
+    if (len < 0) {
+      return null;
+    }
+    byte[] b = new byte[len];
+    in.readFully(b);
+    return b;
+  }
+}
