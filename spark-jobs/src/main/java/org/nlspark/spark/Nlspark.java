@@ -402,7 +402,10 @@ public final class Nlspark {
     // Options first (an empty stand-in for blocks not read yet), then the files.
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(
         blocksPath == null ? null : new int[0], blocksPath);
-    WholeMapInference.requireGrid(o.mask() != null, o.tfce(), o.clusterThreshold());
+    // Resolved (headers, the mask), not read: an input without a grid is refused before reading.
+    StudyInputs study = resolve(spark, input, null, o);
+    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.tfce(),
+        o.clusterThreshold());
     org.nlspark.core.glm.GlmDesign d = org.nlspark.core.glm.GlmFiles.readDesign(
         readLines(conf, design, "--design"), design);
     String f = o.fContrasts();
@@ -412,16 +415,15 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, input, o),
+    return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
         d, c, glm, o.backendRequested(), o.memoryBudgetGb()), o);
   }
 
   /**
-   * One input resolved as every path input is ({@link StudyInputs}) and read whole on this JVM,
-   * for analyses that need all samples here; the mask of images is set on {@code o}.
+   * One resolved input read whole on this JVM, for analyses that need all samples here, with
+   * the readers of every other run; the mask of images is set on {@code o}.
    */
-  static DataMatrix readWhole(SparkSession spark, String input, NlsparkOptions o) {
-    StudyInputs study = resolve(spark, input, null, o);
+  static DataMatrix readWhole(SparkSession spark, StudyInputs study, NlsparkOptions o) {
     if (!study.executorsCanRead()) {
       return study.load(hadoopConf(spark), Analysis.ONE_SAMPLE, null).x();
     }

@@ -163,6 +163,21 @@ class NiftiInputsCliTest {
     }
     assertThat(dir.resolve("glm-nifti/null_max_tstat2.nii.gz")).doesNotExist();
     assertThat(dir.resolve("glm-npy/tstat1.nii.gz")).doesNotExist();
+    // The grid of the images lets glm enhance whole maps; the voxelwise maps stay the same bits.
+    List<String> tfce = new ArrayList<>(images);
+    tfce.set(tfce.indexOf(p("glm-nifti")), p("glm-tfce"));
+    tfce.addAll(List.of("--tfce", "--cluster-threshold", "2.0"));
+    CliRun enhanced = CliRun.of(tfce.toArray(new String[0]));
+    assertThat(enhanced.code()).as(enhanced.err()).isZero();
+    assertSameNpy("glm-npy", "glm-tfce");
+    assertThat(dir.resolve("glm-tfce/tfce_tstat2.nii.gz")).exists();
+    assertThat(dir.resolve("glm-tfce/p_fwer_tfce_tstat2.nii.gz")).exists();
+    List<String> npyTfce = new ArrayList<>(npy);
+    npyTfce.set(npyTfce.indexOf(p("glm-npy")), p("glm-npy-tfce"));
+    npyTfce.add("--tfce");
+    CliRun noGrid = CliRun.of(npyTfce.toArray(new String[0]));
+    assertThat(noGrid.code()).isEqualTo(2);
+    assertThat(noGrid.err()).contains("TFCE needs a mask image");
     try (NiftiReader r = NiftiReader.open(dir.resolve("glm-nifti/tstat2.nii.gz"));
         NiftiReader m = NiftiReader.open(mask)) {
       assertThat(r.header().grid().difference(m.header().grid(), "mask")).isNull();
