@@ -138,6 +138,19 @@ class NiftiInputsCliTest {
   }
 
   @Test
+  void oneSampleTfceRunsOnImagesFromTheCommandLine() throws Exception {
+    assertThat(run("one-sample", p("X.npy"), "t-npy").code()).isZero();
+    CliRun tfce = run("one-sample", p("subjects.txt"), "t-tfce", "--mask", mask.toString(),
+        "--tfce", "--cluster-threshold", "2.0");
+    assertThat(tfce.code()).as(tfce.err()).isZero();
+    assertSameNpy("t-npy", "t-tfce"); // the voxelwise outputs are the same bits
+    for (String map : List.of("tfce", "p_tfce", "p_fwer_tfce", "cluster_size")) {
+      assertThat(dir.resolve("t-tfce/" + map + ".nii.gz")).exists();
+    }
+    assertThat(dir.resolve("t-tfce/null_max_tfce.npy")).exists();
+  }
+
+  @Test
   void glmTakesImagesAndWritesItsStatisticsAsMaps() throws Exception {
     StringBuilder design = new StringBuilder("intercept,age\n");
     for (int s = 0; s < study.subjects; s++) {
