@@ -171,6 +171,29 @@ class SimdEpilogueTest {
     assertThat(checked).isGreaterThan(100_000);
   }
 
+  /**
+   * Row maxima where the largest key is zero with both signs in one lane (-0.0 first, +0.0 a
+   * vector later, and the reverse) and every other key negative: Math.max gives +0.0, and so
+   * must the lanes. Mean difference, upper tail: s1 = -0.0 with total 0 gives -0.0 - +0.0.
+   */
+  @Test
+  void twoSampleRowMaximaTellSignedZerosApart() {
+    for (boolean plusFirst : new boolean[] {false, true}) {
+      int lanes = VectorSignFlipFold.lanes();
+      int b = 4 * lanes + 3;
+      double[] s1 = new double[b];
+      java.util.Arrays.fill(s1, -1.0);
+      s1[0] = plusFirst ? 0.0 : -0.0;
+      s1[lanes] = plusFirst ? -0.0 : 0.0;
+      double[] thr = new double[b];
+      java.util.Arrays.fill(thr, Double.POSITIVE_INFINITY);
+      double m = VectorTwoSampleFold.foldRow(s1, null, 0, b, new double[b], new double[b], 5, 7,
+          Tail.UPPER, thr, new boolean[b], new double[b]);
+      assertThat(Double.doubleToRawLongBits(m)).as("plusFirst=%s", plusFirst)
+          .isEqualTo(Double.doubleToRawLongBits(0.0));
+    }
+  }
+
   private static int compareTwoSample(Precision precision, boolean welch, int n1, int n2, int b,
       Tail tail) {
     int variant = (n1 + b) % 3;
