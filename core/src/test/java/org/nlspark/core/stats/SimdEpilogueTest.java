@@ -206,6 +206,48 @@ class SimdEpilogueTest {
         welch, seed);
     vector.simd = true;
     scalar.simd = false;
+    return compareFolds(vector, scalar, b, tail, precision + (welch ? " welch" : " mean-diff")
+        + " n=" + n1 + "+" + n2 + " b=" + b + " " + tail);
+  }
+
+  /**
+   * The fused correlation fold (Pearson and Spearman, whose target ranks tie) against the scalar
+   * epilogue and the generic fold, as for two-sample.
+   */
+  @Test
+  void correlationFoldIsBitIdenticalToTheScalarEpilogueAndFold() {
+    int checked = 0;
+    for (Precision precision : Precision.values()) {
+      for (boolean spearman : new boolean[] {false, true}) {
+        for (int n : new int[] {3, 9, 30}) {
+          for (int b : new int[] {1, 7, 8, 9, 64, 301}) {
+            for (Tail tail : Tail.values()) {
+              double[] x = adversarial(n, b, 41L * n + b, (n + b) % 3);
+              double[] target = new double[n];
+              SplittableRandom rng = new SplittableRandom(n + b);
+              for (int i = 0; i < n; i++) {
+                target[i] = rng.nextInt(-2, 3); // integer-valued: ties in the ranks
+              }
+              target[0] = 5; // never constant
+              CorrelationStatistic vector = CorrelationStatistic.create(precision, x, n, b,
+                  WINDOW, target, spearman, 9 + n);
+              CorrelationStatistic scalar = CorrelationStatistic.create(precision, x, n, b,
+                  WINDOW, target, spearman, 9 + n);
+              vector.simd = true;
+              scalar.simd = false;
+              checked += compareFolds(vector, scalar, b, tail, precision
+                  + (spearman ? " spearman" : " pearson") + " n=" + n + " b=" + b + " " + tail);
+            }
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(50_000);
+  }
+
+  /** Fused fold of {@code vector} vs {@code scalar}'s compute and the generic fold's rules. */
+  private static int compareFolds(BlockStatistic vector, BlockStatistic scalar, int b, Tail tail,
+      String what) {
     double[] obsV = new double[b];
     double[] obsS = new double[b];
     vector.observed(obsV);
@@ -237,8 +279,7 @@ class SimdEpilogueTest {
         }
         maxS[r] = m;
       }
-      String where = precision + (welch ? " welch" : " mean-diff") + " n=" + n1 + "+" + n2
-          + " b=" + b + " " + tail + " first=" + first;
+      String where = what + " first=" + first;
       assertThat(countsV).as(where).isEqualTo(countsS);
       assertThat(bits(maxV)).as(where).isEqualTo(bits(maxS));
       seen += rows * b;
