@@ -353,8 +353,7 @@ public final class GpuTileExecutor {
       } else {
         double[] thr = new double[b];
         for (int v = 0; v < b; v++) {
-          double k = tail.key(observed[v]);
-          thr[v] = Double.isNaN(k) ? Double.POSITIVE_INFINITY : k; // undefined: never counts
+          thr[v] = tail.threshold(observed[v]); // undefined: never counts
         }
         thresholds = arena.upload(thr);
       }

@@ -27,6 +27,15 @@ public enum Tail {
     }
   }
 
+  /**
+   * The count threshold of a voxel: the observed statistic's key, or +Infinity where it is NaN
+   * (an undefined voxel never counts). Every fold, fused or not, uses this rule.
+   */
+  public double threshold(double observedStat) {
+    double k = key(observedStat);
+    return Double.isNaN(k) ? Double.POSITIVE_INFINITY : k;
+  }
+
   /** Parses the value of {@code --tail}: {@code two}, {@code upper} or {@code lower}. */
   public static Tail parse(String s) {
     if (s != null) {

@@ -1,6 +1,8 @@
 package org.nlspark.core.stats;
 
+import org.nlspark.core.accumulate.Simd;
 import org.nlspark.core.job.Precision;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.Draws;
 
 /**
@@ -8,6 +10,10 @@ import org.nlspark.core.resample.Draws;
  * target are standardised once (centred, unit norm); then r = D * Xs where D's rows are permuted
  * standardised targets. Spearman is Pearson on average ranks (ties averaged). A voxel constant
  * over samples has no correlation (NaN).
+ *
+ * <p>With SIMD ({@link Simd#enabled()}) the epilogue is fused with the permutation fold
+ * ({@link VectorCorrelationFold}): the same statistic bits, counts and row maxima as
+ * {@link #compute} followed by the generic fold, without writing the window's statistics.
  */
 final class CorrelationStatistic extends GemmStatistic {
   private final double[] target;
@@ -15,6 +21,13 @@ final class CorrelationStatistic extends GemmStatistic {
   private final int[] perm;
   /** Per-voxel denominators for Spearman's exact integer sums; null for Pearson. */
   private final double[] denominator;
+  private final boolean[] undefinedMask;
+  /** SIMD fused fold (package-private so tests can compare both paths in one JVM). */
+  boolean simd = Simd.enabled();
+  /** Per-voxel counts of the current window, in the vector fold's lane type. */
+  private double[] windowCounts;
+  private Tail thresholdTail;
+  private double[] thresholds;
 
   private CorrelationStatistic(Precision precision, double[] standardised, int n, int b,
       int window, double[] target, long seed, int[] undefined, double[] denominator) {
@@ -23,6 +36,10 @@ final class CorrelationStatistic extends GemmStatistic {
     this.seed = seed;
     this.perm = new int[n];
     this.denominator = denominator;
+    this.undefinedMask = new boolean[b];
+    for (int v : undefined) {
+      undefinedMask[v] = true;
+    }
   }
 
   static CorrelationStatistic create(Precision precision, double[] x, int n, int b, int window,
@@ -58,18 +75,46 @@ final class CorrelationStatistic extends GemmStatistic {
 
   @Override
   void epilogue(int rows, double[] out) {
-    if (denominator == null) {
-      final int end = rows * b;
-      for (int i = 0; i < end; i++) {
-        out[i] = Math.max(-1.0, Math.min(1.0, product[i]));
-      }
-      return;
-    }
+    final boolean spearman = denominator != null;
     for (int r = 0; r < rows; r++) {
       int base = r * b;
       for (int v = 0; v < b; v++) {
-        out[base + v] = Math.max(-1.0, Math.min(1.0, product[base + v] / denominator[v]));
+        out[base + v] = statistic(product[base + v], spearman ? denominator[v] : 1.0, spearman);
       }
     }
+  }
+
+  /** r from the product p: clamp(p, -1, 1), or clamp(p / den, -1, 1) for Spearman. */
+  static double statistic(double p, double den, boolean spearman) {
+    return Math.max(-1.0, Math.min(1.0, spearman ? p / den : p));
+  }
+
+  @Override
+  public boolean foldWindow(long first, int rows, Tail tail, int[] counts, double[] rowMax) {
+    if (!simd) {
+      return false;
+    }
+    if (tail != thresholdTail) {
+      double[] observed = observedValues();
+      thresholds = new double[b];
+      for (int v = 0; v < b; v++) {
+        thresholds[v] = tail.threshold(observed[v]);
+      }
+      thresholdTail = tail;
+    }
+    multiplyWindow(first, rows);
+    if (windowCounts == null) {
+      windowCounts = new double[b];
+    }
+    final double[] wc = windowCounts;
+    java.util.Arrays.fill(wc, 0.0);
+    for (int r = 0; r < rows; r++) {
+      rowMax[r] = VectorCorrelationFold.foldRow(product, denominator, r * b, b, tail, thresholds,
+          undefinedMask, wc);
+    }
+    for (int v = 0; v < b; v++) {
+      counts[v] += (int) wc[v]; // at most one window of rows: exact in a double
+    }
+    return true;
   }
 }

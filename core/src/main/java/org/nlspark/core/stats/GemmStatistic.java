@@ -21,6 +21,8 @@ abstract class GemmStatistic implements BlockStatistic {
   private long flops;
   /** Row 0 of the identity product (the observed data through the cell shape), once per block. */
   private double[] identityRow;
+  /** The observed statistic as {@link #observed} wrote it (undefined voxels NaN). */
+  private double[] observedRow;
 
   /**
    * @param data transformed block (n x b, row-major) multiplied by D
@@ -57,11 +59,8 @@ abstract class GemmStatistic implements BlockStatistic {
 
   @Override
   public final void compute(long first, int rows, double[] out) {
-    for (int r = 0; r < rows; r++) {
-      fillDraw(first + r, draws, r * n);
-    }
-    Arrays.fill(draws, rows * n, window * n, 0.0);
-    multiplyAndFinish(rows, out);
+    multiplyWindow(first, rows);
+    finish(rows, out);
   }
 
   @Override
@@ -77,6 +76,25 @@ abstract class GemmStatistic implements BlockStatistic {
       identityRow = Arrays.copyOf(product, b);
     }
     finish(1, out); // the epilogue writes only row 0: no window-sized output buffer
+    observedRow = Arrays.copyOf(out, b);
+  }
+
+  /** The observed statistic per voxel (computed here when {@link #observed} was not called). */
+  protected final double[] observedValues() {
+    if (observedRow == null) {
+      observed(new double[b]);
+    }
+    return observedRow;
+  }
+
+  /** Fills the window's draws and multiplies every data block into {@link #product} (and
+   *  {@link #product2}) in float64, widening float32 products exactly. */
+  protected final void multiplyWindow(long first, int rows) {
+    for (int r = 0; r < rows; r++) {
+      fillDraw(first + r, draws, r * n);
+    }
+    Arrays.fill(draws, rows * n, window * n, 0.0);
+    multiplyOnly();
   }
 
   /**
@@ -118,11 +136,6 @@ abstract class GemmStatistic implements BlockStatistic {
       gemm2.multiply(draws, product2);
       flops += gemm2.flops();
     }
-  }
-
-  private void multiplyAndFinish(int rows, double[] out) {
-    multiplyOnly();
-    finish(rows, out);
   }
 
   private void finish(int rows, double[] out) {

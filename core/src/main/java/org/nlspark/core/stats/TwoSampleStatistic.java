@@ -1,6 +1,8 @@
 package org.nlspark.core.stats;
 
+import org.nlspark.core.accumulate.Simd;
 import org.nlspark.core.job.Precision;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.Draws;
 
 /**
@@ -10,6 +12,10 @@ import org.nlspark.core.resample.Draws;
  * S1 = D * Zc, Q1 = D * Zc^2; group 2's sums are the column totals minus group 1's.
  * Welch t = (m1 - m2) / sqrt(v1/n1 + v2/n2) with ddof = 1 group variances; it is undefined
  * (NaN) for a voxel constant within both groups.
+ *
+ * <p>With SIMD ({@link Simd#enabled()}) the epilogue is fused with the permutation fold
+ * ({@link VectorTwoSampleFold}): the same statistic bits, counts and row maxima as
+ * {@link #compute} followed by the generic fold, without writing the window's statistics.
  */
 final class TwoSampleStatistic extends GemmStatistic {
   private final boolean welch;
@@ -19,6 +25,14 @@ final class TwoSampleStatistic extends GemmStatistic {
   private final double[] total;
   private final double[] totalSquares;
   private final int[] perm;
+  /** Voxels whose statistic is undefined (NaN in every replicate). */
+  private final boolean[] undefinedMask;
+  /** SIMD fused fold (package-private so tests can compare both paths in one JVM). */
+  boolean simd = Simd.enabled();
+  /** Per-voxel counts of the current window, in the vector fold's lane type. */
+  private double[] windowCounts;
+  private Tail thresholdTail;
+  private double[] thresholds;
 
   private TwoSampleStatistic(Precision precision, double[] centred, double[] squares, int n1,
       int n2, int b, int window, boolean welch, long seed, int[] undefined) {
@@ -37,6 +51,10 @@ final class TwoSampleStatistic extends GemmStatistic {
       }
     }
     this.perm = new int[n1 + n2];
+    this.undefinedMask = new boolean[b];
+    for (int v : undefined) {
+      undefinedMask[v] = true;
+    }
   }
 
   /** @param x group 1 block (n1 x b), @param y group 2 block (n2 x b) */
@@ -71,23 +89,66 @@ final class TwoSampleStatistic extends GemmStatistic {
   void epilogue(int rows, double[] out) {
     final double a = n1;
     final double c = n2;
+    final double[] q = product2;
     for (int r = 0; r < rows; r++) {
       final int base = r * b;
       for (int v = 0; v < b; v++) {
-        double s1 = product[base + v];
-        double s2 = total[v] - s1;
-        double m1 = s1 / a;
-        double m2 = s2 / c;
-        if (!welch) {
-          out[base + v] = m1 - m2;
-        } else {
-          double q1 = product2[base + v];
-          double q2 = totalSquares[v] - q1;
-          double v1 = Math.max(0.0, (q1 - s1 * m1) / (a - 1));
-          double v2 = Math.max(0.0, (q2 - s2 * m2) / (c - 1));
-          out[base + v] = (m1 - m2) / Math.sqrt(v1 / a + v2 / c);
-        }
+        out[base + v] = statistic(product[base + v], welch ? q[base + v] : 0.0, total[v],
+            totalSquares[v], a, c, welch);
       }
     }
+  }
+
+  /**
+   * The statistic from group 1's sum s1 (and sum of squares q1 for Welch), the column totals and
+   * the group sizes a = n1, c = n2: the one scalar home of the per-value math.
+   */
+  static double statistic(double s1, double q1, double total, double totalSquares, double a,
+      double c, boolean welch) {
+    double s2 = total - s1;
+    double m1 = s1 / a;
+    double m2 = s2 / c;
+    if (!welch) {
+      return m1 - m2;
+    }
+    double q2 = totalSquares - q1;
+    double v1 = Math.max(0.0, (q1 - s1 * m1) / (a - 1));
+    double v2 = Math.max(0.0, (q2 - s2 * m2) / (c - 1));
+    return (m1 - m2) / Math.sqrt(v1 / a + v2 / c);
+  }
+
+  @Override
+  public boolean foldWindow(long first, int rows, Tail tail, int[] counts, double[] rowMax) {
+    if (!simd) {
+      return false;
+    }
+    final double[] thr = thresholds(tail);
+    multiplyWindow(first, rows);
+    if (windowCounts == null) {
+      windowCounts = new double[b];
+    }
+    final double[] wc = windowCounts;
+    java.util.Arrays.fill(wc, 0.0);
+    for (int r = 0; r < rows; r++) {
+      rowMax[r] = VectorTwoSampleFold.foldRow(product, welch ? product2 : null, r * b, b, total,
+          totalSquares, n1, n2, tail, thr, undefinedMask, wc);
+    }
+    for (int v = 0; v < b; v++) {
+      counts[v] += (int) wc[v]; // at most one window of rows: exact in a double
+    }
+    return true;
+  }
+
+  /** The observed key per voxel for this tail, +Infinity where it is NaN (never reached). */
+  private double[] thresholds(Tail tail) {
+    if (tail != thresholdTail) {
+      double[] observed = observedValues();
+      thresholds = new double[b];
+      for (int v = 0; v < b; v++) {
+        thresholds[v] = tail.threshold(observed[v]);
+      }
+      thresholdTail = tail;
+    }
+    return thresholds;
   }
 }

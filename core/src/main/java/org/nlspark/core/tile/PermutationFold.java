@@ -18,8 +18,7 @@ final class PermutationFold {
   static double[] thresholds(double[] observed, Tail tail) {
     double[] thr = new double[observed.length];
     for (int v = 0; v < observed.length; v++) {
-      double k = tail.key(observed[v]);
-      thr[v] = Double.isNaN(k) ? Double.POSITIVE_INFINITY : k;
+      thr[v] = tail.threshold(observed[v]);
     }
     return thr;
   }

@@ -24,7 +24,8 @@ import org.nlspark.core.tile.Grid;
 /**
  * A JVM started without {@code --add-modules jdk.incubator.vector} takes the scalar paths by
  * itself (no linkage error) and writes the same bits as this JVM's SIMD paths, end to end:
- * one-sample t with max-T in float64 and float32, bootstrap mean with its percentile interval.
+ * one-sample t with max-T in float64 and float32, bootstrap mean with its percentile interval,
+ * two-sample Welch t and mean difference, Pearson and Spearman correlation, with max-T.
  */
 class SimdFallbackTest {
   @Test
@@ -68,11 +69,28 @@ class SimdFallbackTest {
           : col % 4 == 2 ? 1e6 + rng.nextGaussian() : col % 8 == 3 ? 2.5 : rng.nextGaussian();
     }
     JobInputs in = JobInputs.of(DataMatrix.of(n, v, x, "test"));
+    double[] x1 = java.util.Arrays.copyOfRange(x, 0, 6 * v);
+    double[] x2 = java.util.Arrays.copyOfRange(x, 6 * v, n * v);
+    JobInputs groups = JobInputs.twoGroups(DataMatrix.of(6, v, x1, "g1"),
+        DataMatrix.of(n - 6, v, x2, "g2"));
+    double[] target = new double[n];
+    for (int i = 0; i < n; i++) {
+      target[i] = i % 5; // ties in the ranks
+    }
+    JobInputs withTarget = JobInputs.withTarget(DataMatrix.of(n, v, x, "test"), target);
     for (Precision p : Precision.values()) {
       append(sb, JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(700).seed(3)
           .precision(p).fwer(true).build(), in);
       append(sb, JobSpec.builder(Analysis.BOOTSTRAP).statistic("mean").replicates(400).seed(4)
           .precision(p).build(), in);
+      for (String stat : new String[] {"welch-t", "mean-diff"}) {
+        append(sb, JobSpec.builder(Analysis.TWO_SAMPLE).statistic(stat).replicates(300).seed(6)
+            .precision(p).fwer(true).build(), groups);
+      }
+      for (String method : new String[] {"pearson", "spearman"}) {
+        append(sb, JobSpec.builder(Analysis.CORRELATION).statistic(method).replicates(300)
+            .seed(7).precision(p).fwer(true).build(), withTarget);
+      }
     }
     return sb.toString();
   }

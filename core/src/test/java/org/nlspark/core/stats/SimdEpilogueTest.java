@@ -149,6 +149,144 @@ class SimdEpilogueTest {
     return seen;
   }
 
+  /**
+   * The fused two-sample fold (Welch t and mean difference) against the scalar epilogue followed
+   * by the generic permutation fold, every tail, both precisions, on adversarial groups: counts
+   * and row maxima bit for bit, also for voxels constant within both groups (undefined Welch t).
+   */
+  @Test
+  void twoSampleFoldIsBitIdenticalToTheScalarEpilogueAndFold() {
+    int checked = 0;
+    for (Precision precision : Precision.values()) {
+      for (boolean welch : new boolean[] {true, false}) {
+        for (int[] sizes : new int[][] {{2, 2}, {5, 9}, {15, 15}, {31, 4}}) {
+          for (int b : new int[] {1, 7, 8, 9, 64, 301}) {
+            for (Tail tail : Tail.values()) {
+              checked += compareTwoSample(precision, welch, sizes[0], sizes[1], b, tail);
+            }
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(100_000);
+  }
+
+  /**
+   * Row maxima where the largest key is zero with both signs in one lane (-0.0 first, +0.0 a
+   * vector later, and the reverse) and every other key negative: Math.max gives +0.0, and so
+   * must the lanes. Mean difference, upper tail: s1 = -0.0 with total 0 gives -0.0 - +0.0.
+   */
+  @Test
+  void twoSampleRowMaximaTellSignedZerosApart() {
+    for (boolean plusFirst : new boolean[] {false, true}) {
+      int lanes = VectorSignFlipFold.lanes();
+      int b = 4 * lanes + 3;
+      double[] s1 = new double[b];
+      java.util.Arrays.fill(s1, -1.0);
+      s1[0] = plusFirst ? 0.0 : -0.0;
+      s1[lanes] = plusFirst ? -0.0 : 0.0;
+      double[] thr = new double[b];
+      java.util.Arrays.fill(thr, Double.POSITIVE_INFINITY);
+      double m = VectorTwoSampleFold.foldRow(s1, null, 0, b, new double[b], new double[b], 5, 7,
+          Tail.UPPER, thr, new boolean[b], new double[b]);
+      assertThat(Double.doubleToRawLongBits(m)).as("plusFirst=%s", plusFirst)
+          .isEqualTo(Double.doubleToRawLongBits(0.0));
+    }
+  }
+
+  private static int compareTwoSample(Precision precision, boolean welch, int n1, int n2, int b,
+      Tail tail) {
+    int variant = (n1 + b) % 3;
+    double[] x = adversarial(n1, b, 31L * n1 + b, variant);
+    double[] y = adversarial(n2, b, 37L * n2 + b, (variant + 1) % 3);
+    long seed = 77 + n1 + b;
+    TwoSampleStatistic vector = TwoSampleStatistic.create(precision, x, n1, y, n2, b, WINDOW,
+        welch, seed);
+    TwoSampleStatistic scalar = TwoSampleStatistic.create(precision, x, n1, y, n2, b, WINDOW,
+        welch, seed);
+    vector.simd = true;
+    scalar.simd = false;
+    return compareFolds(vector, scalar, b, tail, precision + (welch ? " welch" : " mean-diff")
+        + " n=" + n1 + "+" + n2 + " b=" + b + " " + tail);
+  }
+
+  /**
+   * The fused correlation fold (Pearson and Spearman, whose target ranks tie) against the scalar
+   * epilogue and the generic fold, as for two-sample.
+   */
+  @Test
+  void correlationFoldIsBitIdenticalToTheScalarEpilogueAndFold() {
+    int checked = 0;
+    for (Precision precision : Precision.values()) {
+      for (boolean spearman : new boolean[] {false, true}) {
+        for (int n : new int[] {3, 9, 30}) {
+          for (int b : new int[] {1, 7, 8, 9, 64, 301}) {
+            for (Tail tail : Tail.values()) {
+              double[] x = adversarial(n, b, 41L * n + b, (n + b) % 3);
+              double[] target = new double[n];
+              SplittableRandom rng = new SplittableRandom(n + b);
+              for (int i = 0; i < n; i++) {
+                target[i] = rng.nextInt(-2, 3); // integer-valued: ties in the ranks
+              }
+              target[0] = 5; // never constant
+              CorrelationStatistic vector = CorrelationStatistic.create(precision, x, n, b,
+                  WINDOW, target, spearman, 9 + n);
+              CorrelationStatistic scalar = CorrelationStatistic.create(precision, x, n, b,
+                  WINDOW, target, spearman, 9 + n);
+              vector.simd = true;
+              scalar.simd = false;
+              checked += compareFolds(vector, scalar, b, tail, precision
+                  + (spearman ? " spearman" : " pearson") + " n=" + n + " b=" + b + " " + tail);
+            }
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(50_000);
+  }
+
+  /** Fused fold of {@code vector} vs {@code scalar}'s compute and the generic fold's rules. */
+  private static int compareFolds(BlockStatistic vector, BlockStatistic scalar, int b, Tail tail,
+      String what) {
+    double[] obsV = new double[b];
+    double[] obsS = new double[b];
+    vector.observed(obsV);
+    scalar.observed(obsS);
+    assertThat(bits(obsV)).isEqualTo(bits(obsS));
+    double[] thr = new double[b];
+    for (int v = 0; v < b; v++) {
+      thr[v] = tail.threshold(obsS[v]);
+    }
+    long replicates = 300;
+    double[] buf = new double[WINDOW * b];
+    int seen = 0;
+    for (long first = 0; first < replicates; first += WINDOW) {
+      int rows = (int) Math.min(WINDOW, replicates - first);
+      int[] countsV = new int[b];
+      int[] countsS = new int[b];
+      double[] maxV = new double[WINDOW];
+      double[] maxS = new double[WINDOW];
+      assertThat(vector.foldWindow(first, rows, tail, countsV, maxV)).isTrue();
+      assertThat(scalar.foldWindow(first, rows, tail, countsS, maxS)).isFalse();
+      scalar.compute(first, rows, buf);
+      for (int r = 0; r < rows; r++) { // the generic fold's rules (tile.PermutationFold)
+        double m = Double.NEGATIVE_INFINITY;
+        for (int v = 0; v < b; v++) {
+          double k = tail.key(buf[r * b + v]);
+          k = k == k ? k : Double.NEGATIVE_INFINITY;
+          countsS[v] += k >= thr[v] ? 1 : 0;
+          m = Math.max(m, k);
+        }
+        maxS[r] = m;
+      }
+      String where = what + " first=" + first;
+      assertThat(countsV).as(where).isEqualTo(countsS);
+      assertThat(bits(maxV)).as(where).isEqualTo(bits(maxS));
+      seen += rows * b;
+    }
+    return seen;
+  }
+
   /** An n x b row-major block; column v is of kind (v + variant) % 9. */
   static double[] adversarial(int n, int b, long seed, int variant) {
     SplittableRandom rng = new SplittableRandom(seed);
