@@ -148,7 +148,7 @@ public final class KernelBenchmark {
   /** The SIMD state of the kernels, when the core on the class path reports it. */
   private static String simd() {
     try {
-      return (String) Class.forName("org.nlspark.core.accumulate.Simd").getMethod("describe")
+      return (String) Class.forName("org.nlspark.core.simd.Simd").getMethod("describe")
           .invoke(null);
     } catch (ReflectiveOperationException e) {
       return "scalar (no SIMD epilogues in this build)";

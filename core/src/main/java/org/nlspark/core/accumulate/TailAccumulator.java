@@ -4,6 +4,7 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.nlspark.core.stats.NumpyPercentile;
+import org.nlspark.core.simd.Simd;
 
 /**
  * The k smallest and k largest values per element, exact, so that numpy's linear percentile of

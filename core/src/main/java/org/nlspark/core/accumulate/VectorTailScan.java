@@ -15,10 +15,6 @@ final class VectorTailScan {
 
   private VectorTailScan() {}
 
-  static int lanes() {
-    return S.length();
-  }
-
   /**
    * For e in [c0, c1): writes to {@code hits} (ascending) each e where
    * !(x &gt; loTau[e]) || !(x &lt; hiTau[e]) for x = buf[row + e] — the scalar test, NaN included

@@ -1,6 +1,6 @@
 package org.nlspark.core.stats;
 
-import org.nlspark.core.accumulate.Simd;
+import org.nlspark.core.simd.Simd;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.Draws;

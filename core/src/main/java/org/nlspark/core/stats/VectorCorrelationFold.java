@@ -11,7 +11,7 @@ import org.nlspark.core.job.Tail;
  * replicate row, as {@link VectorTwoSampleFold} is for two-sample: r = clamp(p, -1, 1) (Pearson)
  * or clamp(p / den, -1, 1) (Spearman) lane by lane with the scalar operations (the same bits),
  * then the generic fold's rules. Pearson and Spearman have a loop each (no vector chosen by a
- * branch inside the loop). Loaded only when {@link org.nlspark.core.accumulate.Simd#enabled()}.
+ * branch inside the loop). Loaded only when {@link org.nlspark.core.simd.Simd#enabled()}.
  */
 final class VectorCorrelationFold {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;

@@ -13,7 +13,7 @@ import jdk.incubator.vector.VectorSpecies;
  * key ratio = g^2 / max(n sum(x^2) - g^2, 0) for every value (one vector division, no band
  * pre-filter), the same count rule, and the row maximum as the exact maximum of the keys — max
  * is exact, so lane order cannot change it and the bits equal the scalar path's. Loaded only
- * when {@link org.nlspark.core.accumulate.Simd#enabled()}.
+ * when {@link org.nlspark.core.simd.Simd#enabled()}.
  */
 final class VectorSignFlipFold {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;

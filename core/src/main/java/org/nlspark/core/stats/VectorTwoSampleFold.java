@@ -13,7 +13,7 @@ import org.nlspark.core.job.Tail;
  * never fuses a multiply-add), so every value has the scalar bits; then the fold's rules: key
  * |s|, s or -s by tail, NaN and undefined voxels as -Infinity, a count where key &gt;= the
  * observed key, the row maximum by max (exact, so lane order cannot change it). Loaded only when
- * {@link org.nlspark.core.accumulate.Simd#enabled()}.
+ * {@link org.nlspark.core.simd.Simd#enabled()}.
  */
 final class VectorTwoSampleFold {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;

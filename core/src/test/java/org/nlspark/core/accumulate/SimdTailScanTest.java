@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.nlspark.core.simd.Simd;
 
 /**
  * The SIMD threshold scan of TailAccumulator.update against the scalar scan: the same state, so

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nlspark.core.accumulate.Simd;
+import org.nlspark.core.simd.Simd;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;

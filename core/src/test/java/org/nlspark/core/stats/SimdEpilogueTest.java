@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.nlspark.core.accumulate.Simd;
+import org.nlspark.core.simd.Simd;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 

@@ -1,4 +1,4 @@
-package org.nlspark.core.accumulate;
+package org.nlspark.core.simd;
 
 /**
  * Whether the SIMD epilogues ({@code jdk.incubator.vector}) run in this JVM. On Java 17 the module
@@ -20,7 +20,7 @@ public final class Simd {
   /** A word for reports: "vector (8 x float64 lanes)" or "scalar (reason)". */
   public static String describe() {
     if (ENABLED) {
-      return "vector (" + VectorTailScan.lanes() + " x float64 lanes)";
+      return "vector (" + VectorLanes.doubles() + " x float64 lanes)";
     }
     if (!"true".equals(System.getProperty("nlspark.simd", "true"))) {
       return "scalar (nlspark.simd=false)";
@@ -38,7 +38,7 @@ public final class Simd {
       return false;
     }
     try {
-      return VectorTailScan.lanes() >= 4;
+      return VectorLanes.doubles() >= 4;
     } catch (LinkageError e) { // a module present but unusable: stay scalar
       return false;
     }
