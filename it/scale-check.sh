@@ -65,7 +65,7 @@ read -r -a OPENS <<< "$(spark_jvm_opens)"
 APP_JAR=$(find_app_jar)
 [[ -n $APP_JAR && -f $APP_JAR ]] \
   || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
-CHECK=org.nlspark.spark.data.ScaleCheck
+CHECK=org.nlspark.spark.bench.ScaleCheck
 CP="$APP_JAR:$SPARK_HOME/jars/*"
 
 log "generating $GB GB of float32 volumes as 3-D .nii.gz (gzip level 1)"

@@ -65,7 +65,7 @@ display(spark.createDataFrame(reportRow("driver") +: executorReports).toDF("wher
 // COMMAND ----------
 
 import org.nlspark.core.data.DataMatrix
-import org.nlspark.spark.{Nlspark, NlsparkOptions}
+import org.nlspark.spark.api.{Nlspark, NlsparkOptions}
 
 val rng = new java.util.SplittableRandom(seed)
 val values = Array.tabulate(nSamples * nVoxels) { i =>

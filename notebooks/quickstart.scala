@@ -3,7 +3,7 @@
 // MAGIC # nlspark quickstart
 // MAGIC
 // MAGIC Bootstrap confidence intervals and a one-sample sign-flip permutation test over a
-// MAGIC samples × voxels matrix, run as Spark jobs through `org.nlspark.spark.Nlspark`.
+// MAGIC samples × voxels matrix, run as Spark jobs through `org.nlspark.spark.api.Nlspark`.
 // MAGIC
 // MAGIC **Cluster setup:** attach the nlspark application jar (`nlspark-spark-jobs-*-app.jar`)
 // MAGIC as a cluster library. Any Databricks Runtime with Spark 3.5 (Scala 2.12) works; no GPU
@@ -58,7 +58,7 @@ println(s"data: ${x.rows()} samples x ${x.cols()} voxels")
 
 // COMMAND ----------
 
-import org.nlspark.spark.{Nlspark, NlsparkOptions}
+import org.nlspark.spark.api.{Nlspark, NlsparkOptions}
 
 val boot = Nlspark.bootstrap(spark, x,
   NlsparkOptions.defaults().statistic("mean").replicates(replicates).seed(seed))

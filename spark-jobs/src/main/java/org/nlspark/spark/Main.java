@@ -10,7 +10,7 @@ import org.nlspark.spark.cli.Interruption;
 import org.nlspark.spark.cli.NlsparkCommand;
 import org.nlspark.spark.cli.Untrusted;
 import org.nlspark.spark.cli.UsageErrors;
-import org.nlspark.spark.engine.SparkEngine;
+import org.nlspark.spark.errors.TaskFailures;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -91,7 +91,7 @@ public final class Main {
   /** Prints what went wrong and returns the exit code (DESIGN §6). */
   static int fail(String command, Throwable thrown, boolean verbose, PrintStream err) {
     Throwable t = thrown instanceof RuntimeException
-        ? SparkEngine.unwrap((RuntimeException) thrown) : thrown;
+        ? TaskFailures.unwrap((RuntimeException) thrown) : thrown;
     String who = command == null ? "nlspark" : "nlspark " + Untrusted.escape(command);
     int code = exitCode(t);
     if (code == 130 || code == 143) {

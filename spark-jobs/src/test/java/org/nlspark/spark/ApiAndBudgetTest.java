@@ -19,7 +19,10 @@ import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.memory.BudgetSource;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.budget.ExecutorBudget;
+import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.io.HadoopFiles;
 
 /** The programmatic API, the executor budget rule and the atomic output directory. */

@@ -11,6 +11,8 @@ import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscResult;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
 
 /** The programmatic API of the ISC command reads through Hadoop and matches core's runner. */
 class CoreCommandsApiTest {

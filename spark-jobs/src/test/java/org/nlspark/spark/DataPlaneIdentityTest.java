@@ -28,9 +28,12 @@ import org.nlspark.core.io.nifti.NiftiWriter;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.result.Output;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.data.DistributedInputs;
-import org.nlspark.spark.data.HadoopOpener;
 import org.nlspark.spark.engine.SparkEngine;
+import org.nlspark.spark.io.HadoopOpener;
 
 /**
  * DESIGN §8 and §5: a job whose samples executors read into voxel blocks gives outputs

@@ -19,6 +19,8 @@ import org.nlspark.core.glm.GlmResult;
 import org.nlspark.core.glm.GlmRun;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
 
 /**
  * {@code nlspark glm} and {@code Nlspark.glm}: files equal to core's single-thread reference

@@ -23,6 +23,9 @@ import org.nlspark.core.glm.GlmRun;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * {@code glm} with TFCE and cluster inference through the API on Spark, the grid given by the

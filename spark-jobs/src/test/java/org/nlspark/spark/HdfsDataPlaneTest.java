@@ -24,6 +24,9 @@ import org.nlspark.core.io.nifti.NiftiDatatype;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiWriter;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * DESIGN §8 with a real HDFS (Hadoop's MiniDFSCluster: a NameNode and a DataNode in this JVM):

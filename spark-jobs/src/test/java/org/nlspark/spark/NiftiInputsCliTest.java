@@ -23,6 +23,8 @@ import org.nlspark.core.io.nifti.NiftiDatatype;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.core.result.Output;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
 
 /**
  * The four resampling commands on one study given as 3-D files in a list, a 4-D file, a

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /** nlspark's settings: spark.nlspark.* keys, declared once, read from the session's conf. */
 class NlsparkConfTest {

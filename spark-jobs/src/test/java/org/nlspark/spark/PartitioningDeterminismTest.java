@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * DESIGN §5: every .npy output is byte-identical for any number of partitions and when a task

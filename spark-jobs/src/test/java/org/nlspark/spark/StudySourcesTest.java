@@ -19,8 +19,8 @@ import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiWriter;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.spark.data.DistributedInputs;
-import org.nlspark.spark.data.HadoopOpener;
 import org.nlspark.spark.data.Sources;
+import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.StudyInputs;
 
 /**

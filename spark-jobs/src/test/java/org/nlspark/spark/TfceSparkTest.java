@@ -29,6 +29,9 @@ import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * TFCE and cluster inference through the API on Spark, with the grid given by the image-mask seam

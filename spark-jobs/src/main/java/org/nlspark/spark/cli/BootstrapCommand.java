@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.NlsparkOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

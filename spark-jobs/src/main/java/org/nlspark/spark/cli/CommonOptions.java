@@ -3,7 +3,7 @@ package org.nlspark.spark.cli;
 import java.util.List;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.job.Precision;
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.NlsparkOptions;
 import picocli.CommandLine.Option;
 
 /** The options every computing command takes (DESIGN §6), declared once. */

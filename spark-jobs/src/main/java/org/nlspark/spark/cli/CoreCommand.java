@@ -8,11 +8,11 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.GpuProbes;
+import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
-import org.nlspark.core.engine.RunReport;
-import org.nlspark.spark.Nlspark;
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
 import picocli.CommandLine.Mixin;
 

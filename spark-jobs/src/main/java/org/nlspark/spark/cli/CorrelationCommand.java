@@ -3,7 +3,7 @@ package org.nlspark.spark.cli;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

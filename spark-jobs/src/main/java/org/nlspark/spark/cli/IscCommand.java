@@ -1,8 +1,8 @@
 package org.nlspark.spark.cli;
 
 import org.nlspark.core.engine.RunReport;
-import org.nlspark.spark.Nlspark;
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.isc.IscMetric;

@@ -1,6 +1,6 @@
 package org.nlspark.spark.cli;
 
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.NlsparkOptions;
 import picocli.CommandLine.Option;
 
 /** Whole-map inference of the permutation tests (DESIGN §9): TFCE and cluster extent. */

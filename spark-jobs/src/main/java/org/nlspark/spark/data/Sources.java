@@ -13,9 +13,10 @@ import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
-import org.nlspark.spark.engine.SparkEngine;
+import org.nlspark.spark.errors.TaskFailures;
 import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopNiftiFiles;
+import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.ParquetSamples;
 import org.nlspark.spark.io.StudyInputs;
 
@@ -130,7 +131,7 @@ public final class Sources {
           .map(t -> sources.get(t[0]).scan(t[1], files))
           .treeReduce(DefaultMaskBuilder::merge);
     } catch (Exception e) { // a bad image inside a task: its own message, exit 2
-      throw SparkEngine.unwrapAny(e);
+      throw TaskFailures.unwrapAny(e);
     }
     return built.build(images.get(0).mask().geometry());
   }

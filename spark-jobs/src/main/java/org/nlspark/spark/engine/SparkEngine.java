@@ -15,29 +15,30 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.job.Statistic;
 import org.nlspark.core.memory.BudgetSource;
 import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
-import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
+import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
-import org.nlspark.spark.NlsparkConf;
 import org.nlspark.spark.budget.ExecutorBudget;
+import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.data.DistributedInputs;
-import org.nlspark.spark.data.HadoopOpener;
 import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
-import org.nlspark.core.data.SampleSource;
-import org.nlspark.core.job.Analysis;
-import org.nlspark.core.job.Statistic;
-import org.nlspark.core.stats.ObservedStatistic;
+import org.nlspark.spark.errors.TaskFailures;
+import org.nlspark.spark.io.HadoopOpener;
 import scala.Tuple2;
 import scala.collection.Iterator;
 import scala.reflect.ClassTag;
@@ -199,7 +200,7 @@ public final class SparkEngine {
           NlsparkConf.holdTileMillis(spark)), handler, tag);
       jobEnd = System.nanoTime();
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
-      throw unwrapAny(e);
+      throw TaskFailures.unwrapAny(e);
     } finally {
       sc.setLocalProperty(RUN_ID_PROPERTY, oldRunId);
       sc.setJobDescription(oldDescription);
@@ -307,7 +308,7 @@ public final class SparkEngine {
       sc.runJob(rdd.rdd(), new TileTask(runner, shared, failOnce,
           NlsparkConf.holdTileMillis(spark)), handler, tag);
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
-      throw unwrapAny(e);
+      throw TaskFailures.unwrapAny(e);
     } finally {
       sc.setLocalProperty(RUN_ID_PROPERTY, oldRunId);
       sc.setJobDescription(oldDescription); // the caller's own description (a notebook's)
@@ -384,43 +385,6 @@ public final class SparkEngine {
     public void write(byte[] b, int off, int len) {
       count += len;
     }
-  }
-
-  /**
-   * Spark wraps a task's exception in a SparkException; give API users and the CLI the core
-   * exception a LocalEngine run would have thrown (its class decides the exit code).
-   */
-  public static RuntimeException unwrap(RuntimeException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof InvalidInputException || t instanceof ResourceRefusedException) {
-        return (RuntimeException) t;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return e;
-  }
-
-  /**
-   * As {@link #unwrap(RuntimeException)} for any exception a Spark action throws, including its
-   * undeclared checked SparkException (rethrown as it is when no core exception is inside).
-   */
-  public static RuntimeException unwrapAny(Exception e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof InvalidInputException || t instanceof ResourceRefusedException) {
-        return (RuntimeException) t;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return SparkEngine.<RuntimeException>sneaky(e);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
-    throw (T) t;
   }
 
   /** What one task returns: its tiles' partials and how long it took on the executor. */

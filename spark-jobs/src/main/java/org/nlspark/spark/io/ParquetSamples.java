@@ -17,7 +17,7 @@ import org.apache.parquet.schema.Type;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.io.nifti.NiftiMask;
-import org.nlspark.spark.data.HadoopOpener;
+import org.nlspark.spark.io.HadoopOpener;
 
 /**
  * A Parquet input in file-name then row order as a {@link SampleSource} (DESIGN §8): the driver

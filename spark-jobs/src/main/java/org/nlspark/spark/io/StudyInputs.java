@@ -31,7 +31,7 @@ import org.nlspark.core.job.JobInputs;
  * <p>Formats: {@code .npy} (samples × voxels); NIfTI, one volume per sample: a 4-D file, a list
  * file of 3-D files, a directory or a glob ({@link HadoopNiftiFiles#resolveInputs}); Parquet
  * (a {@code .parquet} file or a directory of them, one row per sample, an array column).
- * Inputs are read as sources ({@code org.nlspark.spark.data.Sources}: by the executors into
+ * Inputs are read as sources (the data plane's {@code Sources}: by the executors into
  * voxel blocks, or on the driver for small inputs, with the same readers); only a Parquet table
  * sorted by {@code --order-by} is read on the driver ({@link #load}).
  */
@@ -305,7 +305,7 @@ public final class StudyInputs implements Serializable {
   }
 
   /**
-   * Whether executors can read these inputs ({@code org.nlspark.spark.data.Sources}): .npy,
+   * Whether executors can read these inputs (the data plane's {@code Sources}): .npy,
    * NIfTI, and Parquet in file-name then row order. A Parquet input sorted by {@code --order-by}
    * is read on the driver ({@link #load}): its samples are not runs of rows of one file.
    */

@@ -1,8 +1,7 @@
-package org.nlspark.spark;
+package org.nlspark.spark.api;
 
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
@@ -10,17 +9,18 @@ import org.nlspark.core.isc.IscSummary;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.timeseries.SurrogateMethod;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 
 import java.io.Serializable;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
-import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.tile.Grid;
 
 /**

@@ -1,4 +1,4 @@
-package org.nlspark.spark;
+package org.nlspark.spark.conf;
 
 import java.util.List;
 import java.util.Locale;

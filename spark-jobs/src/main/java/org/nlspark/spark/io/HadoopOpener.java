@@ -1,4 +1,4 @@
-package org.nlspark.spark.data;
+package org.nlspark.spark.io;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

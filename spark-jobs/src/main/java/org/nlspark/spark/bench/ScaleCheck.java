@@ -1,4 +1,4 @@
-package org.nlspark.spark.data;
+package org.nlspark.spark.bench;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -36,9 +36,13 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.memory.CpuWorkerPlanner;
 import org.nlspark.core.memory.Gb;
-import org.nlspark.spark.Nlspark;
-import org.nlspark.spark.NlsparkConf;
-import org.nlspark.spark.NlsparkOptions;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.Sources;
+import org.nlspark.spark.io.HadoopNiftiFiles;
+import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.StudyInputs;
 
 /**
@@ -244,7 +248,7 @@ public final class ScaleCheck {
   static Map<String, Object> inflateBenchmark(SparkSession spark, Configuration conf,
       String dir, double ingestSeconds, double readTaskSeconds, int slots) {
     HadoopOpener opener = new HadoopOpener(conf);
-    List<String> files = org.nlspark.spark.io.HadoopNiftiFiles.resolveInputs(conf,
+    List<String> files = HadoopNiftiFiles.resolveInputs(conf,
         dir + "/subjects.txt", "--input");
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<long[]> parts = jsc.parallelize(files, Math.max(1, files.size() / 8))
