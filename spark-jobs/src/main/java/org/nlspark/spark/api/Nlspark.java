@@ -36,6 +36,7 @@ import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.HadoopReport;
 import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
 
 /**
@@ -47,29 +48,77 @@ public final class Nlspark {
   private Nlspark() {}
 
   /**
-   * Intersubject correlation of a (subjects, timepoints, voxels) array: voxel blocks as Spark
-   * tasks (same bits as {@code Isc.run} on threads). Options: iscSummary, iscMetric, nullMethod,
-   * replicates, confidence, tail, fwer, seed, saveSamples, memoryBudgetGb, partitions.
+   * Intersubject correlation: voxel blocks as Spark tasks (same bits as {@code Isc.run} on
+   * threads). {@code inputPath} is a (subjects, timepoints, voxels) {@code .npy}, or one 4-D
+   * NIfTI per subject (a list file, directory or glob; see {@link SeriesInputs}) masked by
+   * {@code options.maskFile} or the default mask. Options: iscSummary, iscMetric, nullMethod,
+   * replicates, confidence, tail, fwer, seed, saveSamples, memoryBudgetGb, partitions, maskFile.
    */
   public static RunReport isc(SparkSession spark, String inputPath, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    Isc.Options isc = o.toIscOptions();
-    return run(spark, IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), inputPath,
-        "--input", 3), isc, o.memoryBudgetGb()), o, false);
+    o.toIscOptions(); // every option checked before a file is opened
+    return isc(spark, resolveSeries(spark, inputPath, "--input", o), o);
   }
 
   /**
-   * Each voxel's correlation with a target series against surrogates of the target. Options:
-   * nullMethod, replicates, tail, fwer, seed, partitions.
+   * ISC of a resolved input; the series are read on this JVM. For images the report carries
+   * the mask, so {@link #write} adds the {@code .nii.gz} maps; {@code options} is not changed.
+   */
+  public static RunReport isc(SparkSession spark, SeriesInputs input, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
+    Isc.Options isc = o.toIscOptions();
+    if (!input.hasGrid()) {
+      return run(spark, IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), input.uri(),
+          "--input", 3), isc, o.memoryBudgetGb()), o, false);
+    }
+    SeriesInputs.Series s = input.read(hadoopConf(spark));
+    o.mask(s.mask()).maskSource(input.maskSource());
+    return run(spark, IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(),
+        isc, o.memoryBudgetGb()), o, false);
+  }
+
+  /**
+   * Each voxel's correlation with a target series against surrogates of the target. {@code
+   * inputPath} is a (timepoints, voxels) {@code .npy}, or one subject's 4-D NIfTI (also as a
+   * list file, directory or glob naming one image) masked by {@code options.maskFile} or the
+   * default mask; {@code targetPath} a (timepoints,) {@code .npy}. Options: nullMethod,
+   * replicates, tail, fwer, seed, partitions, maskFile.
    */
   public static RunReport timeseriesCorrelation(SparkSession spark, String inputPath,
       String targetPath, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    o.toTimeSeriesOptions();
+    return timeseriesCorrelation(spark, resolveSeries(spark, inputPath, "--input", o)
+        .requireOneSubject("timeseries-correlation"), targetPath, o);
+  }
+
+  /** The same on a resolved input (read on this JVM); {@code options} is not changed. */
+  public static RunReport timeseriesCorrelation(SparkSession spark, SeriesInputs input,
+      String targetPath, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     TimeSeriesCorrelation.Options ts = o.toTimeSeriesOptions();
     Configuration conf = hadoopConf(spark);
-    return run(spark, TimeSeriesCorrelation.prepare(
-        HadoopFiles.readNpy(conf, inputPath, "--input", 2),
-        HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts), o, false);
+    input.requireOneSubject("timeseries-correlation");
+    if (!input.hasGrid()) {
+      return run(spark, TimeSeriesCorrelation.prepare(
+          HadoopFiles.readNpy(conf, input.uri(), "--input", 2),
+          HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts), o, false);
+    }
+    double[] y = HadoopFiles.readNpy(conf, targetPath, "--target", 1).data();
+    SeriesInputs.Series s = input.read(conf);
+    o.mask(s.mask()).maskSource(input.maskSource());
+    return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
+        ts), o, false);
+  }
+
+  /**
+   * The time-series input of isc or timeseries-correlation resolved (files, mask, every
+   * header checked), not read; see {@link SeriesInputs}.
+   */
+  public static SeriesInputs resolveSeries(SparkSession spark, String input, String flag,
+      NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return SeriesInputs.resolve(hadoopConf(spark), input, flag, o.maskFile());
   }
 
   /**

@@ -26,6 +26,15 @@ abstract class CoreCommand extends NlsparkCommand {
   static final String CPU_ONLY = "Runs CPU kernels in float64: --backend gpu and --precision"
       + " float32 are refused.";
 
+  /** --mask of the commands that take one 4-D NIfTI per subject. */
+  static final String SERIES_MASK = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs only;"
+      + " default: every voxel finite in every volume of every subject and non-zero in one,"
+      + " written as mask.nii.gz)";
+
+  /** The outputs with NIfTI inputs, for the help footers. */
+  static final String SERIES_MAPS = "With NIfTI inputs every per-voxel output is also written"
+      + " as NAME.nii.gz on the mask's grid (0 outside the mask, 1 for p-values).";
+
   @Mixin CommonOptions common;
 
   @Mixin PartitionsOption partitionsOption;
@@ -38,6 +47,11 @@ abstract class CoreCommand extends NlsparkCommand {
 
   /** The inputs named on the command line (for the check that --overwrite never replaces them). */
   abstract String[] inputPaths();
+
+  /** The resolved inputs as summary.json's {@code inputs}, or null; read after {@link #execute}. */
+  Map<String, Object> describeInputs() {
+    return null;
+  }
 
   Integer partitions() {
     return partitionsOption.partitions;
@@ -68,6 +82,10 @@ abstract class CoreCommand extends NlsparkCommand {
           output, overwrite, 0, inputPaths())) {
         RunReport report = execute(spark);
         Map<String, Object> summary = Summaries.summary(report, argv);
+        Map<String, Object> inputs = describeInputs();
+        if (inputs != null) {
+          summary.put("inputs", inputs);
+        }
         String written = Nlspark.write(conf, report, summary, output, overwrite);
         if (!common.quiet) {
           out.printf(Locale.ROOT,

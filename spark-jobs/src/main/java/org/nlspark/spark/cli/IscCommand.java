@@ -1,8 +1,11 @@
 package org.nlspark.spark.cli;
 
+import java.util.Map;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.io.SeriesInputs;
+import org.nlspark.spark.io.StudyInputs;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.isc.IscMetric;
@@ -12,20 +15,32 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code nlspark isc}: intersubject correlation with a bootstrap or surrogate null. */
+/**
+ * {@code nlspark isc}: intersubject correlation with a bootstrap or surrogate null. The input is
+ * a (subjects, timepoints, voxels) {@code .npy}, or one 4-D NIfTI per subject (time on the 4th
+ * axis) named as the other commands name images (DESIGN §8): a list file, a directory or a
+ * glob, with {@code --mask} or the default mask; see {@link SeriesInputs}.
+ */
 @Command(sortOptions = false, name = "isc",
     description = "Intersubject correlation (subjects x time x voxels), with a bootstrap or a"
         + " circle-shift / phase-randomization null.",
-    customSynopsis = "nlspark isc --input D.npy --output DIR [options]",
+    customSynopsis = "nlspark isc --input SUBJECTS --output DIR [--mask MASK.nii.gz] [options]",
     footer = {"Outputs: isc p ci_lower ci_upper (.npy), with a surrogate null and FWER also"
-        + " p_fwer null_max; summary.json. Surrogates shift or phase-randomize each subject's"
-        + " series by one draw shared across that subject's voxels: that keeps each subject's"
-        + " spatial and temporal autocorrelation and breaks only the alignment in time between"
-        + " subjects.", CoreCommand.CPU_ONLY})
+        + " p_fwer null_max; summary.json. " + CoreCommand.SERIES_MAPS + " Surrogates shift or"
+        + " phase-randomize each subject's series by one draw shared across that subject's"
+        + " voxels: that keeps each subject's spatial and temporal autocorrelation and breaks"
+        + " only the alignment in time between subjects.", CoreCommand.CPU_ONLY})
 final class IscCommand extends CoreCommand {
-  @Option(names = "--input", paramLabel = "D.npy", order = 1,
-      description = "(required) (n_subjects, n_timepoints, n_voxels) array")
+  @Option(names = "--input", paramLabel = "SUBJECTS", order = 1,
+      description = "(required) one 4-D .nii/.nii.gz per subject (time on the 4th axis): a text"
+          + " file listing them (one per line, in subject order, relative to the list file), a"
+          + " directory or a glob of them (sorted by name); or an .npy (n_subjects,"
+          + " n_timepoints, n_voxels) array")
   String input;
+
+  @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 2,
+      description = CoreCommand.SERIES_MASK)
+  String mask;
 
   @Option(names = "--summary", paramLabel = "pairwise|leave-one-out", order = 10,
       description = "correlations summarised (default pairwise)")
@@ -55,6 +70,8 @@ final class IscCommand extends CoreCommand {
 
   private NlsparkOptions options;
 
+  private SeriesInputs series;
+
   @Override
   public String name() {
     return "isc";
@@ -62,12 +79,18 @@ final class IscCommand extends CoreCommand {
 
   @Override
   String[] inputPaths() {
-    return new String[] {input};
+    return mask == null ? new String[] {input} : new String[] {input, mask};
+  }
+
+  @Override
+  Map<String, Object> describeInputs() {
+    return series == null ? null : series.describe();
   }
 
   @Override
   void checkOptions() {
     require("--input", input);
+    StudyInputs.checkOptions(input, mask, null, null);
     IscSummary s = IscSummary.parse(summary == null ? "pairwise" : summary);
     IscMetric m = IscMetric.parse(metric == null ? "median" : metric);
     IscNull nul = IscNull.parse(nullMethod == null ? "bootstrap" : nullMethod);
@@ -81,12 +104,14 @@ final class IscCommand extends CoreCommand {
     long count = count(used, boot ? samples : permutation.permutations, 5000);
     options = apiOptions().iscSummary(s.cliName()).iscMetric(m.cliName())
         .nullMethod(nul.cliName()).replicates(count).confidence(confidence(confidence))
-        .tail(permutation.tail()).fwer(permutation.fwer()).saveSamples(saveSamples);
+        .tail(permutation.tail()).fwer(permutation.fwer()).saveSamples(saveSamples)
+        .maskFile(mask);
     options.toIscOptions(); // every option checked before Spark starts
   }
 
   @Override
   RunReport execute(SparkSession spark) {
-    return Nlspark.isc(spark, input, options);
+    series = Nlspark.resolveSeries(spark, input, "--input", options);
+    return Nlspark.isc(spark, series, options);
   }
 }

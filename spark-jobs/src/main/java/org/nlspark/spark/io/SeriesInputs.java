@@ -1,0 +1,168 @@
+package org.nlspark.spark.io;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.data.SeriesImages;
+import org.nlspark.core.io.nifti.NiftiMask;
+
+/**
+ * The time-series input of {@code isc} and {@code timeseries-correlation} resolved (DESIGN §8:
+ * "ISC and time series take one 4-D NIfTI per subject (time on the 4th axis) the same ways"):
+ * an {@code .npy} array, read as before by the caller; or one 4-D NIfTI per subject named by a
+ * list file (one path per line, in subject order, relative to the list file), a directory or a
+ * glob (sorted by the bytes of the name) — {@link HadoopNiftiFiles#resolveInputs}, the rules
+ * every other command uses — with {@code --mask} or the default mask (finite in every volume
+ * of every subject, non-zero in at least one).
+ *
+ * <p>Resolving reads listings, the mask and every subject's header (grid and time length are
+ * checked here, exit 2 naming the file), never a value. {@link #read} then reads the series on
+ * this JVM (the driver), one volume at a time, into the one array these analyses hold; it
+ * refuses with exit 3 an array beyond one Java array or the free heap, before allocating it.
+ */
+public final class SeriesInputs {
+  private final String flag;
+  private final String uri;
+  private final String maskUri;
+  private final NiftiMask givenMask;
+  private final SeriesImages images; // null for .npy
+
+  private SeriesInputs(String flag, String uri, String maskUri, NiftiMask givenMask,
+      SeriesImages images) {
+    this.flag = flag;
+    this.uri = uri;
+    this.maskUri = maskUri;
+    this.givenMask = givenMask;
+    this.images = images;
+  }
+
+  /** The series read: (subjects, timepoints, voxels) in C order, and the grid's mask. */
+  public record Series(double[] values, int subjects, int timepoints, int voxels,
+      NiftiMask mask) {}
+
+  /**
+   * Resolves {@code uri} (named by {@code flag}, e.g. "--input").
+   *
+   * @param maskUri {@code --mask}, or null for the default mask
+   * @throws InvalidInputException for a missing input or mask, {@code --mask} with an .npy,
+   *     or a subject off the grid or of another length
+   */
+  public static SeriesInputs resolve(Configuration conf, String uri, String flag,
+      String maskUri) {
+    if (uri == null || uri.isEmpty()) {
+      throw new InvalidInputException("Cannot run: " + flag + " is required");
+    }
+    if (uri.toLowerCase(Locale.ROOT).endsWith(".npy")) {
+      StudyInputs.checkOptions(uri, maskUri, null, null); // --mask: an .npy has no grid
+      return new SeriesInputs(flag, uri, null, null, null);
+    }
+    List<String> files = HadoopNiftiFiles.resolveInputs(conf, uri, flag);
+    NiftiMask mask = maskUri == null ? null : HadoopNiftiFiles.readMask(conf, maskUri, "--mask");
+    SeriesImages images = SeriesImages.describe(flag + " " + uri, files,
+        new HadoopOpener(conf), mask);
+    if (mask != null) {
+      images.values(mask); // beyond one Java array: refused before any value is read
+    }
+    return new SeriesInputs(flag, uri, maskUri, mask, images);
+  }
+
+  /** Whether the input is NIfTI images (a grid, so maps are written). */
+  public boolean hasGrid() {
+    return images != null;
+  }
+
+  /** The path as given. */
+  public String uri() {
+    return uri;
+  }
+
+  /** The images, or null for an .npy. */
+  public SeriesImages images() {
+    return images;
+  }
+
+  /** Where the mask comes from: the {@code --mask} URI, "computed", or null for an .npy. */
+  public String maskSource() {
+    return !hasGrid() ? null : maskUri != null ? maskUri : StudyInputs.MASK_COMPUTED;
+  }
+
+  /**
+   * Refuses images of more than one subject: {@code command} analyses one series (one
+   * subject's run), so a list, directory or glob must name exactly one image.
+   */
+  public SeriesInputs requireOneSubject(String command) {
+    if (images != null && images.subjects() != 1) {
+      List<String> files = images.files();
+      throw new InvalidInputException("Cannot run " + command + ": " + flag + " " + uri
+          + " names " + files.size() + " images (" + files.get(0) + ", " + files.get(1)
+          + (files.size() > 2 ? ", ..." : "") + "), but " + command + " correlates one"
+          + " subject's series with the target; give one 4-D image, and run once per subject");
+    }
+    return this;
+  }
+
+  /**
+   * Reads the images' series on this JVM (the default mask first when none was given).
+   *
+   * @throws ResourceRefusedException (exit 3) when the array exceeds one Java array or the
+   *     free heap
+   * @throws IllegalStateException for an .npy input, which the caller reads as before
+   */
+  public Series read(Configuration conf) {
+    if (images == null) {
+      throw new IllegalStateException("[BUG] an .npy series is read by HadoopFiles.readNpy");
+    }
+    HadoopOpener opener = new HadoopOpener(conf);
+    NiftiMask mask = givenMask != null ? givenMask : images.defaultMask(opener);
+    long values = images.values(mask);
+    requireHeap(values * Double.BYTES, mask);
+    return new Series(images.read(opener, mask), images.subjects(), images.timepoints(),
+        mask.count(), mask);
+  }
+
+  private void requireHeap(long bytes, NiftiMask mask) {
+    if (bytes <= HadoopFiles.freeHeap()) {
+      return;
+    }
+    System.gc(); // what looked used may be garbage; decide on what a collection leaves
+    long free = HadoopFiles.freeHeap();
+    if (bytes <= free) {
+      return;
+    }
+    throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s %s: %d"
+        + " subjects x %d time points x %d mask voxels need %s as float64 values, but only %s"
+        + " of the %s Java heap is free; give nlspark more memory (NLSPARK_JAVA_OPTS=-Xmx<size>"
+        + " for bin/nlspark, --driver-memory under spark-submit) or a smaller --mask", flag,
+        uri, images.subjects(), images.timepoints(), mask.count(), HadoopFiles.bytes(bytes),
+        HadoopFiles.bytes(free), HadoopFiles.bytes(Runtime.getRuntime().maxMemory())));
+  }
+
+  /** The URIs the user named, for the rule that --overwrite never replaces an input. */
+  public List<String> uris() {
+    List<String> u = new ArrayList<>(List.of(uri));
+    if (maskUri != null) {
+      u.add(maskUri);
+    }
+    return u;
+  }
+
+  /** The input as summary.json records it. */
+  public Map<String, Object> describe() {
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("path", uri);
+    input.put("format", hasGrid() ? StudyInputs.Format.NIFTI.label()
+        : StudyInputs.Format.NPY.label());
+    input.put("files", hasGrid() ? images.subjects() : 1);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(flag.replaceFirst("^--", ""), input);
+    if (hasGrid()) {
+      m.put("mask", maskSource());
+    }
+    return m;
+  }
+}
