@@ -125,6 +125,19 @@ public final class Report {
   }
 
   /**
+   * The run's mask, as the page finds it: mask.nii.gz beside the outputs (a computed mask), else
+   * the {@code --mask} path summary.json records; null when the run had no grid or the file
+   * cannot be read (the result line then names voxel indices instead of mm).
+   */
+  public static NiftiMask mask(ReportFiles files, Map<String, Object> summary) {
+    try {
+      return RunData.readMask(files, "", summary);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
    * What a run found, in one line, from summary.json's findings (and the mask for mm): e.g.
    * "312 voxels p_fwer < 0.05, max t 7.9 at (-42, 18, 6) mm". Null when there are no findings.
    */

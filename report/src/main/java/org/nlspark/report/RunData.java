@@ -89,7 +89,7 @@ final class RunData {
     return names;
   }
 
-  private static NiftiMask readMask(ReportFiles files, String prefix, Map<String, Object> summary)
+  static NiftiMask readMask(ReportFiles files, String prefix, Map<String, Object> summary)
       throws IOException {
     byte[] bytes = files.read(prefix + "mask.nii.gz");
     String name = prefix + "mask.nii.gz";
@@ -104,13 +104,24 @@ final class RunData {
     return NiftiMask.read(new ByteArrayInputStream(bytes), bytes.length, name);
   }
 
-  /** The mask path in summary.json's grid entry: a string, or an object's "mask" member. */
+  /**
+   * The mask path in summary.json's grid entry: {@code mask_uri} (a given mask, qualified), else
+   * {@code mask_source} when it names a file, else the older forms (a string, or a "mask" member).
+   */
   static String gridMaskPath(Object grid) {
     if (grid instanceof String) {
       return (String) grid;
     }
     if (grid instanceof Map) {
-      Object m = ((Map<?, ?>) grid).get("mask");
+      Map<?, ?> g = (Map<?, ?>) grid;
+      if (g.get("mask_uri") instanceof String) {
+        return (String) g.get("mask_uri");
+      }
+      Object source = g.get("mask_source");
+      if (source instanceof String && !source.equals("computed") && !source.equals("given")) {
+        return (String) source;
+      }
+      Object m = g.get("mask");
       if (m instanceof String) {
         return (String) m;
       }

@@ -395,4 +395,49 @@ class NiftiInputsCliTest {
       assertThat(r.header().sformCode()).isEqualTo(4);
     }
   }
+
+  /**
+   * The demo ends with what it found, the peak in mm from the mask's affine, and its report; and
+   * TFCE on the demo's study writes its maps as NIfTI, strongest inside the planted blob.
+   */
+  @Test
+  void demoNamesItsPeakInMillimetresAndTfceFindsThePlantedBlob() throws Exception {
+    CliRun demo = CliRun.of("demo", "--output", p("demo"), "--samples", "40", "--permutations",
+        "100");
+    assertThat(demo.code()).as(demo.err()).isZero();
+    String[] lines = demo.out().strip().split("\n");
+    assertThat(lines[lines.length - 1]).matches("\\d+ voxels p_fwer < 0\\.05, max t [0-9.]+ at "
+        + "\\(-?\\d+, -?\\d+, -?\\d+\\) mm; report: .*/one-sample/report\\.html");
+    Path data = dir.resolve("demo/data");
+    CliRun tfce = CliRun.of("one-sample", "--input", data.resolve("subjects.txt").toString(),
+        "--mask", data.resolve("mask.nii.gz").toString(), "--stat", "t", "--tfce",
+        "--permutations", "100", "--output", p("tfce"), "--quiet");
+    assertThat(tfce.code()).as(tfce.err()).isZero();
+    double[] score = null;
+    for (String name : List.of("tfce", "p_tfce", "p_fwer_tfce", "null_max_tfce")) {
+      assertThat(dir.resolve("tfce/" + name + ".npy")).exists();
+    }
+    for (String name : List.of("tfce", "p_tfce", "p_fwer_tfce")) {
+      try (NiftiReader r = NiftiReader.open(dir.resolve("tfce/" + name + ".nii.gz"))) {
+        assertThat(r.header().spatialDims()).as(name).containsExactly(40, 48, 40);
+        if (name.equals("tfce")) {
+          score = new double[r.header().voxelsPerVolume()];
+          r.readVolume(score);
+        }
+      }
+    }
+    double[] effect;
+    try (NiftiReader r = NiftiReader.open(data.resolve("effect.nii.gz"))) {
+      effect = new double[r.header().voxelsPerVolume()];
+      r.readVolume(effect);
+    }
+    int peak = 0;
+    for (int v = 1; v < score.length; v++) {
+      if (score[v] > score[peak]) {
+        peak = v;
+      }
+    }
+    assertThat(score[peak]).isPositive();
+    assertThat(effect[peak]).as("the largest TFCE score lies in the planted blob").isPositive();
+  }
 }

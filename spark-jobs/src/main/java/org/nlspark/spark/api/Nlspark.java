@@ -352,7 +352,7 @@ public final class Nlspark {
       Map<String, Object> full = summary;
       if (report.mask() != null && !summary.containsKey("grid")) {
         full = new java.util.LinkedHashMap<>(summary);
-        full.put("grid", NiftiOutputs.grid(report.mask(), report.maskSource()));
+        full.put("grid", NiftiOutputs.grid(report.mask(), report.maskSource(), conf));
       }
       out.writeJson("summary.json", withWriteTime(full, (System.nanoTime() - start) / 1e9));
       String written = out.commit();

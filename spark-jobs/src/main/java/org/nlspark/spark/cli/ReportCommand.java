@@ -56,7 +56,7 @@ final class ReportCommand extends NlsparkCommand {
         if (parsed instanceof Map) {
           @SuppressWarnings("unchecked")
           Map<String, Object> m = (Map<String, Object>) parsed;
-          found = org.nlspark.report.Report.findingsLine(m, HadoopReport.mask(conf, dir));
+          found = org.nlspark.report.Report.findingsLine(m, HadoopReport.mask(conf, dir, m));
         }
       }
       out.println((found == null ? "" : Untrusted.escape(found) + "; ") + "report: "

@@ -60,7 +60,7 @@ public final class Summaries {
    */
   public static String resultLine(Configuration conf, Map<String, Object> summary,
       String written) {
-    String found = Report.findingsLine(summary, HadoopReport.mask(conf, written));
+    String found = Report.findingsLine(summary, HadoopReport.mask(conf, written, summary));
     String report = HadoopReport.exists(conf, written)
         ? displayPath(written) + "/" + Report.FILE : null;
     if (found == null && report == null) {

@@ -1,14 +1,14 @@
 package org.nlspark.spark.io;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.nlspark.core.io.Json;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.report.Report;
 import org.nlspark.report.ReportFiles;
@@ -124,18 +124,27 @@ public final class HadoopReport {
     }
   }
 
-  /** The mask beside the outputs (mask.nii.gz), or null, for the result line's mm. */
-  public static NiftiMask mask(Configuration conf, String dir) {
+  /**
+   * The run's mask for the result line ({@link Report#mask}); null without a grid. The grid
+   * entry is taken from {@code summary}, else from the summary.json written in {@code dir}.
+   */
+  @SuppressWarnings("unchecked")
+  public static NiftiMask mask(Configuration conf, String dir, Map<String, Object> summary) {
     try {
-      byte[] bytes = files(conf, dir).read("mask.nii.gz");
-      if (bytes == null) {
-        return null;
+      ReportFiles files = files(conf, dir);
+      Map<String, Object> s = summary;
+      if (s == null || !s.containsKey("grid")) {
+        byte[] json = files.read("summary.json");
+        Object parsed = json == null ? null
+            : Json.parse(new String(json, StandardCharsets.UTF_8));
+        if (!(parsed instanceof Map)) {
+          return null;
+        }
+        s = (Map<String, Object>) parsed;
       }
-      try (InputStream in = new ByteArrayInputStream(bytes)) {
-        return NiftiMask.read(in, bytes.length, "mask.nii.gz");
-      }
+      return Report.mask(files, s);
     } catch (IOException | RuntimeException e) {
-      return null; // the line then names the voxel index instead of mm
+      return null;
     }
   }
 

@@ -1,9 +1,12 @@
 package org.nlspark.spark.io;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.result.Output;
@@ -88,6 +91,14 @@ public final class NiftiOutputs {
 
   /** summary.json's {@code grid}: dims, affine, mask source and mask voxel count. */
   public static Map<String, Object> grid(NiftiMask mask, String maskSource) {
+    return grid(mask, maskSource, null);
+  }
+
+  /**
+   * The same, plus {@code mask_uri}: a given mask's fully qualified path, so that a report made
+   * later, from another working directory, finds the mask the run used.
+   */
+  public static Map<String, Object> grid(NiftiMask mask, String maskSource, Configuration conf) {
     Map<String, Object> m = new LinkedHashMap<>();
     int[] d = mask.grid().dims();
     m.put("dims", List.of(d[0], d[1], d[2]));
@@ -99,6 +110,14 @@ public final class NiftiOutputs {
     m.put("affine_source", mask.geometry().affineSource());
     m.put("mask_source", maskSource == null ? "given" : maskSource);
     m.put("mask_voxels", mask.count());
+    if (conf != null && maskSource != null && !StudyInputs.MASK_COMPUTED.equals(maskSource)) {
+      try {
+        Path p = UserPaths.toPath(maskSource, "--mask");
+        m.put("mask_uri", p.getFileSystem(conf).makeQualified(p).toString());
+      } catch (IOException | RuntimeException e) {
+        // no URI: the report then looks for the mask beside the outputs only
+      }
+    }
     return m;
   }
 }
