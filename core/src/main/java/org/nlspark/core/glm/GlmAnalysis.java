@@ -30,6 +30,7 @@ import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.PartialBytes;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -355,26 +356,15 @@ public final class GlmAnalysis implements TileAnalysis {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(MAGIC);
-      out.writeByte(VERSION);
-      out.writeInt(tile.index());
-      out.writeInt(tile.block());
-      out.writeInt(tile.firstWindow());
-      out.writeInt(tile.windowCount());
+      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
       out.writeLong(flops);
       out.writeLong(nanos);
       out.writeInt(parts.size());
       for (ContrastPartial p : parts) {
-        out.writeBoolean(p.observed() != null);
-        if (p.observed() != null) {
-          out.writeInt(p.observed().length);
-          for (double v : p.observed()) {
-            out.writeDouble(v);
-          }
-        }
+        PartialBytes.writeDoubles(out, p.observed());
         out.writeInt(p.undefinedVoxels());
-        writeBlob(out, p.counts() == null ? null : p.counts().toBytes());
-        writeBlob(out, p.nullMax() == null ? null : p.nullMax().toBytes());
+        PartialBytes.writeBlob(out, p.counts() == null ? null : p.counts().toBytes());
+        PartialBytes.writeBlob(out, p.nullMax() == null ? null : p.nullMax().toBytes());
       }
       out.flush();
       return bytes.toByteArray();
@@ -386,30 +376,16 @@ public final class GlmAnalysis implements TileAnalysis {
   static Partial fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      if (in.readByte() != MAGIC) {
-        throw new IllegalArgumentException("[BUG] not a glm partial result");
-      }
-      byte version = in.readByte();
-      if (version != VERSION) {
-        throw new IllegalArgumentException("Cannot read glm partial result: unknown version "
-            + version + " (this build reads version " + VERSION + ")");
-      }
-      TileSpec tile = new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
+      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a glm partial result");
       long flops = in.readLong();
       long nanos = in.readLong();
       int count = in.readInt();
       List<ContrastPartial> parts = new ArrayList<>();
       for (int c = 0; c < count; c++) {
-        double[] observed = null;
-        if (in.readBoolean()) {
-          observed = new double[in.readInt()];
-          for (int i = 0; i < observed.length; i++) {
-            observed[i] = in.readDouble();
-          }
-        }
+        double[] observed = PartialBytes.readDoubles(in);
         int undefined = in.readInt();
-        byte[] counts = readBlob(in);
-        byte[] maxima = readBlob(in);
+        byte[] counts = PartialBytes.readBlob(in);
+        byte[] maxima = PartialBytes.readBlob(in);
         parts.add(new ContrastPartial(observed, undefined,
             counts == null ? null : ExceedanceCounter.fromBytes(counts),
             maxima == null ? null : NullMaxAccumulator.fromBytes(maxima)));
@@ -420,22 +396,6 @@ public final class GlmAnalysis implements TileAnalysis {
     }
   }
 
-  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
-    out.writeInt(blob == null ? -1 : blob.length);
-    if (blob != null) {
-      out.write(blob);
-    }
-  }
-
-  private static byte[] readBlob(DataInputStream in) throws IOException {
-    int len = in.readInt();
-    if (len < 0) {
-      return null;
-    }
-    byte[] b = new byte[len];
-    in.readFully(b);
-    return b;
-  }
 
   /** Folds partials per contrast: counts per voxel block (added), maxima (max), observed. */
   private static final class Merger implements TileMerger {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.nlspark.core.tile.PartialBytes;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -40,12 +41,7 @@ public final class TfcePartial {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(MAGIC);
-      out.writeByte(VERSION);
-      out.writeInt(tile.index());
-      out.writeInt(tile.block());
-      out.writeInt(tile.firstWindow());
-      out.writeInt(tile.windowCount());
+      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
       out.writeLong(flops);
       out.writeLong(kernelNanos);
       out.writeInt(statistics.size());
@@ -62,15 +58,7 @@ public final class TfcePartial {
   public static TfcePartial fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      if (in.readByte() != MAGIC) {
-        throw new IllegalArgumentException("[BUG] not a TFCE partial result");
-      }
-      byte version = in.readByte();
-      if (version != VERSION) {
-        throw new IllegalArgumentException("Cannot read a TFCE partial result: unknown version "
-            + version + " (this build reads version " + VERSION + ")");
-      }
-      TileSpec tile = new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
+      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a TFCE partial result");
       long flops = in.readLong();
       long kernelNanos = in.readLong();
       int count = in.readInt();

@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.tile.PartialBytes;
 
 /**
  * What one tile found for one statistic (the statistic of a permutation test, or one GLM
@@ -62,14 +63,14 @@ public final class WholeMapPartial {
     out.writeLong(tfceCpuNanos);
     out.writeLong(mapsEnhanced);
     out.writeInt(undefinedVoxels);
-    writeDoubles(out, observed);
-    writeDoubles(out, observedTfce);
-    writeDoubles(out, observedClusters);
-    writeBlob(out, counts == null ? null : counts.toBytes());
-    writeBlob(out, nullMax == null ? null : nullMax.toBytes());
-    writeBlob(out, tfceCounts == null ? null : tfceCounts.toBytes());
-    writeBlob(out, tfceNullMax == null ? null : tfceNullMax.toBytes());
-    writeBlob(out, clusterNullMax == null ? null : clusterNullMax.toBytes());
+    PartialBytes.writeDoubles(out, observed);
+    PartialBytes.writeDoubles(out, observedTfce);
+    PartialBytes.writeDoubles(out, observedClusters);
+    PartialBytes.writeBlob(out, counts == null ? null : counts.toBytes());
+    PartialBytes.writeBlob(out, nullMax == null ? null : nullMax.toBytes());
+    PartialBytes.writeBlob(out, tfceCounts == null ? null : tfceCounts.toBytes());
+    PartialBytes.writeBlob(out, tfceNullMax == null ? null : tfceNullMax.toBytes());
+    PartialBytes.writeBlob(out, clusterNullMax == null ? null : clusterNullMax.toBytes());
   }
 
   static WholeMapPartial read(DataInputStream in) throws IOException {
@@ -77,14 +78,14 @@ public final class WholeMapPartial {
     long tfceCpuNanos = in.readLong();
     long maps = in.readLong();
     int undefined = in.readInt();
-    double[] observed = readDoubles(in);
-    double[] observedTfce = readDoubles(in);
-    double[] observedClusters = readDoubles(in);
-    byte[] c = readBlob(in);
-    byte[] m = readBlob(in);
-    byte[] tc = readBlob(in);
-    byte[] tm = readBlob(in);
-    byte[] cm = readBlob(in);
+    double[] observed = PartialBytes.readDoubles(in);
+    double[] observedTfce = PartialBytes.readDoubles(in);
+    double[] observedClusters = PartialBytes.readDoubles(in);
+    byte[] c = PartialBytes.readBlob(in);
+    byte[] m = PartialBytes.readBlob(in);
+    byte[] tc = PartialBytes.readBlob(in);
+    byte[] tm = PartialBytes.readBlob(in);
+    byte[] cm = PartialBytes.readBlob(in);
     return new WholeMapPartial(observed, observedTfce, observedClusters,
         c == null ? null : ExceedanceCounter.fromBytes(c),
         m == null ? null : NullMaxAccumulator.fromBytes(m),
@@ -94,41 +95,4 @@ public final class WholeMapPartial {
         tfceNanos, tfceCpuNanos, maps, undefined);
   }
 
-  private static void writeDoubles(DataOutputStream out, double[] values) throws IOException {
-    out.writeBoolean(values != null);
-    if (values != null) {
-      out.writeInt(values.length);
-      for (double v : values) {
-        out.writeDouble(v);
-      }
-    }
-  }
-
-  private static double[] readDoubles(DataInputStream in) throws IOException {
-    if (!in.readBoolean()) {
-      return null;
-    }
-    double[] values = new double[in.readInt()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = in.readDouble();
-    }
-    return values;
-  }
-
-  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
-    out.writeInt(blob == null ? -1 : blob.length);
-    if (blob != null) {
-      out.write(blob);
-    }
-  }
-
-  private static byte[] readBlob(DataInputStream in) throws IOException {
-    int len = in.readInt();
-    if (len < 0) {
-      return null;
-    }
-    byte[] b = new byte[len];
-    in.readFully(b);
-    return b;
-  }
 }

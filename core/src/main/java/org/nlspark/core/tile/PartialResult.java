@@ -55,30 +55,19 @@ public final class PartialResult {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(MAGIC);
-      out.writeByte(VERSION);
-      out.writeInt(tile.index());
-      out.writeInt(tile.block());
-      out.writeInt(tile.firstWindow());
-      out.writeInt(tile.windowCount());
+      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
       out.writeLong(flops);
       out.writeLong(kernelNanos);
       out.writeInt(undefinedVoxels);
-      out.writeBoolean(observed != null);
-      if (observed != null) {
-        out.writeInt(observed.length);
-        for (double v : observed) {
-          out.writeDouble(v);
-        }
-      }
-      writeBlob(out, counts == null ? null : counts.toBytes());
-      writeBlob(out, nullMax == null ? null : nullMax.toBytes());
-      writeBlob(out, tails == null ? null : tails.toBytes());
-      writeBlob(out, samples == null ? null : samples.toBytes());
+      PartialBytes.writeDoubles(out, observed);
+      PartialBytes.writeBlob(out, counts == null ? null : counts.toBytes());
+      PartialBytes.writeBlob(out, nullMax == null ? null : nullMax.toBytes());
+      PartialBytes.writeBlob(out, tails == null ? null : tails.toBytes());
+      PartialBytes.writeBlob(out, samples == null ? null : samples.toBytes());
       out.writeInt(windowMoments == null ? -1 : windowMoments.length);
       if (windowMoments != null) {
         for (MomentAccumulator m : windowMoments) {
-          writeBlob(out, m.toBytes());
+          PartialBytes.writeBlob(out, m.toBytes());
         }
       }
       out.flush();
@@ -91,35 +80,21 @@ public final class PartialResult {
   public static PartialResult fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      if (in.readByte() != MAGIC) {
-        throw new IllegalArgumentException("[BUG] not a partial result");
-      }
-      byte version = in.readByte();
-      if (version != VERSION) {
-        throw new IllegalArgumentException("Cannot read partial result: unknown version "
-            + version + " (this build reads version " + VERSION + ")");
-      }
-      TileSpec tile = new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
+      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a partial result");
       long flops = in.readLong();
       long nanos = in.readLong();
       int undefined = in.readInt();
-      double[] observed = null;
-      if (in.readBoolean()) {
-        observed = new double[in.readInt()];
-        for (int i = 0; i < observed.length; i++) {
-          observed[i] = in.readDouble();
-        }
-      }
-      byte[] c = readBlob(in);
-      byte[] m = readBlob(in);
-      byte[] t = readBlob(in);
-      byte[] s = readBlob(in);
+      double[] observed = PartialBytes.readDoubles(in);
+      byte[] c = PartialBytes.readBlob(in);
+      byte[] m = PartialBytes.readBlob(in);
+      byte[] t = PartialBytes.readBlob(in);
+      byte[] s = PartialBytes.readBlob(in);
       int windows = in.readInt();
       MomentAccumulator[] moments = null;
       if (windows >= 0) {
         moments = new MomentAccumulator[windows];
         for (int i = 0; i < windows; i++) {
-          moments[i] = MomentAccumulator.fromBytes(readBlob(in));
+          moments[i] = MomentAccumulator.fromBytes(PartialBytes.readBlob(in));
         }
       }
       return new PartialResult(tile, observed,
@@ -132,20 +107,4 @@ public final class PartialResult {
     }
   }
 
-  private static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
-    out.writeInt(blob == null ? -1 : blob.length);
-    if (blob != null) {
-      out.write(blob);
-    }
-  }
-
-  private static byte[] readBlob(DataInputStream in) throws IOException {
-    int len = in.readInt();
-    if (len < 0) {
-      return null;
-    }
-    byte[] b = new byte[len];
-    in.readFully(b);
-    return b;
-  }
 }

@@ -1,0 +1,82 @@
+package org.nlspark.core.tile;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * The building blocks of every partial's byte form (DESIGN §2: tiles return bytes the driver
+ * merges): a header (a magic byte naming the kind, a version, the tile), length-prefixed blobs
+ * and nullable double arrays. One home, so that every analysis's partials read and fail alike.
+ */
+public final class PartialBytes {
+  private PartialBytes() {}
+
+  /** Magic, version and the tile's four coordinates. */
+  public static void writeHeader(DataOutputStream out, byte magic, byte version, TileSpec tile)
+      throws IOException {
+    out.writeByte(magic);
+    out.writeByte(version);
+    out.writeInt(tile.index());
+    out.writeInt(tile.block());
+    out.writeInt(tile.firstWindow());
+    out.writeInt(tile.windowCount());
+  }
+
+  /**
+   * Reads what {@link #writeHeader} wrote; {@code what} names the kind in messages ("a glm
+   * partial result"). A wrong magic is a bug; a wrong version a mixed deployment.
+   */
+  public static TileSpec readHeader(DataInputStream in, byte magic, byte version, String what)
+      throws IOException {
+    if (in.readByte() != magic) {
+      throw new IllegalArgumentException("[BUG] not " + what);
+    }
+    byte found = in.readByte();
+    if (found != version) {
+      throw new IllegalArgumentException("Cannot read " + what + ": unknown version " + found
+          + " (this build reads version " + version + ")");
+    }
+    return new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
+  }
+
+  /** A length (-1 for null) and the bytes. */
+  public static void writeBlob(DataOutputStream out, byte[] blob) throws IOException {
+    out.writeInt(blob == null ? -1 : blob.length);
+    if (blob != null) {
+      out.write(blob);
+    }
+  }
+
+  public static byte[] readBlob(DataInputStream in) throws IOException {
+    int len = in.readInt();
+    if (len < 0) {
+      return null;
+    }
+    byte[] b = new byte[len];
+    in.readFully(b);
+    return b;
+  }
+
+  /** Whether present, then the length and the values. */
+  public static void writeDoubles(DataOutputStream out, double[] values) throws IOException {
+    out.writeBoolean(values != null);
+    if (values != null) {
+      out.writeInt(values.length);
+      for (double v : values) {
+        out.writeDouble(v);
+      }
+    }
+  }
+
+  public static double[] readDoubles(DataInputStream in) throws IOException {
+    if (!in.readBoolean()) {
+      return null;
+    }
+    double[] values = new double[in.readInt()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = in.readDouble();
+    }
+    return values;
+  }
+}
