@@ -44,8 +44,6 @@ public final class TailAccumulator {
   private static final int CACHE_BLOCK_BYTES = 256 * 1024;
   /** Columns copied element-major at a time by the element path: one cache line of a row. */
   private static final int COLUMN_BLOCK = 8;
-  /** Values the element path tests at once before appending any. */
-  private static final int GROUP = 4;
 
   private final int elements;
   private final int k;
@@ -59,7 +57,7 @@ public final class TailAccumulator {
   private final double[] loTau;
   private final double[] hiTau;
   private final long[] scratch;
-  /** SIMD threshold scan of the row path (package-private switch so tests can compare paths). */
+  /** SIMD threshold tests (package-private switch so tests can compare paths). */
   boolean simd = Simd.enabled();
   /** Element-major update (the default); false takes the row path (kept for comparison). */
   boolean byElement = true;
@@ -151,8 +149,10 @@ public final class TailAccumulator {
    * columns at a time are copied element-major (a window's rows are a large stride apart), then
    * each element runs over its values with its thresholds and region sizes in registers. Between
    * two settles nothing changes the thresholds, so a run of values is appended without branches
-   * (each value is written at the region's end and the end advances when it belongs), and groups
-   * of values strictly inside both thresholds are skipped after one test.
+   * (each value is written at the region's end and the end advances when it belongs); with SIMD,
+   * a vector of values strictly inside both thresholds is skipped after one test. Measured on
+   * n=50, V=20k, B=5k (AMD EPYC Zen 4): about 1.25x the row path's throughput; a scalar test of
+   * four values before appending was slower than appending every value.
    */
   private void updateByElement(double[] buf, int offset, int rows, int cols) {
     if (columns == null || columns.length < rows * COLUMN_BLOCK) {
@@ -193,25 +193,22 @@ public final class TailAccumulator {
       // row path's offer() would settle
       final int stop = Math.min(to, i + cap - Math.max(nl, nh));
       int nan = 0;
-      for (; i + GROUP <= stop; i += GROUP) {
-        final double x0 = x[i];
-        final double x1 = x[i + 1];
-        final double x2 = x[i + 2];
-        final double x3 = x[i + 3];
-        // false for NaN and for a value equal to a threshold (-0.0 / +0.0): appended exactly
-        if ((x0 > loT & x0 < hiT & x1 > loT & x1 < hiT & x2 > loT & x2 < hiT & x3 > loT
-            & x3 < hiT)) {
-          continue;
-        }
-        for (int j = i; j < i + GROUP; j++) {
-          final double v = x[j];
-          final long kv = key(v);
-          final boolean defined = v == v;
-          lo[base + nl] = kv;
-          nl += (defined & kv < kLo) ? 1 : 0;
-          hi[base + nh] = kv;
-          nh += (defined & kv > kHi) ? 1 : 0;
-          nan += defined ? 0 : 1;
+      if (simd) { // whole vectors strictly inside both thresholds are skipped after one test
+        final int lanes = VectorTailScan.length();
+        for (; i + lanes <= stop; i += lanes) {
+          if (VectorTailScan.allInside(x, i, loT, hiT)) {
+            continue;
+          }
+          for (int j = i; j < i + lanes; j++) {
+            final double v = x[j];
+            final long kv = key(v);
+            final boolean defined = v == v;
+            lo[base + nl] = kv;
+            nl += (defined & kv < kLo) ? 1 : 0;
+            hi[base + nh] = kv;
+            nh += (defined & kv > kHi) ? 1 : 0;
+            nan += defined ? 0 : 1;
+          }
         }
       }
       for (; i < stop; i++) {

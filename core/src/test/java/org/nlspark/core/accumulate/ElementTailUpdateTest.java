@@ -9,7 +9,8 @@ import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.stats.NumpyPercentile;
 
 /**
- * The element-major update of TailAccumulator (the default) against the row path it replaced and
+ * The element-major update of TailAccumulator (the default, with and without its SIMD test)
+ * against the row path it replaced and
  * against brute force (every draw stored, numpy's linear percentile): the same bytes and the same
  * interval bit for bit, on adversarial values — ties at the thresholds, -0.0 and +0.0, NaN
  * (undefined replicates), +-Infinity, constant columns, large offsets, monotone runs that keep
@@ -53,16 +54,21 @@ class ElementTailUpdateTest {
       TailAccumulator element = new TailAccumulator(cols, k);
       TailAccumulator row = new TailAccumulator(cols, k);
       row.byElement = false;
+      TailAccumulator scalar = new TailAccumulator(cols, k);
+      scalar.simd = false;
       int at = 0;
       int len = 1;
       while (at < b) {
         int rows = Math.min(len, b - at);
         element.update(x, at * cols, rows, cols);
         row.update(x, at * cols, rows, cols);
+        scalar.update(x, at * cols, rows, cols);
         at += rows;
         len = len % 9 + 1; // 1, 2, ..., 9, 1, ...: runs shorter and longer than a group
       }
-      assertThat(element.toBytes()).as("kind=%d", kind).isEqualTo(row.toBytes());
+      byte[] expected = row.toBytes();
+      assertThat(element.toBytes()).as("kind=%d", kind).isEqualTo(expected);
+      assertThat(scalar.toBytes()).as("kind=%d scalar", kind).isEqualTo(expected);
     }
   }
 
@@ -73,12 +79,17 @@ class ElementTailUpdateTest {
     TailAccumulator element = new TailAccumulator(cols, k);
     TailAccumulator row = new TailAccumulator(cols, k);
     row.byElement = false;
+    TailAccumulator scalar = new TailAccumulator(cols, k);
+    scalar.simd = false;
     int[] cut = Splits.cuts(rnd, b, 12);
     for (int p = 0; p + 1 < cut.length; p++) {
       element.update(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
       row.update(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
+      scalar.update(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
     }
-    assertThat(element.toBytes()).as(what).isEqualTo(row.toBytes());
+    byte[] expected = row.toBytes();
+    assertThat(element.toBytes()).as(what).isEqualTo(expected);
+    assertThat(scalar.toBytes()).as("%s scalar", what).isEqualTo(expected);
 
     double qLo = BootstrapSummary.lowerPercentile(c);
     double qHi = BootstrapSummary.upperPercentile(c);
