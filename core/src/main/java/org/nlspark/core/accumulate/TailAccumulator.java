@@ -31,17 +31,21 @@ import org.nlspark.core.simd.Simd;
  * long n, long[elements] undefined, then per element e: min(k, seen) doubles of the lower tail
  * ascending followed as many doubles of the upper tail ascending.
  *
- * <p>The update is on the hot path (B = 5,000 × 20,000 voxels, k = 126). A value that belongs to
- * neither tail costs one comparison with each (densely stored) threshold. A candidate is appended
- * to its region (no sifting); when a region holds 2k values, a branch-free quickselect keeps the k
+ * <p>The update is on the hot path (B = 5,000 × 20,000 voxels, k = 126). It runs element by
+ * element over an element-major copy of a few columns: a vector of one element's values strictly
+ * inside both thresholds costs one test; other values are appended to their regions without
+ * branches (no sifting); when a region holds 2k values, a branch-free quickselect keeps the k
  * extremes and tightens the threshold — a few operations per candidate instead of a heap's
- * unpredictable sift over log2(k) levels.
+ * unpredictable sift over log2(k) levels. The row-major path it replaced stays behind a
+ * package-private switch, so tests compare the two bit for bit.
  */
 public final class TailAccumulator {
   private static final byte MAGIC = 'T';
   private static final String WHAT = "TailAccumulator";
   /** Region bytes one column block of update() may touch: about half a typical per-core L2. */
   private static final int CACHE_BLOCK_BYTES = 256 * 1024;
+  /** Columns copied element-major at a time by the element path: one cache line of a row. */
+  private static final int COLUMN_BLOCK = 8;
 
   private final int elements;
   private final int k;
@@ -55,9 +59,12 @@ public final class TailAccumulator {
   private final double[] loTau;
   private final double[] hiTau;
   private final long[] scratch;
-  /** SIMD threshold scan (package-private switch so tests can compare both paths). */
+  /** SIMD threshold tests (package-private switch so tests can compare paths). */
   boolean simd = Simd.enabled();
+  /** Element-major update (the default); false takes the row path (kept for comparison). */
+  boolean byElement = true;
   private int[] hits;
+  private double[] columns;
 
   public TailAccumulator(int elements, int k) {
     if (elements < 0) {
@@ -105,6 +112,11 @@ public final class TailAccumulator {
               + elements + " elements");
     }
     Bytes.checkWindow(WHAT, buf, offset, rows, cols);
+    if (byElement) {
+      updateByElement(buf, offset, rows, cols);
+      n += rows;
+      return;
+    }
     final double[] loTau = this.loTau;
     final double[] hiTau = this.hiTau;
     // Column blocks whose regions fit in cache, rows inside, columns innermost.
@@ -132,6 +144,95 @@ public final class TailAccumulator {
       }
     }
     n += rows;
+  }
+
+  /**
+   * The same offers per element in the same order as the row path, element by element: a few
+   * columns at a time are copied element-major (a window's rows are a large stride apart), then
+   * each element runs over its values with its thresholds and region sizes in registers. Between
+   * two settles nothing changes the thresholds, so a run of values is appended without branches
+   * (each value is written at the region's end and the end advances when it belongs); with SIMD,
+   * a vector of values strictly inside both thresholds is skipped after one test. Measured on
+   * 1024 elements x B = 5,000, k = 126 (AMD EPYC Zen 4): about 1.3x the row path's throughput; a
+   * scalar test of four values before appending was slower than appending every value.
+   */
+  private void updateByElement(double[] buf, int offset, int rows, int cols) {
+    if (columns == null || columns.length < rows * COLUMN_BLOCK) {
+      columns = new double[rows * COLUMN_BLOCK];
+    }
+    final double[] column = columns;
+    for (int c0 = 0; c0 < cols; c0 += COLUMN_BLOCK) {
+      final int width = Math.min(COLUMN_BLOCK, cols - c0);
+      for (int r = 0; r < rows; r++) {
+        final int src = offset + r * cols + c0;
+        for (int j = 0; j < width; j++) {
+          column[j * rows + r] = buf[src + j];
+        }
+      }
+      for (int j = 0; j < width; j++) {
+        updateElement(c0 + j, column, j * rows, j * rows + rows);
+      }
+    }
+  }
+
+  /** Values x[from .. to) of element e, in replicate order. */
+  private void updateElement(int e, double[] x, int from, int to) {
+    int i = from;
+    while (i < to && Double.isNaN(loTau[e])) { // filling
+      offer(e, x[i++]);
+    }
+    final int base = e * cap;
+    final long[] lo = this.lo;
+    final long[] hi = this.hi;
+    while (i < to) {
+      final double loT = loTau[e];
+      final double hiT = hiTau[e];
+      final long kLo = key(loT);
+      final long kHi = key(hiT);
+      int nl = loN[e];
+      int nh = hiN[e];
+      // the fuller region can be full only at the run's last value: settles happen where the
+      // row path's offer() would settle
+      final int stop = Math.min(to, i + cap - Math.max(nl, nh));
+      int nan = 0;
+      if (simd) { // whole vectors strictly inside both thresholds are skipped after one test
+        final int lanes = VectorTailScan.length();
+        for (; i + lanes <= stop; i += lanes) {
+          if (VectorTailScan.allInside(x, i, loT, hiT)) {
+            continue;
+          }
+          for (int j = i; j < i + lanes; j++) {
+            final double v = x[j];
+            final long kv = key(v);
+            final boolean defined = v == v;
+            lo[base + nl] = kv;
+            nl += (defined & kv < kLo) ? 1 : 0;
+            hi[base + nh] = kv;
+            nh += (defined & kv > kHi) ? 1 : 0;
+            nan += defined ? 0 : 1;
+          }
+        }
+      }
+      for (; i < stop; i++) {
+        final double v = x[i];
+        final long kv = key(v);
+        final boolean defined = v == v;
+        lo[base + nl] = kv;
+        nl += (defined & kv < kLo) ? 1 : 0;
+        hi[base + nh] = kv;
+        nh += (defined & kv > kHi) ? 1 : 0;
+        nan += defined ? 0 : 1;
+      }
+      loN[e] = nl;
+      hiN[e] = nh;
+      undefined[e] += nan;
+      if (nl == cap) {
+        settleLower(e);
+      }
+      if (nh == cap) {
+        settleUpper(e);
+      }
+    }
   }
 
   private int[] scanHits(int size) {

@@ -48,4 +48,16 @@ final class VectorTailScan {
     }
     return found;
   }
+
+  /** Values a call of {@link #allInside} tests. */
+  static int length() {
+    return S.length();
+  }
+
+  /** True when loTau &lt; x[i + j] &lt; hiTau for every lane j (false for NaN lanes). */
+  static boolean allInside(double[] x, int i, double loTau, double hiTau) {
+    DoubleVector v = DoubleVector.fromArray(S, x, i);
+    return v.compare(VectorOperators.GT, loTau).and(v.compare(VectorOperators.LT, hiTau))
+        .allTrue();
+  }
 }
