@@ -42,8 +42,6 @@ import org.nlspark.core.simd.Simd;
 public final class TailAccumulator {
   private static final byte MAGIC = 'T';
   private static final String WHAT = "TailAccumulator";
-  /** Region bytes one column block of update() may touch: about half a typical per-core L2. */
-  private static final int CACHE_BLOCK_BYTES = 256 * 1024;
   /** Columns copied element-major at a time by the element path: one cache line of a row. */
   private static final int COLUMN_BLOCK = 8;
 
@@ -61,9 +59,6 @@ public final class TailAccumulator {
   private final long[] scratch;
   /** SIMD threshold tests (package-private switch so tests can compare paths). */
   boolean simd = Simd.enabled();
-  /** Element-major update (the default); false takes the row path (kept for comparison). */
-  boolean byElement = true;
-  private int[] hits;
   private double[] columns;
 
   public TailAccumulator(int elements, int k) {
@@ -112,42 +107,12 @@ public final class TailAccumulator {
               + elements + " elements");
     }
     Bytes.checkWindow(WHAT, buf, offset, rows, cols);
-    if (byElement) {
-      updateByElement(buf, offset, rows, cols);
-      n += rows;
-      return;
-    }
-    final double[] loTau = this.loTau;
-    final double[] hiTau = this.hiTau;
-    // Column blocks whose regions fit in cache, rows inside, columns innermost.
-    final int block = Math.max(1, CACHE_BLOCK_BYTES / (32 * k));
-    final int[] hits = simd ? scanHits(Math.min(block, cols)) : null;
-    for (int c0 = 0; c0 < cols; c0 += block) {
-      final int c1 = Math.min(cols, c0 + block);
-      for (int r = 0; r < rows; r++) {
-        int row = offset + r * cols;
-        if (hits != null) { // same offers, same order per element: the same state bit for bit
-          int found = VectorTailScan.scanRow(buf, row, loTau, hiTau, c0, c1, hits);
-          for (int i = 0; i < found; i++) {
-            offer(hits[i], buf[row + hits[i]]);
-          }
-          continue;
-        }
-        for (int e = c0; e < c1; e++) {
-          double x = buf[row + e];
-          // True also for NaN x, for NaN thresholds (filling) and for x equal to a threshold
-          // (where -0.0 / +0.0 must be told apart): offer() decides exactly.
-          if (!(x > loTau[e]) || !(x < hiTau[e])) {
-            offer(e, x);
-          }
-        }
-      }
-    }
+    updateByElement(buf, offset, rows, cols);
     n += rows;
   }
 
   /**
-   * The same offers per element in the same order as the row path, element by element: a few
+   * The same offers per element in the same order as {@link #updateByOffers}: a few
    * columns at a time are copied element-major (a window's rows are a large stride apart), then
    * each element runs over its values with its thresholds and region sizes in registers. Between
    * two settles nothing changes the thresholds, so a run of values is appended without branches
@@ -235,11 +200,17 @@ public final class TailAccumulator {
     }
   }
 
-  private int[] scanHits(int size) {
-    if (hits == null || hits.length < size) {
-      hits = new int[size];
+  /**
+   * The definition {@link #update} must equal bit for bit: every value offered to the exact rule,
+   * row by row (for tests; the update skips values that cannot enter and settles in batches).
+   */
+  void updateByOffers(double[] buf, int offset, int rows, int cols) {
+    for (int r = 0; r < rows; r++) {
+      for (int e = 0; e < cols; e++) {
+        offer(e, buf[offset + r * cols + e]);
+      }
     }
-    return hits;
+    n += rows;
   }
 
   /** The exact rule for one value. */

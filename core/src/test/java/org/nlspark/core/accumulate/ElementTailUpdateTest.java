@@ -10,7 +10,7 @@ import org.nlspark.core.stats.NumpyPercentile;
 
 /**
  * The element-major update of TailAccumulator (the default, with and without its SIMD test)
- * against the row path it replaced and
+ * against the definition (every value offered to the exact rule, row by row) and
  * against brute force (every draw stored, numpy's linear percentile): the same bytes and the same
  * interval bit for bit, on adversarial values — ties at the thresholds, -0.0 and +0.0, NaN
  * (undefined replicates), +-Infinity, constant columns, large offsets, monotone runs that keep
@@ -22,7 +22,7 @@ class ElementTailUpdateTest {
   private static final int KINDS = 7;
 
   @Test
-  void elementPathEqualsRowPathAndBruteForce() {
+  void elementPathEqualsTheDefinitionAndBruteForce() {
     SplittableRandom rnd = new SplittableRandom(13);
     for (int b : new int[] {1, 2, 3, 5, 7, 91, 300, 2000}) {
       for (double c : CONFIDENCES) {
@@ -53,7 +53,6 @@ class ElementTailUpdateTest {
       double[] x = values(rnd, b, cols, kind);
       TailAccumulator element = new TailAccumulator(cols, k);
       TailAccumulator row = new TailAccumulator(cols, k);
-      row.byElement = false;
       TailAccumulator scalar = new TailAccumulator(cols, k);
       scalar.simd = false;
       int at = 0;
@@ -61,7 +60,7 @@ class ElementTailUpdateTest {
       while (at < b) {
         int rows = Math.min(len, b - at);
         element.update(x, at * cols, rows, cols);
-        row.update(x, at * cols, rows, cols);
+        row.updateByOffers(x, at * cols, rows, cols);
         scalar.update(x, at * cols, rows, cols);
         at += rows;
         len = len % 9 + 1; // 1, 2, ..., 9, 1, ...: runs shorter and longer than a group
@@ -78,13 +77,12 @@ class ElementTailUpdateTest {
     double[] x = values(rnd, b, cols, kind);
     TailAccumulator element = new TailAccumulator(cols, k);
     TailAccumulator row = new TailAccumulator(cols, k);
-    row.byElement = false;
     TailAccumulator scalar = new TailAccumulator(cols, k);
     scalar.simd = false;
     int[] cut = Splits.cuts(rnd, b, 12);
     for (int p = 0; p + 1 < cut.length; p++) {
       element.update(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
-      row.update(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
+      row.updateByOffers(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
       scalar.update(x, cut[p] * cols, cut[p + 1] - cut[p], cols);
     }
     byte[] expected = row.toBytes();
