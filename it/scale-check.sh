@@ -13,6 +13,7 @@
 #        SCALE_PERMUTATIONS=20      sign flips
 #        NLSPARK_JAR=...            application jar (default spark-jobs/target/*-app.jar)
 #        IT_TIMEOUT_S=900           bound on each run
+#        SCALE_SPARK_CONF="k=v ..."  extra --conf for the cluster run (to measure a setting)
 # Everything it starts it stops (trap on EXIT); logs stay in it/work/scale-check/logs.
 set -euo pipefail
 # shellcheck source=it/lib.sh
@@ -101,7 +102,11 @@ for w in 1 2; do
   wait_for_log "$LOGS/worker$w.log" "Successfully registered with master" 90 "worker $w"
 done
 
-log "cluster: driver -Xmx512m, executors read the files into voxel blocks"
+EXTRA_CONF=()
+for kv in ${SCALE_SPARK_CONF:-}; do
+  EXTRA_CONF+=(--conf "$kv")
+done
+log "cluster: driver -Xmx512m, executors read the files into voxel blocks${SCALE_SPARK_CONF:+ ($SCALE_SPARK_CONF)}"
 t=$SECONDS
 timeout "$RUN_TIMEOUT" java -Xmx512m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
@@ -114,6 +119,7 @@ timeout "$RUN_TIMEOUT" java -Xmx512m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
   --conf spark.ui.enabled=false \
   --conf spark.scheduler.minRegisteredResourcesRatio=1.0 \
   --conf spark.scheduler.maxRegisteredResourcesWaitingTime=90s \
+  ${EXTRA_CONF[@]+"${EXTRA_CONF[@]}"} \
   "$APP_JAR" cluster "$DATA" "$WORK/cluster" "$PERMUTATIONS" "$SEED" \
   > "$LOGS/cluster.log" 2>&1 || die "the cluster run failed or timed out (${RUN_TIMEOUT}s)"
 log "  $(grep '^cluster:' "$LOGS/cluster.log") ($((SECONDS - t))s)"

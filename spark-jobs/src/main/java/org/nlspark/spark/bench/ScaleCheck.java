@@ -38,6 +38,7 @@ import org.nlspark.core.memory.CpuWorkerPlanner;
 import org.nlspark.core.memory.Gb;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.cli.SparkSessions;
 import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
@@ -209,7 +210,7 @@ public final class ScaleCheck {
   }
 
   static void cluster(String dir, String out, long permutations, long seed) {
-    SparkSession spark = SparkSession.builder().getOrCreate();
+    SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     RunReport report = Nlspark.oneSample(spark, dir + "/subjects.txt",

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * The Spark session of one command, and what is checked before Spark starts so that a mistake in
@@ -73,7 +74,7 @@ public final class SparkSessions {
     if (System.getProperty("spark.testing.memory") == null) {
       checkHeap(Runtime.getRuntime().maxMemory());
     }
-    SparkSession.Builder b = SparkSession.builder().appName(appName).master(m);
+    SparkSession.Builder b = dataPlaneDefaults(SparkSession.builder().appName(appName).master(m));
     if (m.startsWith("local")) {
       b.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
       if (System.getProperty("spark.ui.enabled") == null) {
@@ -90,6 +91,17 @@ public final class SparkSessions {
     } catch (RuntimeException e) {
       throw explain(e, m);
     }
+  }
+
+  /**
+   * nlspark's defaults for Spark settings read when the context starts, each only where
+   * nothing (spark-submit, a properties file, -D) set it: {@link NlsparkConf#SHUFFLE_COMPRESS}.
+   */
+  public static SparkSession.Builder dataPlaneDefaults(SparkSession.Builder b) {
+    if (System.getProperty(NlsparkConf.SHUFFLE_COMPRESS) == null) {
+      b.config(NlsparkConf.SHUFFLE_COMPRESS, NlsparkConf.SHUFFLE_COMPRESS_DEFAULT);
+    }
+    return b;
   }
 
   /** Spark's refusals at start-up that are the user's to fix, said as such. */

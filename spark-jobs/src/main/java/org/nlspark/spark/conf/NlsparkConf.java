@@ -51,6 +51,18 @@ public final class NlsparkConf {
   /** With {@code spark.nlspark.ingest=auto}: inputs this large (as float64) go as blocks. */
   public static final String INGEST_BLOCKS_MIN_BYTES = "spark.nlspark.ingest.blocks-min-bytes";
 
+  /**
+   * Spark's own switch for compressing shuffle files, which nlspark turns off (value
+   * {@link #SHUFFLE_COMPRESS_DEFAULT}) in the sessions it starts unless it is set: the one large
+   * shuffle is the data plane's (float values after inflate), which lz4 shrank only to 0.71 of
+   * its size for about 45% of the CPU time of inflating it (it/scale-check.sh, SCALE_GB=0.5).
+   * Set it true where the shuffle crosses a slow network rather than a local disk.
+   */
+  public static final String SHUFFLE_COMPRESS = "spark.shuffle.compress";
+
+  /** nlspark's value of {@link #SHUFFLE_COMPRESS} when nothing sets it. */
+  public static final String SHUFFLE_COMPRESS_DEFAULT = "false";
+
   /** All settings, for documentation and for the test that no key is read undeclared. */
   public static final List<Setting> SETTINGS = List.of(
       new Setting(INGEST, "auto", "auto|blocks|broadcast",

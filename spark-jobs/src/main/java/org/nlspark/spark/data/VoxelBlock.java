@@ -29,46 +29,71 @@ public final class VoxelBlock implements Serializable {
     this.d = d;
   }
 
-  /** Puts the slices of one block in sample order; every sample must be there once. */
-  static VoxelBlock assemble(int block, int from, int width, int[] rows, Iterable<Slice> slices) {
-    boolean wide = false;
-    for (Slice s : slices) {
-      wide |= s.d != null;
-    }
-    int groups = rows.length;
-    float[][] f = wide ? null : new float[groups][];
-    double[][] d = wide ? new double[groups][] : null;
-    long[] filled = new long[groups];
-    for (int g = 0; g < groups; g++) {
-      if (wide) {
-        d[g] = new double[Math.multiplyExact(rows[g], width)];
-      } else {
+  /**
+   * Fills one block from its slices as they come out of the shuffle, in any order: each slice's
+   * values go straight to their rows of a preallocated samples x width array (no collecting,
+   * no second copy). Float32 until a float64 slice arrives, then widened (exactly) for good, so
+   * the block is the same whatever order the slices came in.
+   */
+  static final class Assembly {
+    private final int block;
+    private final int from;
+    private final int width;
+    private final int[] rows;
+    private final long[] filled;
+    private float[][] f;
+    private double[][] d;
+
+    Assembly(int block, int from, int width, int[] rows) {
+      this.block = block;
+      this.from = from;
+      this.width = width;
+      this.rows = rows;
+      this.filled = new long[rows.length];
+      this.f = new float[rows.length][];
+      for (int g = 0; g < rows.length; g++) {
         f[g] = new float[Math.multiplyExact(rows[g], width)];
       }
     }
-    for (Slice s : slices) {
-      int at = s.first * width;
-      int len = s.count * width;
-      if (wide) {
-        if (s.d != null) {
-          System.arraycopy(s.d, 0, d[s.group], at, len);
-        } else {
-          for (int i = 0; i < len; i++) {
-            d[s.group][at + i] = s.f[i];
+
+    void add(byte[] slice) {
+      int g = Slice.group(slice);
+      int count = Slice.count(slice);
+      int at = Slice.first(slice) * width;
+      if (Slice.wide(slice) && d == null) {
+        d = new double[rows.length][];
+        for (int h = 0; h < rows.length; h++) {
+          float[] src = f[h];
+          double[] dst = new double[src.length];
+          for (int i = 0; i < src.length; i++) {
+            dst[i] = src[i];
           }
+          d[h] = dst;
         }
+        f = null;
+      }
+      if ((long) (slice.length - Slice.HEADER_BYTES) != (long) count * width
+          * (Slice.wide(slice) ? 8 : 4)) {
+        throw new IllegalStateException("[BUG] voxel block " + block + " got a slice of "
+            + slice.length + " bytes for " + count + " samples x " + width + " voxels");
+      }
+      if (d != null) {
+        Slice.copyTo(slice, d[g], at);
       } else {
-        System.arraycopy(s.f, 0, f[s.group], at, len);
+        Slice.copyTo(slice, f[g], at);
       }
-      filled[s.group] += s.count;
+      filled[g] += count;
     }
-    for (int g = 0; g < groups; g++) {
-      if (filled[g] != rows[g]) {
-        throw new IllegalStateException("[BUG] voxel block " + block + " of group " + g
-            + " got " + filled[g] + " samples, expected " + rows[g]);
+
+    VoxelBlock build() {
+      for (int g = 0; g < rows.length; g++) {
+        if (filled[g] != rows[g]) {
+          throw new IllegalStateException("[BUG] voxel block " + block + " of group " + g
+              + " got " + filled[g] + " samples, expected " + rows[g]);
+        }
       }
+      return new VoxelBlock(block, from, width, rows, d != null ? null : f, d);
     }
-    return new VoxelBlock(block, from, width, rows, f, d);
   }
 
   public int block() {

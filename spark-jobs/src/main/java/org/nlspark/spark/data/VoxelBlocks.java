@@ -3,6 +3,8 @@ package org.nlspark.spark.data;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -41,53 +43,72 @@ public final class VoxelBlocks {
       rows[g] = inputs.group(g).samples();
     }
     BlockPartitioner partitioner = new BlockPartitioner(Math.min(partitions, blocks), blocks);
+    // One byte[] record per (split, block); partitionBy streams them to the block's partition
+    // (no grouping into per-key buffers), where each goes straight into its block's array.
     return jsc.parallelize(splits, Math.max(1, splits.size()))
-        .flatMapToPair(split -> {
-          long start = System.nanoTime();
-          Iterator<Tuple2<Integer, Slice>> slices = cut(inputs, split[0], split[1], grid, files);
-          readNanos.add(System.nanoTime() - start);
-          return slices;
-        })
-        .groupByKey(partitioner)
+        .flatMapToPair(split -> cut(inputs, split[0], split[1], grid, files, readNanos))
+        .partitionBy(partitioner)
         .mapPartitionsToPair(it -> assemble(it, grid, voxels, rows), true)
         .persist(StorageLevel.MEMORY_AND_DISK());
   }
 
-  /** Reads one split and cuts its samples into one slice per voxel block. */
-  static Iterator<Tuple2<Integer, Slice>> cut(DistributedInputs inputs, int group, int split,
-      Grid grid, SampleSource.Opener files) {
+  /**
+   * Reads one split and cuts its samples into one slice per voxel block, each cut when the
+   * shuffle asks for it; the reading and cutting time goes to {@code readNanos}.
+   */
+  static Iterator<Tuple2<Integer, byte[]>> cut(DistributedInputs inputs, int group, int split,
+      Grid grid, SampleSource.Opener files, LongAccumulator readNanos) {
+    long start = System.nanoTime();
     SampleSource source = inputs.group(group);
-    int first = source.firstSample(split);
-    int count = source.splitSamples(split);
     int v = source.voxels();
-    SplitBuffer buffer = new SplitBuffer(first, count, v);
+    SplitBuffer buffer = new SplitBuffer(source.firstSample(split), source.splitSamples(split), v);
     source.read(split, files, buffer);
-    List<Tuple2<Integer, Slice>> out = new ArrayList<>(grid.blocks(v));
-    for (int b = 0; b < grid.blocks(v); b++) {
-      int from = grid.blockStart(b);
-      int width = grid.blockEnd(b, v) - from;
-      out.add(new Tuple2<>(b, buffer.slice(group, from, width)));
+    int blocks = grid.blocks(v);
+    if (readNanos != null) {
+      readNanos.add(System.nanoTime() - start);
     }
-    return out.iterator();
-  }
-
-  private static Iterator<Tuple2<Integer, VoxelBlock>> assemble(
-      Iterator<Tuple2<Integer, Iterable<Slice>>> it, Grid grid, int voxels, int[] rows) {
     return new Iterator<>() {
+      private int b;
+
       @Override
       public boolean hasNext() {
-        return it.hasNext();
+        return b < blocks;
       }
 
       @Override
-      public Tuple2<Integer, VoxelBlock> next() {
-        Tuple2<Integer, Iterable<Slice>> t = it.next();
-        int b = t._1();
+      public Tuple2<Integer, byte[]> next() {
+        if (b >= blocks) {
+          throw new java.util.NoSuchElementException();
+        }
+        long t = System.nanoTime();
         int from = grid.blockStart(b);
-        return new Tuple2<>(b, VoxelBlock.assemble(b, from, grid.blockEnd(b, voxels) - from,
-            rows, t._2()));
+        byte[] slice = buffer.slice(group, from, grid.blockEnd(b, v) - from);
+        Tuple2<Integer, byte[]> out = new Tuple2<>(b++, slice);
+        if (readNanos != null) {
+          readNanos.add(System.nanoTime() - t);
+        }
+        return out;
       }
     };
+  }
+
+  /** Assembles the blocks of one partition from its slices, in any order; emits them by index. */
+  static Iterator<Tuple2<Integer, VoxelBlock>> assemble(Iterator<Tuple2<Integer, byte[]>> it,
+      Grid grid, int voxels, int[] rows) {
+    TreeMap<Integer, VoxelBlock.Assembly> open = new TreeMap<>();
+    while (it.hasNext()) {
+      Tuple2<Integer, byte[]> t = it.next();
+      int b = t._1();
+      open.computeIfAbsent(b, k -> {
+        int from = grid.blockStart(k);
+        return new VoxelBlock.Assembly(k, from, grid.blockEnd(k, voxels) - from, rows);
+      }).add(t._2());
+    }
+    List<Tuple2<Integer, VoxelBlock>> out = new ArrayList<>(open.size());
+    for (Map.Entry<Integer, VoxelBlock.Assembly> e : open.entrySet()) {
+      out.add(new Tuple2<>(e.getKey(), e.getValue().build()));
+    }
+    return out.iterator();
   }
 
   /** A split's samples (count x voxels) in float32 until a float64 sample arrives. */
@@ -129,19 +150,9 @@ public final class VoxelBlocks {
       System.arraycopy(values, 0, d, (sample - first) * v, v);
     }
 
-    Slice slice(int group, int from, int width) {
-      if (d != null) {
-        double[] out = new double[count * width];
-        for (int r = 0; r < count; r++) {
-          System.arraycopy(d, r * v + from, out, r * width, width);
-        }
-        return new Slice(group, first, count, null, out);
-      }
-      float[] out = new float[count * width];
-      for (int r = 0; r < count; r++) {
-        System.arraycopy(f, r * v + from, out, r * width, width);
-      }
-      return new Slice(group, first, count, out, null);
+    byte[] slice(int group, int from, int width) {
+      return d != null ? Slice.of(group, first, count, d, v, from, width)
+          : Slice.of(group, first, count, f, v, from, width);
     }
   }
 
