@@ -211,24 +211,8 @@ public final class SparkEngine {
     org.nlspark.core.result.Result result = merger.finish();
     long end = System.nanoTime();
 
-    Map<String, Object> facts = new LinkedHashMap<>();
-    facts.put("master", sc.master());
-    facts.put("spark_version", sc.version());
-    facts.put("partitions", numPartitions);
-    facts.put("tiles", tiles.size());
-    facts.put("executors", budget.executors());
-    facts.put("task_slots", slots);
-    facts.put("budget", budget.toMap());
-    facts.put("broadcast_bytes", 0L);
-    Map<String, Object> timing = new LinkedHashMap<>();
-    timing.put("task_seconds", handler.taskNanos / 1e9);
-    timing.put("ingest_seconds", (jobStart - ingestStart) / 1e9);
-    timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
-    timing.put("spark_overhead_seconds", Math.max(0, (jobEnd - jobStart) / 1e9
-        - handler.taskNanos / 1e9 / Math.max(1, Math.min(slots, numPartitions))));
-    timing.put("tasks", handler.outcomes);
-    facts.put("spark_timings", timing);
-    facts.put("memory", handler.memoryMap());
+    Map<String, Object> facts = facts(tiles.size(), numPartitions, budget, 0L, handler,
+        "ingest_seconds", (jobStart - ingestStart) / 1e9, jobStart, jobEnd, end);
     return new RunReport(job, plan, result, "spark", slots, (jobStart - start) / 1e9,
         (jobEnd - jobStart) / 1e9, (end - jobEnd) / 1e9, merger.kernelNanos() / 1e9,
         merger.flops(), facts);
@@ -320,18 +304,34 @@ public final class SparkEngine {
     org.nlspark.core.result.Result result = merger.finish();
     long end = System.nanoTime();
 
+    Map<String, Object> facts = facts(tiles.size(), numPartitions, budget, broadcastBytes,
+        handler, "broadcast_read_seconds", handler.broadcastNanos / 1e9, jobStart, jobEnd, end);
+    return new RunReport(analysis, plan, result, "spark", slots, (jobStart - start) / 1e9,
+        (jobEnd - jobStart) / 1e9, (end - jobEnd) / 1e9, merger.kernelNanos() / 1e9,
+        merger.flops(), facts);
+  }
+
+  /**
+   * The engine facts of summary.json, the same for both ways the inputs travel (voxel blocks or
+   * one broadcast); {@code inputKey} names how long the inputs took to reach the tasks.
+   */
+  private Map<String, Object> facts(int tiles, int numPartitions, ExecutorBudget budget,
+      long broadcastBytes, MergeHandler handler, String inputKey, double inputSeconds,
+      long jobStart, long jobEnd, long end) {
+    int slots = budget.taskSlots();
+    SparkContext sc = spark.sparkContext();
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("master", sc.master());
     facts.put("spark_version", sc.version());
     facts.put("partitions", numPartitions);
-    facts.put("tiles", tiles.size());
+    facts.put("tiles", tiles);
     facts.put("executors", budget.executors());
     facts.put("task_slots", slots);
     facts.put("budget", budget.toMap());
     facts.put("broadcast_bytes", broadcastBytes);
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("task_seconds", handler.taskNanos / 1e9);
-    timing.put("broadcast_read_seconds", handler.broadcastNanos / 1e9);
+    timing.put(inputKey, inputSeconds);
     timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
     // Spark's own cost: job time not spent inside tasks, spread over the slots that ran them.
     timing.put("spark_overhead_seconds", Math.max(0, (jobEnd - jobStart) / 1e9
@@ -339,9 +339,7 @@ public final class SparkEngine {
     timing.put("tasks", handler.outcomes);
     facts.put("spark_timings", timing);
     facts.put("memory", handler.memoryMap());
-    return new RunReport(analysis, plan, result, "spark", slots, (jobStart - start) / 1e9,
-        (jobEnd - jobStart) / 1e9, (end - jobEnd) / 1e9, merger.kernelNanos() / 1e9,
-        merger.flops(), facts);
+    return facts;
   }
 
   /**
