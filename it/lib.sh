@@ -82,3 +82,27 @@ print_log_tails() {
     tail -n 40 "$f" >&2
   done < <(find "$dir" -type f \( -name '*.log' -o -name stderr -o -name stdout \) | sort)
 }
+
+# Daemons a script started (masters, workers), each with setsid, so that its process group holds
+# its executors too; stop_started ends them all.
+STARTED_PIDS=()
+
+# TERM to every started process group, up to 10 s for them to go, then KILL.
+stop_started() {
+  local pid
+  for pid in "${STARTED_PIDS[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null
+  done
+  for _ in $(seq 1 20); do
+    local alive=0
+    for pid in "${STARTED_PIDS[@]}"; do
+      kill -0 "$pid" 2>/dev/null && alive=1
+    done
+    ((alive)) || break
+    sleep 0.5
+  done
+  for pid in "${STARTED_PIDS[@]}"; do
+    kill -KILL -- "-$pid" 2>/dev/null
+  done
+  return 0
+}

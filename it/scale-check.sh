@@ -26,26 +26,11 @@ GB=${SCALE_GB:-2.0}
 PERMUTATIONS=${SCALE_PERMUTATIONS:-20}
 SEED=7
 RUN_TIMEOUT=${IT_TIMEOUT_S:-900}
-STARTED_PIDS=()
 
 cleanup() {
   local rc=$?
   set +e
-  local pid
-  for pid in "${STARTED_PIDS[@]}"; do
-    kill -TERM -- "-$pid" 2>/dev/null
-  done
-  for _ in $(seq 1 20); do
-    local alive=0
-    for pid in "${STARTED_PIDS[@]}"; do
-      kill -0 "$pid" 2>/dev/null && alive=1
-    done
-    ((alive)) || break
-    sleep 0.5
-  done
-  for pid in "${STARTED_PIDS[@]}"; do
-    kill -KILL -- "-$pid" 2>/dev/null
-  done
+  stop_started
   if ((rc != 0)); then
     print_log_tails "$LOGS"
     log "scale-check: FAILED (exit $rc); logs in ${LOGS#"$REPO_ROOT"/}"

@@ -17,27 +17,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 WORK=$IT_DIR/work/standalone-cluster
 LOGS=$WORK/logs
 RUN_TIMEOUT=${IT_TIMEOUT_S:-300}
-STARTED_PIDS=()
 
 cleanup() {
   local rc=$?
   set +e
-  local pid
-  # Each daemon was started with setsid, so its process group holds its executors too.
-  for pid in "${STARTED_PIDS[@]}"; do
-    kill -TERM -- "-$pid" 2>/dev/null
-  done
-  for _ in $(seq 1 20); do
-    local alive=0
-    for pid in "${STARTED_PIDS[@]}"; do
-      kill -0 "$pid" 2>/dev/null && alive=1
-    done
-    ((alive)) || break
-    sleep 0.5
-  done
-  for pid in "${STARTED_PIDS[@]}"; do
-    kill -KILL -- "-$pid" 2>/dev/null
-  done
+  stop_started
   if ((rc != 0)); then
     print_log_tails "$LOGS"
     print_log_tails "$WORK/worker1"
