@@ -2,6 +2,14 @@ package org.nlspark.core.glm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.nlspark.core.tfce.SmallBrain.NI;
+import static org.nlspark.core.tfce.SmallBrain.NJ;
+import static org.nlspark.core.tfce.SmallBrain.NK;
+import static org.nlspark.core.tfce.SmallBrain.SMALL;
+import static org.nlspark.core.tfce.SmallBrain.count;
+import static org.nlspark.core.tfce.SmallBrain.keys;
+import static org.nlspark.core.tfce.SmallBrain.mask;
+import static org.nlspark.core.tfce.SmallBrain.max;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +30,7 @@ import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceReference;
+import org.nlspark.core.tfce.SmallBrain;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -36,29 +45,8 @@ import org.nlspark.core.tile.TileSpec;
  * block boundaries.
  */
 class GlmWholeMapAnalysisTest {
-  static final int NI = 6;
-  static final int NJ = 5;
-  static final int NK = 4;
-  static final Grid SMALL = new Grid(16, 32);
   static final int CONSTANT_VOXEL = 17;
   static final double THRESHOLD = 2.0;
-
-  static boolean[] mask() {
-    Random rng = new Random(3);
-    boolean[] m = new boolean[NI * NJ * NK];
-    for (int c = 0; c < m.length; c++) {
-      m[c] = rng.nextDouble() > 0.12;
-    }
-    return m;
-  }
-
-  static int count(boolean[] mask) {
-    int v = 0;
-    for (boolean b : mask) {
-      v += b ? 1 : 0;
-    }
-    return v;
-  }
 
   /**
    * Intercept, group, age, a covariate (n x 4): a group blob in one corner, a negative age blob
@@ -103,47 +91,11 @@ class GlmWholeMapAnalysisTest {
   /** Every replicate's map of contrast c (row r = replicate r), by the contrast's own kernel. */
   static double[][] maps(GlmModel model, GlmContrast c, GlmDraws draws, DataMatrix y, Grid grid,
       GlmRun.Options o, double[] observed) {
-    int voxels = y.cols();
-    int p = (int) draws.replicates();
-    int w = grid.window();
-    double[][] maps = new double[p][voxels];
-    for (int block = 0; block < grid.blocks(voxels); block++) {
-      int from = grid.blockStart(block);
-      int to = grid.blockEnd(block, voxels);
-      int b = to - from;
-      GlmContrastStatistic k = new GlmContrastStatistic(model, c, draws, y.copyColumns(from, to),
-          b, w, o.precision());
-      double[] buf = new double[w * b];
-      k.observed(buf);
-      System.arraycopy(buf, 0, observed, from, b);
-      for (int first = 0; first < p; first += w) {
-        int rows = Math.min(w, p - first);
-        k.compute(first, rows, buf);
-        for (int r = 0; r < rows; r++) {
-          System.arraycopy(buf, r * b, maps[first + r], from, b);
-        }
-      }
-    }
-    return maps;
+    return SmallBrain.maps(y.cols(), (int) draws.replicates(), grid,
+        (from, to) -> new GlmContrastStatistic(model, c, draws, y.copyColumns(from, to),
+            to - from, grid.window(), o.precision()), observed);
   }
 
-  static double[] keys(double[] values, Tail tail) {
-    double[] k = new double[values.length];
-    for (int v = 0; v < k.length; v++) {
-      k[v] = tail.key(values[v]);
-    }
-    return k;
-  }
-
-  static double max(double[] keys) {
-    double m = Double.NEGATIVE_INFINITY;
-    for (double k : keys) {
-      if (k > m) {
-        m = k;
-      }
-    }
-    return m;
-  }
 
   static double p(long count, long draws, boolean enumerated) {
     return enumerated ? (double) count / draws : (count + 1.0) / (draws + 1.0);

@@ -3,10 +3,14 @@ package org.nlspark.core.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.nlspark.core.tfce.SmallBrain.NI;
+import static org.nlspark.core.tfce.SmallBrain.NJ;
+import static org.nlspark.core.tfce.SmallBrain.NK;
+import static org.nlspark.core.tfce.SmallBrain.SMALL;
+import static org.nlspark.core.tfce.SmallBrain.mask;
 
 import java.io.Serializable;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,9 +33,9 @@ import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.core.tfce.SmallBrain;
 import org.nlspark.core.tfce.StatisticMaps;
 import org.nlspark.core.tfce.TfceAnalysis;
-import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -45,51 +49,17 @@ import org.nlspark.core.tile.TileRunner;
  * float32, for each statistic and tail. Runs without a GPU.
  */
 class TfceGpuMapsTest {
-  static final int NI = 6;
-  static final int NJ = 5;
-  static final int NK = 4;
-  static final Grid SMALL = new Grid(16, 32);
-
   @BeforeAll
   static void requireHostKernels() {
     String reason = HostKernels.load();
     assumeTrue(reason == null, "no host build of the kernels: " + reason);
   }
 
-  static boolean[] mask() {
-    Random rng = new Random(3);
-    boolean[] m = new boolean[NI * NJ * NK];
-    for (int c = 0; c < m.length; c++) {
-      m[c] = rng.nextDouble() > 0.12;
-    }
-    return m;
-  }
-
   /** Noise, a positive blob, a negative blob, and one constant voxel. */
   static DataMatrix data(int n, boolean[] mask, long seed, double shift) {
-    Random rng = new Random(seed);
-    int voxels = 0;
-    for (boolean b : mask) {
-      voxels += b ? 1 : 0;
-    }
-    double[] x = new double[n * voxels];
-    for (int s = 0; s < n; s++) {
-      int v = 0;
-      for (int i = 0; i < NI; i++) {
-        for (int j = 0; j < NJ; j++) {
-          for (int k = 0; k < NK; k++) {
-            if (!mask[(i * NJ + j) * NK + k]) {
-              continue;
-            }
-            double effect = i < 3 && j < 3 ? 1.5 : i >= 4 && j >= 3 ? -1.4 : 0;
-            x[s * voxels + v] = v == 17 ? 2.0 : shift * effect + rng.nextGaussian();
-            v++;
-          }
-        }
-      }
-    }
-    return DataMatrix.of(n, voxels, x, "test");
+    return SmallBrain.data(n, mask, seed, shift, 17);
   }
+
 
   static JobInputs inputs(Analysis analysis, boolean[] mask) {
     switch (analysis) {

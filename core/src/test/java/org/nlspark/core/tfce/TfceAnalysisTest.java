@@ -2,11 +2,17 @@ package org.nlspark.core.tfce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.nlspark.core.tfce.SmallBrain.NI;
+import static org.nlspark.core.tfce.SmallBrain.NJ;
+import static org.nlspark.core.tfce.SmallBrain.NK;
+import static org.nlspark.core.tfce.SmallBrain.SMALL;
+import static org.nlspark.core.tfce.SmallBrain.mask;
+import static org.nlspark.core.tfce.SmallBrain.keys;
+import static org.nlspark.core.tfce.SmallBrain.max;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.DataMatrix;
@@ -20,7 +26,6 @@ import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
-import org.nlspark.core.stats.BlockStatistic;
 import org.nlspark.core.stats.Kernels;
 import org.nlspark.core.tile.Grid;
 import org.junit.jupiter.api.Test;
@@ -34,44 +39,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * blocks, so the effect blobs straddle block boundaries.
  */
 class TfceAnalysisTest {
-  static final int NI = 6;
-  static final int NJ = 5;
-  static final int NK = 4;
-  static final Grid SMALL = new Grid(16, 32);
-
-  static boolean[] mask() {
-    Random rng = new Random(3);
-    boolean[] m = new boolean[NI * NJ * NK];
-    for (int c = 0; c < m.length; c++) {
-      m[c] = rng.nextDouble() > 0.12;
-    }
-    return m;
-  }
-
   /** Noise plus a positive blob in one corner and a negative one in the other. */
   static DataMatrix data(int n, boolean[] mask, long seed, int constantVoxel) {
-    Random rng = new Random(seed);
-    int voxels = 0;
-    for (boolean b : mask) {
-      voxels += b ? 1 : 0;
-    }
-    double[] x = new double[n * voxels];
-    for (int s = 0; s < n; s++) {
-      int v = 0;
-      for (int i = 0; i < NI; i++) {
-        for (int j = 0; j < NJ; j++) {
-          for (int k = 0; k < NK; k++) {
-            if (!mask[(i * NJ + j) * NK + k]) {
-              continue;
-            }
-            double effect = i < 3 && j < 3 ? 1.5 : i >= 4 && j >= 3 ? -1.4 : 0;
-            x[s * voxels + v] = v == constantVoxel ? 2.0 : effect + rng.nextGaussian();
-            v++;
-          }
-        }
-      }
-    }
-    return DataMatrix.of(n, voxels, x, "test");
+    return SmallBrain.data(n, mask, seed, 1.0, constantVoxel);
   }
 
   static JobSpec spec(Tail tail, long permutations) {
@@ -89,45 +59,9 @@ class TfceAnalysisTest {
   /** Every replicate's map (row r = replicate r), computed by the job's own kernels. */
   static double[][] maps(JobSpec spec, JobInputs inputs, Grid kernelGrid, double[] observed) {
     PreparedJob job = PreparedJob.prepare(spec, inputs, 1, kernelGrid);
-    int voxels = inputs.voxels();
-    int p = (int) job.replicates();
-    double[][] maps = new double[p][voxels];
-    int w = kernelGrid.window();
-    for (int block = 0; block < kernelGrid.blocks(voxels); block++) {
-      int from = kernelGrid.blockStart(block);
-      int to = kernelGrid.blockEnd(block, voxels);
-      int b = to - from;
-      BlockStatistic kernel = Kernels.create(job.spec, inputs, job.resampling, from, to, w);
-      double[] buf = new double[w * b];
-      kernel.observed(buf);
-      System.arraycopy(buf, 0, observed, from, b);
-      for (int first = 0; first < p; first += w) {
-        int rows = Math.min(w, p - first);
-        kernel.compute(first, rows, buf);
-        for (int r = 0; r < rows; r++) {
-          System.arraycopy(buf, r * b, maps[first + r], from, b);
-        }
-      }
-    }
-    return maps;
-  }
-
-  static double[] keys(double[] values, Tail tail) {
-    double[] k = new double[values.length];
-    for (int v = 0; v < k.length; v++) {
-      k[v] = tail.key(values[v]);
-    }
-    return k;
-  }
-
-  static double max(double[] keys) {
-    double m = Double.NEGATIVE_INFINITY;
-    for (double k : keys) {
-      if (k > m) {
-        m = k;
-      }
-    }
-    return m;
+    return SmallBrain.maps(inputs.voxels(), (int) job.replicates(), kernelGrid,
+        (from, to) -> Kernels.create(job.spec, inputs, job.resampling, from, to,
+            kernelGrid.window()), observed);
   }
 
   @ParameterizedTest
