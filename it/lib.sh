@@ -106,3 +106,21 @@ stop_started() {
   done
   return 0
 }
+
+# Sets PYTHON to an interpreter that imports nibabel, installing Debian's python3-nibabel when it
+# is missing (it lives in the system interpreter, which a pyenv shim may hide); never skips.
+use_nibabel() {
+  PYTHON=${NLSPARK_PYTHON:-/usr/bin/python3}
+  [[ -x $PYTHON ]] || PYTHON=python3
+  if ! "$PYTHON" -c 'import nibabel' > /dev/null 2>&1; then
+    log "installing python3-nibabel (apt-get)"
+    local sudo=()
+    ((EUID == 0)) || sudo=(sudo)
+    "${sudo[@]}" apt-get install -y -q python3-nibabel > /dev/null 2>&1 \
+      || { "${sudo[@]}" apt-get update -q > /dev/null 2>&1 \
+        && "${sudo[@]}" apt-get install -y -q python3-nibabel > /dev/null 2>&1; } \
+      || die "cannot install python3-nibabel with apt-get; install it and rerun"
+    "$PYTHON" -c 'import nibabel' || die "nibabel is installed but $PYTHON cannot import it"
+  fi
+  log "nibabel $("$PYTHON" -c 'import nibabel; print(nibabel.__version__)')"
+}

@@ -10,20 +10,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO_ROOT"
 
-# Debian's python3-nibabel lives in the system interpreter, which a pyenv shim may hide.
-PYTHON=${NLSPARK_PYTHON:-/usr/bin/python3}
-[[ -x $PYTHON ]] || PYTHON=python3
-if ! "$PYTHON" -c 'import nibabel' > /dev/null 2>&1; then
-  log "installing python3-nibabel (apt-get)"
-  sudo=()
-  ((EUID == 0)) || sudo=(sudo)
-  "${sudo[@]}" apt-get install -y -q python3-nibabel > /dev/null 2>&1 \
-    || { "${sudo[@]}" apt-get update -q > /dev/null 2>&1 \
-      && "${sudo[@]}" apt-get install -y -q python3-nibabel > /dev/null 2>&1; } \
-    || die "cannot install python3-nibabel with apt-get; install it and rerun"
-  "$PYTHON" -c 'import nibabel' || die "nibabel is installed but $PYTHON cannot import it"
-fi
-log "nibabel $("$PYTHON" -c 'import nibabel; print(nibabel.__version__)')"
+use_nibabel
 
 log "compiling core and its test classes"
 mvn -B -ntp -q test-compile -pl core || die "cannot compile core"
