@@ -6,8 +6,8 @@
 # in one fresh working directory that looks like the top of the repository: bin/ holds one small
 # wrapper per launcher (running this checkout's bin/ scripts, so the built jars are used), the
 # other top-level entries are links, and whatever a block writes (nlspark-out/, out/, design.csv)
-# stays in that directory, which is removed at the end. bin/test itself is named in the section's
-# prose, not in a ```sh block: it is the command that runs this check.
+# stays in that directory, which is removed at the end. Blocks with no language are not run: the
+# section opens with one naming bin/test, which is the command that runs this check.
 # Usage: it/readme-quickstart.sh [README]   prints "readme-quickstart: N passed, 0 failed"
 set -euo pipefail
 # shellcheck source=it/lib.sh
