@@ -6,7 +6,8 @@
 # that bin/test deploys to, a fresh Ivy cache and no ~/.m2), and the other line's jar refused with
 # exit 2 and one sentence.
 # Usage: it/spark-submit.sh              (the default line; NLSPARK_LINE=3.5 for the other)
-# Env:   NLSPARK_NEWEST_JDK=DIR          JDK home of the newest JDK (default: it/newest-jdk.sh)
+# Env:   IT_SUBMIT_COMMANDS='a|b'           only these commands (one-sample is always needed)
+#        NLSPARK_NEWEST_JDK=DIR          JDK home of the newest JDK (default: it/newest-jdk.sh)
 #        NLSPARK_FILE_REPO=DIR           the file repository (default target/maven-repo)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -54,11 +55,13 @@ COMMANDS=(
   "ridge-bootstrap|ridge-bootstrap --input $D/rx.npy --target $D/ry.npy --alpha 10 --samples 100 --seed 8"
 )
 
-# submit JAVA_BIN NAME ARGS...: the application jar through this line's SparkSubmit.
+# submit JAVA_BIN NAME ARGS...: the application jar through this line's SparkSubmit (with the
+# JVM options in the array JVM_EXTRA, empty unless set).
+JVM_EXTRA=()
 submit() {
   local java_bin=$1 name=$2
   shift 2
-  timeout "$RUN_TIMEOUT" "$java_bin" -Xmx1g "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
+  timeout "$RUN_TIMEOUT" "$java_bin" -Xmx1g "${OPENS[@]}" "${JVM_EXTRA[@]}" -cp "$SPARK_HOME/jars/*" \
     -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
     org.apache.spark.deploy.SparkSubmit --master 'local[2]' --name "nlspark-it-$name" \
     --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
@@ -79,6 +82,8 @@ fi
 runs=0
 for entry in "${COMMANDS[@]}"; do
   name=${entry%%|*}
+  # IT_SUBMIT_COMMANDS='one-sample|glm' runs only those (one-sample is needed by what follows).
+  [[ -z ${IT_SUBMIT_COMMANDS:-} || $name =~ ^(${IT_SUBMIT_COMMANDS})$ ]] || continue
   read -r -a args <<< "${entry#*|}"
   ref=$WORK/embedded/$name
   timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "${args[@]}" --quiet --output "$ref" \
@@ -100,12 +105,14 @@ log "$runs spark-submit runs byte-identical to the embedded runs (JDKs: ${JDKS[*
 entry=${COMMANDS[1]}
 read -r -a args <<< "${entry#*|}"
 # A fresh Ivy cache and a home without ~/.m2, so the jar can only come from the file repository.
-submit java packages -Duser.home="$WORK/home" --conf spark.jars.ivy="$WORK/ivy" \
+JVM_EXTRA=(-Duser.home="$WORK/home")
+submit java packages --conf spark.jars.ivy="$WORK/ivy" \
   --packages "org.nlspark:$LINE_ARTIFACT:$VERSION" --repositories "file://$FILE_REPO" \
   --class org.nlspark.spark.Main spark-internal "${args[@]}" --quiet --output "$WORK/packages" \
   || die "spark-submit --packages org.nlspark:$LINE_ARTIFACT:$VERSION failed"
 grep -q "org.nlspark#$LINE_ARTIFACT" "$LOGS/packages.log" \
   || die "the --packages run did not resolve org.nlspark:$LINE_ARTIFACT"
+JVM_EXTRA=()
 compare_npy_dirs "$WORK/embedded/one-sample" "$WORK/packages" "--packages one-sample"
 
 # --- the other line's jar is refused --------------------------------------------------------

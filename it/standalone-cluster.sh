@@ -44,7 +44,7 @@ read -r -a OPENS <<< "$(spark_jvm_opens)"
 MAIN_CLASS=org.nlspark.spark.Main
 APP_JAR=$(find_app_jar)
 [[ -n $APP_JAR && -f $APP_JAR ]] \
-  || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
+  || die "no application jar in $LINE_MODULE/target; run 'mvn -B install -DskipTests' first"
 [[ -x $REPO_ROOT/bin/nlspark ]] || die "bin/nlspark is missing; it runs the embedded reference"
 log "application jar: ${APP_JAR#"$REPO_ROOT"/}"
 
