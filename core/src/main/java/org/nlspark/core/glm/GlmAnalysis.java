@@ -19,6 +19,7 @@ import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
@@ -54,7 +55,9 @@ public final class GlmAnalysis implements TileAnalysis {
   /** The data every tile reads: Y (samples x voxels). */
   public record Data(DataMatrix y) implements Serializable {}
 
-  private final Data data;
+  private final Data data; // null when the samples are held by executors (voxel blocks)
+  private final int samples;
+  private final int voxels;
   private final GlmModel model;
   private final GlmRun.Options options;
   private final List<GlmDraws> draws;
@@ -63,10 +66,12 @@ public final class GlmAnalysis implements TileAnalysis {
   private final MemoryBudget budget;
   private final Map<String, Object> sources;
 
-  private GlmAnalysis(Data data, GlmModel model, GlmRun.Options options, List<GlmDraws> draws,
-      Backend backend, String backendRequested, MemoryBudget budget,
+  private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
+      List<GlmDraws> draws, Backend backend, String backendRequested, MemoryBudget budget,
       Map<String, Object> sources) {
     this.data = data;
+    this.samples = samples;
+    this.voxels = voxels;
     this.model = model;
     this.options = options;
     this.draws = draws;
@@ -87,13 +92,34 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
       GlmRun.Options options, String backendRequested, Double memoryBudgetGb) {
+    checkData(y);
+    return prepare(new Data(y), y.rows(), y.cols(), design, contrasts, options,
+        backendRequested, memoryBudgetGb);
+  }
+
+  /**
+   * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRun.Options, String, Double)}
+   * for samples that executors hold as voxel blocks (DESIGN §8): only their shape is here, and
+   * each tile gets its block as {@link JobInputs} (a column window of Y). The plan, draws and
+   * outputs are those of the in-memory analysis of the same values.
+   */
+  public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb) {
+    checkSamples(samples);
+    return prepare(null, samples, voxels, design, contrasts, options, backendRequested,
+        memoryBudgetGb);
+  }
+
+  private static GlmAnalysis prepare(Data data, int samples, int voxels, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb) {
     String requested = backendRequested == null ? "cpu" : backendRequested;
     if (requested.equals("gpu")) {
       throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
           + " (--backend gpu), but this command has CPU kernels only; use --backend cpu or auto");
     }
-    checkData(y);
-    GlmModel model = GlmModel.prepare(design, contrasts, y.rows());
+    GlmModel model = GlmModel.prepare(design, contrasts, samples);
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
     List<GlmDraws> draws = new ArrayList<>();
@@ -107,17 +133,21 @@ public final class GlmAnalysis implements TileAnalysis {
     sources.put("contrasts", contrasts.source());
     sources.put("f_contrasts", contrasts.f().length == 0 ? null : contrasts.fSource());
     sources.put("exchangeability_blocks", o.blocks() == null ? null : o.blocksSource());
-    return new GlmAnalysis(new Data(y), model, o, List.copyOf(draws),
+    return new GlmAnalysis(data, samples, voxels, model, o, List.copyOf(draws),
         Backend.cpu(requested.equals("auto") ? "glm runs on the CPU" : "requested"), requested,
         budget, sources);
   }
 
   private static void checkData(DataMatrix y) {
-    if (y.rows() < 2) {
-      throw new InvalidInputException("Cannot run glm: --input must have at least 2 samples,"
-          + " but has " + y.rows());
-    }
+    checkSamples(y.rows());
     // Non-finite values are refused where every DataMatrix is made.
+  }
+
+  private static void checkSamples(int samples) {
+    if (samples < 2) {
+      throw new InvalidInputException("Cannot run glm: --input must have at least 2 samples,"
+          + " but has " + samples);
+    }
   }
 
   public GlmModel model() {
@@ -132,8 +162,12 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask, boolean tfce,
       Double clusterThreshold) {
+    if (data == null) {
+      throw new IllegalStateException("[BUG] TFCE and cluster inference need the samples in"
+          + " memory, but this glm's are held by executors");
+    }
     return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask, tfce,
-        clusterThreshold, data.y().cols()));
+        clusterThreshold, voxels));
   }
 
   List<GlmDraws> draws() {
@@ -149,6 +183,7 @@ public final class GlmAnalysis implements TileAnalysis {
     return "glm";
   }
 
+  /** Y whole, or null when executors hold it as voxel blocks ({@link #prepareOnExecutors}). */
   @Override
   public Serializable data() {
     return data;
@@ -177,7 +212,6 @@ public final class GlmAnalysis implements TileAnalysis {
   @Override
   public TilePlan plan(MemoryBudget perTile, int parallelism) {
     Grid grid = options.grid();
-    int voxels = data.y().cols();
     long replicates = replicates();
     int blocks = grid.blocks(voxels);
     int windows = grid.windows(replicates);
@@ -205,7 +239,7 @@ public final class GlmAnalysis implements TileAnalysis {
   private long bytesPerTile(int windowsPerTile) {
     Grid grid = options.grid();
     long n = model.samples();
-    long b = Math.min(grid.voxelBlock(), data.y().cols());
+    long b = Math.min(grid.voxelBlock(), voxels);
     long w = grid.window();
     long q = model.rank();
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
@@ -239,8 +273,8 @@ public final class GlmAnalysis implements TileAnalysis {
     m.put("backend", PreparedJob.backendMap(backendRequested, backend));
     m.put("precision", options.precision().label());
     Map<String, Object> input = new LinkedHashMap<>();
-    input.put("samples", data.y().rows());
-    input.put("voxels", data.y().cols());
+    input.put("samples", samples);
+    input.put("voxels", voxels);
     input.put("design_columns", model.columns());
     input.put("design_rank", model.rank());
     input.put("residual_degrees_of_freedom", model.degreesOfFreedom());
@@ -283,7 +317,8 @@ public final class GlmAnalysis implements TileAnalysis {
     @Override
     public byte[] run(Object input, TileSpec tile, int device) {
       long start = System.nanoTime();
-      DataMatrix y = ((Data) input).y();
+      // Y whole (broadcast), or the tile's voxel block as an executor holds it (DESIGN §8)
+      DataMatrix y = input instanceof JobInputs held ? held.x() : ((Data) input).y();
       Grid grid = plan.grid();
       int from = grid.blockStart(tile.block());
       int to = grid.blockEnd(tile.block(), y.cols());

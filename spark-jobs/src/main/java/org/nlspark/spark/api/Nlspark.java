@@ -28,6 +28,7 @@ import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
+import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
@@ -464,8 +465,26 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
-        d, c, glm, o.backendRequested(), o.memoryBudgetGb()), o);
+    if (o.wholeMapInference() || !study.executorsCanRead()) {
+      // TFCE and cluster inference need whole maps: read on this JVM (DESIGN §8, §9)
+      return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
+          d, c, glm, o.backendRequested(), o.memoryBudgetGb()), o);
+    }
+    // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
+    // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes.
+    DistributedInputs inputs = Sources.of(spark, study, null);
+    o.mask(inputs.mask()).maskSource(study.maskSource());
+    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+    if (ingest.get("mode").equals("blocks")) {
+      return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(
+          inputs.x().samples(), inputs.x().voxels(), d, c, glm, o.backendRequested(),
+          o.memoryBudgetGb()), inputs, ingest);
+    }
+    long start = System.nanoTime();
+    DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm,
+        o.backendRequested(), o.memoryBudgetGb()), null, ingest);
   }
 
   /**

@@ -35,6 +35,7 @@ import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.budget.ExecutorBudget;
 import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.conf.SparkLine;
+import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
@@ -107,6 +108,27 @@ public final class SparkEngine {
    * {@link NlsparkConf#INGEST}; recorded in summary.json as engine.ingest).
    */
   public RunReport run(JobSpec spec, DistributedInputs inputs) {
+    Map<String, Object> ingest = ingestChoice(spark, inputs);
+    HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
+    RunReport report;
+    if (ingest.get("mode").equals("blocks")) {
+      PreparedJob job = PreparedJob.prepare(spec, inputs.shape(), parallelism(), grid);
+      report = runBlocks(job, job.inputs, inputs, files, ingest);
+    } else {
+      long start = System.nanoTime();
+      JobInputs loaded = inputs.load(files);
+      ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+      report = run(PreparedJob.prepare(spec, loaded, parallelism(), grid));
+    }
+    report.engineFacts.put("ingest", ingest);
+    return report;
+  }
+
+  /**
+   * How described inputs travel ({@link NlsparkConf#INGEST}): engine.ingest of summary.json,
+   * its "mode" blocks (executors read them into voxel blocks) or broadcast (read on the driver).
+   */
+  public static Map<String, Object> ingestChoice(SparkSession spark, DistributedInputs inputs) {
     String mode = NlsparkConf.ingest(spark);
     long bytes = inputs.float64Bytes();
     long min = NlsparkConf.ingestBlocksMinBytes(spark);
@@ -119,24 +141,33 @@ public final class SparkEngine {
             blocks ? "at least" : "below", min, NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
         : NlsparkConf.INGEST + "=" + mode);
     ingest.putAll(inputs.toMap());
-    HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
-    RunReport report;
-    if (blocks) {
-      PreparedJob job = PreparedJob.prepare(spec, inputs.shape(), parallelism(), grid);
-      report = runBlocks(job, inputs, files, ingest);
-    } else {
-      long start = System.nanoTime();
-      JobInputs loaded = inputs.load(files);
-      ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-      report = run(PreparedJob.prepare(spec, loaded, parallelism(), grid));
+    return ingest;
+  }
+
+  /**
+   * Runs an analysis prepared from the shape of {@code inputs} alone (glm's
+   * {@code prepareOnExecutors}) on the voxel blocks executors read (DESIGN §8): each tile's
+   * runner gets its block as {@link JobInputs} (a column window); the driver holds the plan and
+   * the merge state only. {@code ingest} is {@link #ingestChoice}'s, reported as engine.ingest.
+   */
+  public RunReport runOnBlocks(TileAnalysis analysis, DistributedInputs inputs,
+      Map<String, Object> ingest) {
+    if (analysis.data() != null) {
+      throw new IllegalStateException("[BUG] " + analysis.command() + " holds its samples;"
+          + " voxel blocks are for analyses prepared from the shape of the inputs");
     }
+    HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
+    RunReport report = runBlocks(analysis, inputs.shape(), inputs, files, ingest);
     report.engineFacts.put("ingest", ingest);
     return report;
   }
 
-  /** Runs a job whose samples executors read into persisted voxel blocks (DESIGN §8). */
-  private RunReport runBlocks(PreparedJob job, DistributedInputs inputs, SampleSource.Opener files,
-      Map<String, Object> ingest) {
+  /**
+   * Runs a job whose samples executors read into persisted voxel blocks (DESIGN §8); {@code
+   * shape} is the inputs' shape, each block's tiles get it with their block's values.
+   */
+  private RunReport runBlocks(TileAnalysis job, JobInputs shape, DistributedInputs inputs,
+      SampleSource.Opener files, Map<String, Object> ingest) {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
@@ -147,12 +178,12 @@ public final class SparkEngine {
     TilePlan plan = job.plan(budget.perTask(), slots)
         .withBudget(budget.perTask().gb(), budget.perTaskSource());
     List<TileSpec> tiles = plan.tiles();
-    int blocks = grid.blocks(job.inputs.voxels());
+    int blocks = grid.blocks(shape.voxels());
     // Tasks are block partitions (a block's tiles run where the block is). By default about
     // TILES_PER_SLOT per slot, more when that would put over BLOCK_PARTITION_BYTES of blocks in
     // one partition (a partition is cached or spilled whole); a task costs tens of ms, so one
     // per block would cost more than small blocks' work.
-    long heldBytes = job.inputs.blockBytes(job.inputs.voxels());
+    long heldBytes = shape.blockBytes(shape.voxels());
     int numPartitions = partitions != null ? Math.min(partitions, blocks)
         : (int) Math.min(blocks, Math.max((long) TilePlanner.TILES_PER_SLOT * slots,
             (heldBytes + BLOCK_PARTITION_BYTES - 1) / BLOCK_PARTITION_BYTES));
@@ -186,18 +217,22 @@ public final class SparkEngine {
       ingest.put("blocks", blocks);
       ingest.put("block_partitions", numPartitions);
       ingest.put("held_block_bytes", held);
-      double[] observed = null;
-      if (job.spec.analysis() == Analysis.BOOTSTRAP) {
-        observed = observed(blockRdd, job.spec.statisticRow(), job.inputs.voxels());
+      if (job instanceof PreparedJob prepared) {
+        double[] observed = null;
+        if (prepared.spec.analysis() == Analysis.BOOTSTRAP) {
+          observed = observed(blockRdd, prepared.spec.statisticRow(), shape.voxels());
+        }
+        merger = prepared.merger(plan, observed);
+      } else {
+        merger = job.merger(plan);
       }
-      merger = job.merger(plan, observed);
       sc.addSparkListener(listener);
       sc.setJobDescription("nlspark " + job.command() + " (" + tiles.size() + " tiles on "
           + blocks + " voxel blocks)");
       handler = new MergeHandler(merger);
       jobStart = System.nanoTime();
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, job.inputs, tilesByBlock, failOnce,
+      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, failOnce,
           NlsparkConf.holdTileMillis(spark)), handler, tag);
       jobEnd = System.nanoTime();
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
@@ -249,8 +284,19 @@ public final class SparkEngine {
     return out;
   }
 
-  /** Runs any analysis of the pipeline as one Spark job. */
+  /**
+   * Runs any analysis of the pipeline as one Spark job; a {@link DescribedAnalysis} on the voxel
+   * blocks of its inputs, or (inputs read on the driver) broadcast, with engine.ingest.
+   */
   public RunReport run(TileAnalysis analysis) {
+    if (analysis instanceof DescribedAnalysis described) {
+      if (described.inputs() != null) {
+        return runOnBlocks(described.analysis(), described.inputs(), described.ingest());
+      }
+      RunReport report = run(described.analysis());
+      report.engineFacts.put("ingest", described.ingest());
+      return report;
+    }
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);

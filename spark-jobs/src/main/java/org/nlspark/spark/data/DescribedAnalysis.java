@@ -1,0 +1,93 @@
+package org.nlspark.spark.data;
+
+import java.io.Serializable;
+import java.util.Map;
+import org.nlspark.core.backend.Backend;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileMerger;
+import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileRunner;
+
+/**
+ * An analysis together with how its samples travel (DESIGN §8), for analyses that are prepared
+ * before the engine runs them (glm): either prepared from the shape of {@link #inputs()}, which
+ * executors then read into voxel blocks, or prepared on samples already read here ({@link
+ * #inputs()} null). {@link #ingest()} is engine.ingest of summary.json. The Spark engine runs
+ * {@link #analysis()}; every other method answers as it does.
+ */
+public final class DescribedAnalysis implements TileAnalysis {
+  private final TileAnalysis analysis;
+  private final transient DistributedInputs inputs;
+  private final Map<String, Object> ingest;
+
+  public DescribedAnalysis(TileAnalysis analysis, DistributedInputs inputs,
+      Map<String, Object> ingest) {
+    this.analysis = analysis;
+    this.inputs = inputs;
+    this.ingest = ingest;
+  }
+
+  public TileAnalysis analysis() {
+    return analysis;
+  }
+
+  /** The samples as executors read them, or null when they were read on the driver. */
+  public DistributedInputs inputs() {
+    return inputs;
+  }
+
+  public Map<String, Object> ingest() {
+    return ingest;
+  }
+
+  @Override
+  public String command() {
+    return analysis.command();
+  }
+
+  @Override
+  public Serializable data() {
+    return analysis.data();
+  }
+
+  @Override
+  public Backend backend() {
+    return analysis.backend();
+  }
+
+  @Override
+  public MemoryBudget budget() {
+    return analysis.budget();
+  }
+
+  @Override
+  public TilePlan plan(MemoryBudget perTile, int parallelism) {
+    return analysis.plan(perTile, parallelism);
+  }
+
+  @Override
+  public int workers(MemoryBudget budget, int ceiling) {
+    return analysis.workers(budget, ceiling);
+  }
+
+  @Override
+  public TileRunner runner(TilePlan plan) {
+    return analysis.runner(plan);
+  }
+
+  @Override
+  public TileMerger merger(TilePlan plan) {
+    return analysis.merger(plan);
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    return analysis.describe();
+  }
+
+  @Override
+  public long replicates() {
+    return analysis.replicates();
+  }
+}
