@@ -441,9 +441,11 @@ public final class Nlspark {
    * DESIGN §9 (design rows, zero or second constant columns, NaN, contrast lengths,
    * non-estimable contrasts, unequal whole blocks) is an exit-2 error here, and so is
    * {@code tfce} or {@code clusterThreshold} without the grid of a mask image. With either, the
-   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}. {@code input} is any input
-   * form of {@link #bootstrap} (read on this JVM: the model needs every sample); for images the
-   * run's mask is set on {@code o}, so that whole maps are enhanced and written.
+   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}, read on this JVM (whole maps).
+   * {@code input} is any input form of {@link #bootstrap}; without TFCE/clusters, .npy and NIfTI
+   * inputs take the data plane of DESIGN §8 (a {@link DescribedAnalysis}: executors read them
+   * into voxel blocks, or small ones are read here, {@code spark.nlspark.ingest}); for images
+   * the run's mask is set on {@code o}, so that maps are written on its grid.
    */
   public static TileAnalysis prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
