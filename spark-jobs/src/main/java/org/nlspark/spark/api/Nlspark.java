@@ -28,6 +28,7 @@ import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
+import org.nlspark.spark.data.DataFrameSamples;
 import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
@@ -167,11 +168,13 @@ public final class Nlspark {
   /**
    * Bootstrap of a DataFrame with one row per sample and the voxel values in an array column
    * ({@code options.column}, default voxels), in the DataFrame's row order unless
-   * {@code options.orderBy} names a column. The rows are collected on the driver.
+   * {@code options.orderBy} names a column. Its partitions are the read splits of the data
+   * plane (executors cut them into voxel blocks; small ones are collected here); with {@code
+   * orderBy} the rows are collected on the driver.
    */
   public static RunReport bootstrap(SparkSession spark, Dataset<Row> samples,
       NlsparkOptions options) {
-    return bootstrap(spark, matrix(samples, options), options);
+    return run(spark, Analysis.BOOTSTRAP, samples, null, null, options);
   }
 
   /** Sign-flip test of the mean (or t) against 0; inputs as {@link #bootstrap}. */
@@ -188,7 +191,7 @@ public final class Nlspark {
    * NlsparkOptions)}). */
   public static RunReport oneSample(SparkSession spark, Dataset<Row> samples,
       NlsparkOptions options) {
-    return oneSample(spark, matrix(samples, options), options);
+    return run(spark, Analysis.ONE_SAMPLE, samples, null, null, options);
   }
 
   /** Label-permutation test of group X against group Y (same voxels); inputs as {@link
@@ -207,7 +210,7 @@ public final class Nlspark {
    * NlsparkOptions)}. */
   public static RunReport twoSample(SparkSession spark, Dataset<Row> x, Dataset<Row> y,
       NlsparkOptions options) {
-    return twoSample(spark, matrix(x, options), matrix(y, options), options);
+    return run(spark, Analysis.TWO_SAMPLE, x, y, null, options);
   }
 
   /** Permutation test of each voxel's correlation with the target (y permuted). */
@@ -225,7 +228,7 @@ public final class Nlspark {
   /** Correlation of a DataFrame's samples with the target (one value per row, in order). */
   public static RunReport correlation(SparkSession spark, Dataset<Row> x, double[] target,
       NlsparkOptions options) {
-    return correlation(spark, matrix(x, options), target, options);
+    return run(spark, Analysis.CORRELATION, x, null, target, options);
   }
 
   /**
@@ -258,6 +261,30 @@ public final class Nlspark {
       return run(spark, analysis, inputs.load(new HadoopOpener(hadoopConf(spark))), o, progress);
     }
     return run(spark, analysis, inputs, o, progress);
+  }
+
+  /**
+   * Runs the analysis on DataFrames ({@code y} two-sample's second group, {@code target}
+   * correlation's, else null) through the data plane of DESIGN §8: their partitions are the
+   * read splits ({@link DataFrameSamples}), executors cut them into voxel blocks, or small ones
+   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. With
+   * {@code orderBy}, a mask or TFCE/cluster inference the rows are collected on the driver.
+   */
+  static RunReport run(SparkSession spark, Analysis analysis, Dataset<Row> x, Dataset<Row> y,
+      double[] target, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    if (o.orderBy() != null || o.mask() != null || o.wholeMapInference()) {
+      DataMatrix xm = matrix(x, o);
+      JobInputs inputs = y != null ? JobInputs.twoGroups(xm, matrix(y, o))
+          : target != null ? JobInputs.withTarget(xm, target) : JobInputs.of(xm);
+      return run(spark, analysis, inputs, o, false);
+    }
+    String column = o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column();
+    DataFrameSamples xs = DataFrameSamples.describe(x, column);
+    DistributedInputs inputs = y != null
+        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column))
+        : target != null ? DistributedInputs.withTarget(xs, target) : DistributedInputs.of(xs);
+    return run(spark, analysis, inputs, o, false);
   }
 
   /** A DataFrame's array column as a matrix (see {@link DataFrameMatrices}). */

@@ -33,7 +33,12 @@ public final class VoxelBlocks {
     int voxels = inputs.x().voxels();
     int blocks = grid.blocks(voxels);
     List<int[]> splits = new ArrayList<>();
+    List<JavaPairRDD<Integer, byte[]>> frames = new ArrayList<>();
     for (int g = 0; g < inputs.groups(); g++) {
+      if (inputs.group(g) instanceof DataFrameSamples frame) { // its partitions are the splits
+        frames.add(frame.slices(g, grid, readNanos));
+        continue;
+      }
       for (int s = 0; s < inputs.group(g).splits(); s++) {
         splits.add(new int[] {g, s});
       }
@@ -45,8 +50,15 @@ public final class VoxelBlocks {
     BlockPartitioner partitioner = new BlockPartitioner(Math.min(partitions, blocks), blocks);
     // One byte[] record per (split, block); partitionBy streams them to the block's partition
     // (no grouping into per-key buffers), where each goes straight into its block's array.
-    return jsc.parallelize(splits, Math.max(1, splits.size()))
-        .flatMapToPair(split -> cut(inputs, split[0], split[1], grid, files, readNanos))
+    JavaPairRDD<Integer, byte[]> slices = null;
+    if (!splits.isEmpty()) {
+      slices = jsc.parallelize(splits, splits.size())
+          .flatMapToPair(split -> cut(inputs, split[0], split[1], grid, files, readNanos));
+    }
+    for (JavaPairRDD<Integer, byte[]> frame : frames) {
+      slices = slices == null ? frame : slices.union(frame);
+    }
+    return slices
         .partitionBy(partitioner)
         .mapPartitionsToPair(it -> assemble(it, grid, voxels, rows), true)
         .persist(StorageLevel.MEMORY_AND_DISK());
@@ -63,10 +75,16 @@ public final class VoxelBlocks {
     int v = source.voxels();
     SplitBuffer buffer = new SplitBuffer(source.firstSample(split), source.splitSamples(split), v);
     source.read(split, files, buffer);
-    int blocks = grid.blocks(v);
     if (readNanos != null) {
       readNanos.add(System.nanoTime() - start);
     }
+    return slices(buffer, group, grid, v, readNanos);
+  }
+
+  /** One slice of {@code buffer} per voxel block, each cut when the shuffle asks for it. */
+  static Iterator<Tuple2<Integer, byte[]>> slices(SplitBuffer buffer, int group, Grid grid,
+      int v, LongAccumulator readNanos) {
+    int blocks = grid.blocks(v);
     return new Iterator<>() {
       private int b;
 

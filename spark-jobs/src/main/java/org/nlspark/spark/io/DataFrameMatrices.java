@@ -33,12 +33,7 @@ public final class DataFrameMatrices {
    */
   public static DataMatrix read(Dataset<Row> samples, String column, String orderBy) {
     String what = "the DataFrame's column " + column;
-    StructField field = fieldOf(samples, column, "column");
-    if (!(field.dataType() instanceof ArrayType)
-        || !NUMBERS.contains(((ArrayType) field.dataType()).elementType())) {
-      throw new InvalidInputException("Cannot read " + what + ": it must be an array of numbers,"
-          + " but is " + field.dataType().simpleString());
-    }
+    arrayColumn(samples, column);
     Dataset<Row> ordered = samples;
     if (orderBy != null) {
       fieldOf(samples, orderBy, "order-by column");
@@ -82,6 +77,21 @@ public final class DataFrameMatrices {
       }
     }
     return DataMatrix.of(rows.size(), voxels, out, what);
+  }
+
+  /**
+   * The type of {@code column}, an array of numbers.
+   *
+   * @throws InvalidInputException for a missing or non-array column
+   */
+  public static ArrayType arrayColumn(Dataset<Row> samples, String column) {
+    StructField field = fieldOf(samples, column, "column");
+    if (!(field.dataType() instanceof ArrayType)
+        || !NUMBERS.contains(((ArrayType) field.dataType()).elementType())) {
+      throw new InvalidInputException("Cannot read the DataFrame's column " + column + ": it"
+          + " must be an array of numbers, but is " + field.dataType().simpleString());
+    }
+    return (ArrayType) field.dataType();
   }
 
   private static StructField fieldOf(Dataset<Row> df, String name, String role) {
