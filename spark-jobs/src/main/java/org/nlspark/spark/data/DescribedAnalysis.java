@@ -18,7 +18,7 @@ import org.nlspark.core.tile.TileRunner;
  */
 public final class DescribedAnalysis implements TileAnalysis {
   private final TileAnalysis analysis;
-  private final transient DistributedInputs inputs;
+  private final DistributedInputs inputs;
   private final Map<String, Object> ingest;
 
   public DescribedAnalysis(TileAnalysis analysis, DistributedInputs inputs,
