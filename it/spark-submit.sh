@@ -4,7 +4,8 @@
 # the embedded run's (bin/nlspark) bytes. On the Spark 4 line this is done on JDK 17 and again on
 # the newest JDK here. Then nlspark installed by coordinate (--packages from the file repository
 # that bin/test deploys to, a fresh Ivy cache and no ~/.m2), and the other line's jar refused with
-# exit 2 and one sentence.
+# exit 2 and one sentence. On the other lines, every embedded run is also compared with the default
+# line's: the lines give the same bytes.
 # Usage: it/spark-submit.sh              (the default line; NLSPARK_LINE=3.5 for the other)
 # Env:   IT_SUBMIT_COMMANDS='a|b'           only these commands (one-sample is always needed)
 #        NLSPARK_NEWEST_JDK=DIR          JDK home of the newest JDK (default: it/newest-jdk.sh)
@@ -79,6 +80,7 @@ if [[ $NLSPARK_LINE == 4.* ]]; then
   JDKS+=("$newest/bin/java")
 fi
 
+DEFAULT_LINE=$(awk -F'\t' '!/^#/ {print $1; exit}' "$SPARK_LINES_FILE")
 runs=0
 for entry in "${COMMANDS[@]}"; do
   name=${entry%%|*}
@@ -88,6 +90,13 @@ for entry in "${COMMANDS[@]}"; do
   ref=$WORK/embedded/$name
   timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "${args[@]}" --quiet --output "$ref" \
     > "$LOGS/embedded-$name.log" 2>&1 || die "embedded $name failed"
+  if [[ $NLSPARK_LINE != "$DEFAULT_LINE" ]]; then
+    # Both lines give the same bytes: this line's embedded run against the default line's.
+    NLSPARK_LINE=$DEFAULT_LINE timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "${args[@]}" --quiet \
+      --output "$WORK/default-line/$name" > "$LOGS/default-line-$name.log" 2>&1 \
+      || die "embedded $name on line $DEFAULT_LINE failed"
+    compare_npy_dirs "$WORK/default-line/$name" "$ref" "line $NLSPARK_LINE against line $DEFAULT_LINE, $name"
+  fi
   for java_bin in "${JDKS[@]}"; do
     jdk=$(java_major "$java_bin")
     out=$WORK/submit-jdk$jdk/$name
