@@ -11,13 +11,20 @@
 #        NLSPARK_NEWEST_JDK=DIR          JDK home of the newest JDK (default: it/newest-jdk.sh)
 #        NLSPARK_FILE_REPO=DIR           the file repository (default target/maven-repo)
 set -euo pipefail
+# shellcheck source=it/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUN_TIMEOUT=${IT_RUN_TIMEOUT:-300}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/nlspark-submit.XXXXXX")
 LOGS=$WORK/logs
 mkdir -p "$LOGS" "$WORK/data"
-trap 'status=$?; [[ $status -ne 0 ]] && print_log_tails "$LOGS"; rm -rf "$WORK"; exit $status' EXIT
+on_exit() {
+  local status=$?
+  ((status == 0)) || print_log_tails "$LOGS"
+  rm -rf "$WORK"
+  exit "$status"
+}
+trap on_exit EXIT
 
 ensure_spark_home
 APP_JAR=$(find_app_jar)
@@ -126,7 +133,7 @@ compare_npy_dirs "$WORK/embedded/one-sample" "$WORK/packages" "--packages one-sa
 
 # --- the other line's jar is refused --------------------------------------------------------
 other=$(awk -F'\t' -v l="$NLSPARK_LINE" '!/^#/ && $1 != l {print $4 "/target/" $5; exit}' "$SPARK_LINES_FILE")
-other_jar=$(ls "$REPO_ROOT/$other"-*-app.jar 2>/dev/null | head -n 1)
+other_jar=$(find "$REPO_ROOT/${other%/*}" -maxdepth 1 -name "${other##*/}-*-app.jar" | head -n 1)
 [[ -n $other_jar ]] || die "the other line's application jar ($other-*-app.jar) is not built"
 set +e
 submit java wrong-line --class org.nlspark.spark.Main "$other_jar" "${args[@]}" --output "$WORK/wrong"
