@@ -90,7 +90,7 @@ public final class RunReport {
   public Map<String, Object> summary(double writeSeconds) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("command", analysis.command());
-    m.putAll(analysis.describe());
+    m.putAll(analysis.describe(plan));
     m.put("blas", Blas.describe());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());

@@ -16,21 +16,19 @@ import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
-import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.PartialBytes;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -60,11 +58,11 @@ public final class GlmAnalysis implements TileAnalysis {
   private final List<GlmDraws> draws;
   private final Backend backend;
   private final String backendRequested;
-  private final MemoryBudget budget;
+  private final Double memoryBudgetGb;
   private final Map<String, Object> sources;
 
   private GlmAnalysis(Data data, GlmModel model, GlmRun.Options options, List<GlmDraws> draws,
-      Backend backend, String backendRequested, MemoryBudget budget,
+      Backend backend, String backendRequested, Double memoryBudgetGb,
       Map<String, Object> sources) {
     this.data = data;
     this.model = model;
@@ -72,7 +70,7 @@ public final class GlmAnalysis implements TileAnalysis {
     this.draws = draws;
     this.backend = backend;
     this.backendRequested = backendRequested;
-    this.budget = budget;
+    this.memoryBudgetGb = memoryBudgetGb;
     this.sources = sources;
   }
 
@@ -100,8 +98,7 @@ public final class GlmAnalysis implements TileAnalysis {
     for (GlmContrast c : model.contrasts()) {
       draws.add(GlmRun.drawsOf(model, c, o));
     }
-    MemoryBudget budget = MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU,
-        MemoryProbe.system(), false);
+    MemoryBudget.checkExplicit(memoryBudgetGb);
     Map<String, Object> sources = new LinkedHashMap<>();
     sources.put("design", design.source());
     sources.put("contrasts", contrasts.source());
@@ -109,7 +106,7 @@ public final class GlmAnalysis implements TileAnalysis {
     sources.put("exchangeability_blocks", o.blocks() == null ? null : o.blocksSource());
     return new GlmAnalysis(new Data(y), model, o, List.copyOf(draws),
         Backend.cpu(requested.equals("auto") ? "glm runs on the CPU" : "requested"), requested,
-        budget, sources);
+        memoryBudgetGb, sources);
   }
 
   private static void checkData(DataMatrix y) {
@@ -160,8 +157,8 @@ public final class GlmAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return budget;
+  public Double requestedBudgetGb() {
+    return memoryBudgetGb;
   }
 
   /** The most replicates any contrast draws (contrasts enumerated alone may draw fewer). */
@@ -175,34 +172,13 @@ public final class GlmAnalysis implements TileAnalysis {
   }
 
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    Grid grid = options.grid();
-    int voxels = data.y().cols();
-    long replicates = replicates();
-    int blocks = grid.blocks(voxels);
-    int windows = grid.windows(replicates);
-    int slots = Math.max(1, parallelism);
-    int wanted = Math.max(blocks, slots * TilePlanner.TILES_PER_SLOT);
-    int groups = Math.min(windows, (wanted + blocks - 1) / blocks);
-    int windowsPerTile = (windows + groups - 1) / groups;
-    long bytes = bytesPerTile(windowsPerTile);
-    while (windowsPerTile > 1 && bytes > perTile.bytes()) {
-      windowsPerTile = (windowsPerTile + 1) / 2;
-      bytes = bytesPerTile(windowsPerTile);
-    }
-    if (bytes > perTile.bytes()) {
-      throw new ResourceRefusedException(String.format(java.util.Locale.ROOT,
-          "Cannot plan tiles: one glm tile of %d voxels x %d replicates needs %.3g GB, more than"
-              + " the %.3g GB budget. Raise --memory-budget-gb or give the job more memory.",
-          grid.voxelBlock(), grid.window(), bytes / 1e9, perTile.gb()));
-    }
-    int concurrent = (int) Math.max(1, Math.min(slots, perTile.bytes() / Math.max(1, bytes)));
-    return new TilePlan(grid, voxels, replicates, windowsPerTile, concurrent, bytes, 0,
-        perTile.gb(), perTile.source().describe());
+  public TileShape shape(MemoryBudget budget) {
+    return TileShape.windows(options.grid(), data.y().cols(), replicates(), 0);
   }
 
   /** Working set of one tile: the block and its residuals, one window's GEMM, accumulators. */
-  private long bytesPerTile(int windowsPerTile) {
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
     Grid grid = options.grid();
     long n = model.samples();
     long b = Math.min(grid.voxelBlock(), data.y().cols());

@@ -20,6 +20,7 @@ import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
 
@@ -48,7 +49,6 @@ import org.nlspark.core.tile.TileSpec;
 public final class GlmWholeMapAnalysis implements TileAnalysis {
   private final GlmAnalysis glm;
   private final WholeMapInference wholeMap;
-  private volatile Map<String, Object> layout;
 
   GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap) {
     this.glm = glm;
@@ -79,8 +79,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return glm.budget();
+  public Double requestedBudgetGb() {
+    return glm.requestedBudgetGb();
   }
 
   @Override
@@ -89,12 +89,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   }
 
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    WholeMapInference.Planned planned = wholeMap.plan(glm.options().grid(), replicates(),
-        perTile, parallelism, this::bytesPerTile, "glm freedman-lane kernels, per contrast and"
-            + " (voxel block, replicate window) cell of the grid");
-    layout = planned.layout();
-    return planned.plan();
+  public TileShape shape(MemoryBudget budget) {
+    return wholeMap.shape(glm.options().grid(), replicates());
   }
 
   /**
@@ -102,7 +98,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
    * {@link GlmAnalysis} sizes them), and per contrast the partial it keeps until the tile ends
    * (observed maps, two count arrays, three maxima).
    */
-  private long bytesPerTile(int windows) {
+  @Override
+  public long bytesPerTile(int windows) {
     Grid grid = glm.options().grid();
     GlmModel model = glm.model();
     long n = model.samples();
@@ -127,6 +124,14 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   }
 
   @Override
+  public Map<String, Object> describe(TilePlan plan) {
+    Map<String, Object> m = describe();
+    m.put("plan", wholeMap.layout(glm.options().grid(), plan, "glm freedman-lane kernels, per"
+        + " contrast and (voxel block, replicate window) cell of the grid"));
+    return m;
+  }
+
+  @Override
   public Map<String, Object> describe() {
     Map<String, Object> m = new LinkedHashMap<>(glm.describe());
     Map<String, Object> p = new LinkedHashMap<>(wholeMap.describe());
@@ -137,9 +142,6 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
           + " say how TFCE scores or cluster sizes of different contrasts combine");
     }
     m.put("whole_map", p);
-    if (layout != null) {
-      m.put("plan", layout);
-    }
     return m;
   }
 

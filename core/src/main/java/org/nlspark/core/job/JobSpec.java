@@ -64,10 +64,7 @@ public final class JobSpec implements Serializable {
       throw new InvalidInputException(
           "--confidence must be in (0, 1), but was: " + confidence);
     }
-    if (memoryBudgetGb != null && !(memoryBudgetGb > 0) ) {
-      throw new InvalidInputException(
-          "--memory-budget-gb must be > 0, but was: " + memoryBudgetGb);
-    }
+    org.nlspark.core.memory.MemoryBudget.checkExplicit(memoryBudgetGb);
   }
 
   public static Builder builder(Analysis analysis) {

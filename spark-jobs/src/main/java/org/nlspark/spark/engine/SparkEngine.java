@@ -22,8 +22,6 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Statistic;
-import org.nlspark.core.memory.BudgetSource;
-import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
@@ -91,6 +89,18 @@ public final class SparkEngine {
     this.progress = progress;
   }
 
+  /**
+   * The run's budget (DESIGN §3.5), resolved once here by core's one rule: the analysis'
+   * {@code --memory-budget-gb}, else what Spark gives each executor; then the analysis'
+   * preflight against one executor's budget (in local mode, the driver's). Tiles are planned
+   * against one task's share of it ({@link ExecutorBudget#perTask()}).
+   */
+  private ExecutorBudget budget(TileAnalysis analysis) {
+    ExecutorBudget budget = ExecutorBudget.of(spark.sparkContext(), analysis.requestedBudgetGb());
+    analysis.preflight(budget.perExecutor());
+    return budget;
+  }
+
   /** Task slots of the session's cluster: what analyses prepare their preflight for. */
   public int parallelism() {
     return ExecutorBudget.of(spark.sparkContext(), null).taskSlots();
@@ -139,12 +149,9 @@ public final class SparkEngine {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    MemoryBudget explicit = job.budget();
-    ExecutorBudget budget = ExecutorBudget.of(sc,
-        explicit.source() == BudgetSource.EXPLICIT ? explicit.gb() : null);
+    ExecutorBudget budget = budget(job);
     int slots = budget.taskSlots();
-    TilePlan plan = job.plan(budget.perTask(), slots)
-        .withBudget(budget.perTask().gb(), budget.perTaskSource());
+    TilePlan plan = TilePlanner.plan(job, budget.perTask(), slots);
     List<TileSpec> tiles = plan.tiles();
     int blocks = grid.blocks(job.inputs.voxels());
     // Tasks are block partitions (a block's tiles run where the block is). By default about
@@ -253,12 +260,9 @@ public final class SparkEngine {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    MemoryBudget explicit = analysis.budget();
-    ExecutorBudget budget = ExecutorBudget.of(sc,
-        explicit.source() == BudgetSource.EXPLICIT ? explicit.gb() : null);
+    ExecutorBudget budget = budget(analysis);
     int slots = budget.taskSlots();
-    TilePlan plan = analysis.plan(budget.perTask(), slots)
-        .withBudget(budget.perTask().gb(), budget.perTaskSource());
+    TilePlan plan = TilePlanner.plan(analysis, budget.perTask(), slots);
 
     Serializable data = analysis.data();
     long broadcastBytes = estimateBytes(data);
