@@ -15,6 +15,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.PreparedJob;
@@ -320,8 +321,7 @@ public final class GlmAnalysis implements TileAnalysis {
   /** The tile's result as decoded by the merger. */
   record Partial(TileSpec tile, long flops, long kernelNanos, List<ContrastPartial> contrasts) {}
 
-  private static final byte MAGIC = 'G';
-  private static final byte VERSION = 1;
+  private static final PartialFamily FAMILY = PartialFamily.GLM_PARTIAL;
 
   /**
    * Layout (big-endian): magic 'G', version, tile index, block, first window, window count,
@@ -332,7 +332,7 @@ public final class GlmAnalysis implements TileAnalysis {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
+      PartialBytes.writeHeader(out, FAMILY, tile);
       out.writeLong(flops);
       out.writeLong(nanos);
       out.writeInt(parts.size());
@@ -352,7 +352,7 @@ public final class GlmAnalysis implements TileAnalysis {
   static Partial fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a glm partial result");
+      TileSpec tile = PartialBytes.readHeader(in, FAMILY);
       long flops = in.readLong();
       long nanos = in.readLong();
       int count = in.readInt();
