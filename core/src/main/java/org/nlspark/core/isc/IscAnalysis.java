@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.io.NpyArray;
@@ -118,7 +119,7 @@ public final class IscAnalysis implements TileAnalysis {
   }
 
   private int tailSize() {
-    return BootstrapMemory.retainedTailSize(options.samples(), options.confidence());
+    return TailSize.retained(options.samples(), options.confidence());
   }
 
   @Override

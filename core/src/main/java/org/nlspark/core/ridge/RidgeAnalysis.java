@@ -6,6 +6,7 @@ import java.util.Map;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.SampleStore;
 import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.job.CiMethod;
@@ -105,7 +106,7 @@ public final class RidgeAnalysis implements TileAnalysis {
   }
 
   private int tailSize() {
-    return BootstrapMemory.retainedTailSize(options.samples(), options.confidence());
+    return TailSize.retained(options.samples(), options.confidence());
   }
 
   @Override

@@ -3,11 +3,11 @@ package org.nlspark.core.tile;
 import java.util.Locale;
 import java.util.function.IntToLongFunction;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
 
@@ -93,7 +93,7 @@ public final class TilePlanner {
     if (spec.analysis() != Analysis.BOOTSTRAP || spec.ci() != CiMethod.PERCENTILE) {
       return 0;
     }
-    return BootstrapMemory.retainedTailSize(replicates, spec.confidence());
+    return TailSize.retained(replicates, spec.confidence());
   }
 
   /** Working set of one tile: data block copies, cell buffers, accumulators. */
