@@ -21,6 +21,7 @@ import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -87,8 +88,10 @@ public final class LocalEngine {
     analysis.preflight(budget);
     int workers = analysis.workers(budget, threads);
     TilePlan plan = TilePlanner.plan(analysis, budget, workers);
-    if (windowsPerTile != null) {
-      plan = plan.withWindowsPerTile(windowsPerTile);
+    if (windowsPerTile != null) { // within what the analysis' tiles may hold
+      TileShape shape = analysis.shape(budget);
+      plan = plan.withWindowsPerTile(Math.max(shape.minWindowsPerTile(),
+          Math.min(shape.maxWindowsPerTile(), windowsPerTile)));
     }
     TileRunner runner = analysis.runner(plan);
     TileMerger merger = analysis.merger(plan);

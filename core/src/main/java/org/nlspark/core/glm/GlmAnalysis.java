@@ -25,6 +25,7 @@ import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileRunner;
@@ -383,9 +384,7 @@ public final class GlmAnalysis implements TileAnalysis {
     private final ExceedanceCounter[][] counts;
     private final NullMaxAccumulator[] nullMax;
     private final int[] undefined;
-    private final boolean[] seen;
-    private long flops;
-    private long nanos;
+    private final TileLedger ledger;
 
     Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
       this.model = model;
@@ -397,7 +396,7 @@ public final class GlmAnalysis implements TileAnalysis {
       this.counts = new ExceedanceCounter[k][plan.blocks()];
       this.nullMax = new NullMaxAccumulator[k];
       this.undefined = new int[k];
-      this.seen = new boolean[plan.tileCount()];
+      this.ledger = TileLedger.of(plan, "glm tiles");
       for (int c = 0; c < k; c++) {
         java.util.Arrays.fill(statistic[c], Double.NaN);
         // The whole range up front: windows then merge inside it in any order (no gaps).
@@ -409,13 +408,7 @@ public final class GlmAnalysis implements TileAnalysis {
     @Override
     public synchronized void add(byte[] bytes) {
       Partial p = fromBytes(bytes);
-      int index = p.tile().index();
-      if (seen[index]) {
-        throw new IllegalStateException("[BUG] tile " + index + " merged twice");
-      }
-      seen[index] = true;
-      flops += p.flops();
-      nanos += p.kernelNanos();
+      ledger.record(p.tile().index(), p.flops(), p.kernelNanos());
       int from = plan.grid().blockStart(p.tile().block());
       for (int c = 0; c < p.contrasts().size(); c++) {
         ContrastPartial part = p.contrasts().get(c);
@@ -439,12 +432,7 @@ public final class GlmAnalysis implements TileAnalysis {
 
     @Override
     public synchronized Result finish() {
-      for (int i = 0; i < seen.length; i++) {
-        if (!seen[i]) {
-          throw new IllegalStateException("[BUG] tile " + i + " of " + seen.length
-              + " was never merged");
-        }
-      }
+      ledger.checkComplete();
       List<GlmRun.ContrastTotals> totals = new ArrayList<>();
       Grid grid = plan.grid();
       for (int c = 0; c < draws.size(); c++) {
@@ -473,12 +461,12 @@ public final class GlmAnalysis implements TileAnalysis {
 
     @Override
     public synchronized long flops() {
-      return flops;
+      return ledger.flops();
     }
 
     @Override
     public synchronized long kernelNanos() {
-      return nanos;
+      return ledger.kernelNanos();
     }
   }
 }

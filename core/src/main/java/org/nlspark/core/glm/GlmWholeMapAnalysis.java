@@ -2,7 +2,6 @@ package org.nlspark.core.glm;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +17,7 @@ import org.nlspark.core.tfce.WholeMapMerge;
 import org.nlspark.core.tfce.WholeMapPartial;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileShape;
@@ -219,10 +219,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     private final List<GlmDraws> draws;
     private final TilePlan plan;
     private final List<WholeMapMerge> merges = new ArrayList<>();
-    private final BitSet seen = new BitSet();
-    private int received;
-    private long flops;
-    private long kernelNanos;
+    private final TileLedger ledger;
 
     Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
         WholeMapInference wholeMap) {
@@ -230,6 +227,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       this.options = options;
       this.draws = draws;
       this.plan = plan;
+      this.ledger = TileLedger.of(plan, "glm TFCE tiles");
       for (int ci = 0; ci < draws.size(); ci++) {
         GlmContrast c = model.contrasts().get(ci);
         merges.add(new WholeMapMerge(wholeMap, GlmRun.tailOf(c, options.tTail()),
@@ -241,17 +239,11 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     public synchronized void add(byte[] bytes) {
       TfcePartial part = TfcePartial.fromBytes(bytes);
       int index = part.tile.index();
-      if (seen.get(index)) {
-        throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
-      }
       if (part.statistics.size() != merges.size()) {
         throw new IllegalStateException("[BUG] tile " + index + " has " + part.statistics.size()
             + " contrasts, the model " + merges.size());
       }
-      seen.set(index);
-      received++;
-      flops += part.flops;
-      kernelNanos += part.kernelNanos;
+      ledger.record(index, part.flops, part.kernelNanos);
       for (int ci = 0; ci < merges.size(); ci++) {
         merges.get(ci).add(part.statistics.get(ci));
       }
@@ -259,10 +251,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
 
     @Override
     public synchronized Result finish() {
-      if (received != plan.tileCount()) {
-        throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
-            + " glm TFCE tiles");
-      }
+      ledger.checkComplete();
       List<GlmRun.ContrastTotals> totals = new ArrayList<>();
       List<Map<String, double[]>> wholeMaps = new ArrayList<>();
       Map<String, Object> facts = new LinkedHashMap<>();
@@ -280,12 +269,12 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
 
     @Override
     public synchronized long flops() {
-      return flops;
+      return ledger.flops();
     }
 
     @Override
     public synchronized long kernelNanos() {
-      return kernelNanos;
+      return ledger.kernelNanos();
     }
   }
 }

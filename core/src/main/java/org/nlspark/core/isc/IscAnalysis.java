@@ -136,7 +136,9 @@ public final class IscAnalysis implements TileAnalysis {
   public TileMerger merger(TilePlan plan) {
     int voxels = data.voxels();
     Isc.Options o = options;
-    return TileMerger.collecting(Isc.BlockOutcome::fromBytes, outs -> Isc.merge(outs, voxels, o));
+    // one tile per voxel block: a block's tile index is the block
+    return TileMerger.collecting(plan, Isc.BlockOutcome::fromBytes, Isc.BlockOutcome::block,
+        outs -> Isc.merge(outs, voxels, o));
   }
 
   @Override

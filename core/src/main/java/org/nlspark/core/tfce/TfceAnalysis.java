@@ -1,7 +1,6 @@
 package org.nlspark.core.tfce;
 
 import java.io.Serializable;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +22,7 @@ import org.nlspark.core.result.Result;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileShape;
@@ -248,10 +248,7 @@ public final class TfceAnalysis implements TileAnalysis {
     private final boolean enumerated;
     private final TilePlan plan;
     private final WholeMapMerge merge;
-    private final BitSet seen = new BitSet();
-    private int received;
-    private long flops;
-    private long kernelNanos;
+    private final TileLedger ledger;
 
     Merger(Tail tail, boolean fwer, boolean enumerated, TilePlan plan,
         WholeMapInference wholeMap) {
@@ -260,28 +257,19 @@ public final class TfceAnalysis implements TileAnalysis {
       this.enumerated = enumerated;
       this.plan = plan;
       this.merge = new WholeMapMerge(wholeMap, tail, plan.replicates());
+      this.ledger = TileLedger.of(plan, "TFCE tiles");
     }
 
     @Override
     public synchronized void add(byte[] bytes) {
       TfcePartial part = TfcePartial.fromBytes(bytes);
-      int index = part.tile.index();
-      if (seen.get(index)) {
-        throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
-      }
-      seen.set(index);
-      received++;
-      flops += part.flops;
-      kernelNanos += part.kernelNanos;
+      ledger.record(part.tile.index(), part.flops, part.kernelNanos);
       merge.add(part.statistics.get(0));
     }
 
     @Override
     public synchronized Result finish() {
-      if (received != plan.tileCount()) {
-        throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
-            + " TFCE tiles");
-      }
+      ledger.checkComplete();
       WholeMapMerge.Totals t = merge.finish(fwer, enumerated, "TFCE");
       long p = plan.replicates();
       double[] keys = TfceNullFolder.keys(t.observed(), tail);
@@ -295,12 +283,12 @@ public final class TfceAnalysis implements TileAnalysis {
 
     @Override
     public synchronized long flops() {
-      return flops;
+      return ledger.flops();
     }
 
     @Override
     public synchronized long kernelNanos() {
-      return kernelNanos;
+      return ledger.kernelNanos();
     }
   }
 }

@@ -86,8 +86,10 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
   public TileMerger merger(TilePlan plan) {
     int voxels = data.voxels();
     TimeSeriesCorrelation.Options o = options;
-    return TileMerger.collecting(TimeSeriesCorrelation.BlockOut::fromBytes,
-        outs -> TimeSeriesCorrelation.merge(outs, voxels, o));
+    // one tile per voxel block: a block's tile index is the block
+    int block = options.grid().voxelBlock();
+    return TileMerger.collecting(plan, TimeSeriesCorrelation.BlockOut::fromBytes,
+        out -> out.from() / block, outs -> TimeSeriesCorrelation.merge(outs, voxels, o));
   }
 
   @Override
