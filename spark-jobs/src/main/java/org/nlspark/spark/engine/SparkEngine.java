@@ -32,6 +32,7 @@ import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.budget.ExecutorBudget;
 import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.conf.TestHooks;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
@@ -163,7 +164,7 @@ public final class SparkEngine {
         : (int) Math.min(blocks, Math.max((long) TilePlanner.TILES_PER_SLOT * slots,
             (heldBytes + BLOCK_PARTITION_BYTES - 1) / BLOCK_PARTITION_BYTES));
     TileSpec[][] tilesByBlock = tilesByBlock(tiles, blocks);
-    int failOnce = NlsparkConf.failOnceTile(spark);
+    TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = job.runner(plan);
     String runId = UUID.randomUUID().toString();
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
@@ -203,8 +204,8 @@ public final class SparkEngine {
       handler = new MergeHandler(merger);
       jobStart = System.nanoTime();
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, job.inputs, tilesByBlock, failOnce,
-          NlsparkConf.holdTileMillis(spark)), handler, tag);
+      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, job.inputs, tilesByBlock, hooks),
+          handler, tag);
       jobEnd = System.nanoTime();
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
@@ -276,7 +277,7 @@ public final class SparkEngine {
     List<TileSpec> tiles = plan.tiles();
     // More partitions than tiles would only add empty tasks.
     int numPartitions = partitions == null ? tiles.size() : Math.min(partitions, tiles.size());
-    int failOnce = NlsparkConf.failOnceTile(spark);
+    TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = analysis.runner(plan);
     TileMerger merger = analysis.merger(plan);
     Broadcast<Serializable> shared = jsc.broadcast(data);
@@ -293,8 +294,7 @@ public final class SparkEngine {
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, numPartitions);
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(rdd.rdd(), new TileTask(runner, shared, failOnce,
-          NlsparkConf.holdTileMillis(spark)), handler, tag);
+      sc.runJob(rdd.rdd(), new TileTask(runner, shared, hooks), handler, tag);
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
     } finally {
@@ -414,15 +414,12 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     private final TileRunner runner;
     private final Broadcast<Serializable> inputs;
-    private final int failOnceTile;
-    private final long holdMillis;
+    private final TestHooks hooks;
 
-    TileTask(TileRunner runner, Broadcast<Serializable> inputs, int failOnceTile,
-        long holdMillis) {
+    TileTask(TileRunner runner, Broadcast<Serializable> inputs, TestHooks hooks) {
       this.runner = runner;
       this.inputs = inputs;
-      this.failOnceTile = failOnceTile;
-      this.holdMillis = holdMillis;
+      this.hooks = hooks;
     }
 
     @Override
@@ -433,33 +430,11 @@ public final class SparkEngine {
       List<byte[]> out = new ArrayList<>();
       while (tiles.hasNext()) {
         TileSpec tile = tiles.next();
-        if (tile.index() == failOnceTile && context.attemptNumber() == 0) {
-          throw new IllegalStateException("Injected failure of tile " + tile.index()
-              + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
-        }
-        if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
-          holdForTest(context, holdMillis);
-        }
+        hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
         out.add(runner.run(data, tile, gpuDevice(context)));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
           fetched - start);
-    }
-
-    /**
-     * Test hook for the killed-executor check: the first attempt of tile 0 says which executor
-     * runs it (a marker line on stderr, which the worker writes to that executor's log) and waits,
-     * so a script can kill exactly that executor while the task is running.
-     */
-    static void holdForTest(TaskContext context, long holdMillis) {
-      System.err.println("NLSPARK_HOLDING_TILE_0 pid=" + ProcessHandle.current().pid()
-          + " stage=" + context.stageId());
-      System.err.flush();
-      try {
-        Thread.sleep(holdMillis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 
@@ -470,16 +445,14 @@ public final class SparkEngine {
     private final TileRunner runner;
     private final JobInputs shape;
     private final TileSpec[][] tilesByBlock;
-    private final int failOnceTile;
-    private final long holdMillis;
+    private final TestHooks hooks;
 
-    BlockTileTask(TileRunner runner, JobInputs shape, TileSpec[][] tilesByBlock, int failOnceTile,
-        long holdMillis) {
+    BlockTileTask(TileRunner runner, JobInputs shape, TileSpec[][] tilesByBlock,
+        TestHooks hooks) {
       this.runner = runner;
       this.shape = shape;
       this.tilesByBlock = tilesByBlock;
-      this.failOnceTile = failOnceTile;
-      this.holdMillis = holdMillis;
+      this.hooks = hooks;
     }
 
     @Override
@@ -493,13 +466,7 @@ public final class SparkEngine {
         JobInputs block = next._2().inputs(shape);
         fetchNanos += System.nanoTime() - fetch;
         for (TileSpec tile : tilesByBlock[next._1()]) {
-          if (tile.index() == failOnceTile && context.attemptNumber() == 0) {
-            throw new IllegalStateException("Injected failure of tile " + tile.index()
-                + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
-          }
-          if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
-            TileTask.holdForTest(context, holdMillis);
-          }
+          hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
           out.add(runner.run(block, tile, gpuDevice(context)));
         }
       }
