@@ -2,7 +2,6 @@ package org.nlspark.core.engine;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.backend.AutoBackendSelector;
 import org.nlspark.core.backend.Backend;
@@ -186,7 +185,7 @@ public final class PreparedJob implements TileAnalysis {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("parameters", spec.toMap());
     m.put("seed", spec.seed());
-    m.put("backend", backendMap(spec.backend(), backend));
+    m.put("backend", backend.toMap(spec.backend()));
     m.put("precision", spec.precision().label());
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", inputs.x().rows());
@@ -201,16 +200,6 @@ public final class PreparedJob implements TileAnalysis {
       m.put("bootstrap_retained_gb", retained);
     }
     return m;
-  }
-
-  /** The backend section of summary.json, the same for every command. */
-  public static Map<String, Object> backendMap(String requested, Backend used) {
-    Map<String, Object> b = new LinkedHashMap<>();
-    b.put("requested", requested);
-    b.put("used", used.kind().name().toLowerCase(Locale.ROOT));
-    b.put("device", used.deviceName());
-    b.put("reason", used.selectionReason());
-    return b;
   }
 
   /** Runs tiles on the backend chosen once for the job: the CPU kernels or the GPU executor. */

@@ -18,7 +18,6 @@ import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
@@ -214,7 +213,7 @@ public final class GlmAnalysis implements TileAnalysis {
     p.put("fwer_across_contrasts", options.fwerAcrossContrasts());
     m.put("parameters", p);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap(backendRequested, backend));
+    m.put("backend", backend.toMap(backendRequested));
     m.put("precision", options.precision().label());
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", data.y().rows());

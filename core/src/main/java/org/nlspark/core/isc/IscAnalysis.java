@@ -6,7 +6,6 @@ import java.util.Map;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.memory.BootstrapMemory;
@@ -156,7 +155,7 @@ public final class IscAnalysis implements TileAnalysis {
     params.put("save_samples", options.saveSamples());
     m.put("parameters", params);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("subjects", data.subjects());

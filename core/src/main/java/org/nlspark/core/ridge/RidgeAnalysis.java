@@ -8,7 +8,6 @@ import org.nlspark.core.accumulate.SampleStore;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.BatchPlan;
@@ -138,7 +137,7 @@ public final class RidgeAnalysis implements TileAnalysis {
     params.put("save_samples", options.saveSamples());
     m.put("parameters", params);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", data.n());

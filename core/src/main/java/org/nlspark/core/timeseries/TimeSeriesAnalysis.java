@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
@@ -102,7 +101,7 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
     params.put("fwer", options.fwer());
     m.put("parameters", params);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("timepoints", data.timepoints());
