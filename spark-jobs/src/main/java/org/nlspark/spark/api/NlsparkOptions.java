@@ -5,6 +5,7 @@ import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscSummary;
+import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.timeseries.SurrogateMethod;
@@ -246,6 +247,7 @@ public final class NlsparkOptions implements Serializable {
 
   /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */
   public JobSpec toSpec(Analysis analysis) {
+    MemoryBudget.checkExplicit(memoryBudgetGb); // exit 2 before any Spark work
     JobSpec.Builder b = JobSpec.builder(analysis);
     if (statistic != null) b.statistic(statistic);
     if (replicates != null) b.replicates(replicates);
