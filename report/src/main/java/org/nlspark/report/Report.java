@@ -171,6 +171,154 @@ public final class Report {
     return parts.isEmpty() ? null : String.join(", ", parts);
   }
 
+  /**
+   * What a run found, one line per inference and statistic, from summary.json's
+   * {@code findings.inferences} (see core's {@code Findings}): e.g. "tstat1 TFCE: 123 voxels
+   * p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, upper tail". Family-wise (and FDR) inferences
+   * are listed; the uncorrected one only for a statistic that has no other. A summary written
+   * before the inferences were recorded gets its one {@link #findingsLine}; empty when there are
+   * no findings at all.
+   */
+  public static List<String> findingsLines(Map<String, Object> summary, NiftiMask mask) {
+    List<Map<String, Object>> inferences = inferences(summary);
+    if (inferences.isEmpty()) {
+      String line = findingsLine(summary, mask);
+      return line == null ? List.of() : List.of(line);
+    }
+    boolean glm = false;
+    java.util.Set<String> corrected = new java.util.HashSet<>();
+    for (Map<String, Object> e : inferences) {
+      glm |= String.valueOf(e.get("statistic")).matches("[tf]stat[0-9]+");
+      if (!"uncorrected".equals(e.get("inference"))) {
+        corrected.add(String.valueOf(e.get("statistic")));
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    for (Map<String, Object> e : inferences) {
+      if ("uncorrected".equals(e.get("inference")) && corrected.contains(e.get("statistic"))) {
+        continue;
+      }
+      lines.add(inferenceLine(e, glm, mask));
+    }
+    return lines;
+  }
+
+  /** The inferences summary.json records (an empty list for older summaries). */
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> inferences(Map<String, Object> summary) {
+    Object f = summary.get("findings");
+    Object list = f instanceof Map ? ((Map<?, ?>) f).get("inferences") : null;
+    List<Map<String, Object>> out = new ArrayList<>();
+    if (list instanceof List) {
+      for (Object o : (List<?>) list) {
+        if (o instanceof Map) {
+          out.add((Map<String, Object>) o);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** One inference's line (see {@link #findingsLines}). */
+  static String inferenceLine(Map<String, Object> e, boolean named, NiftiMask mask) {
+    String kind = String.valueOf(e.get("inference"));
+    String head = (named ? e.get("statistic") + " " : "") + kind + ": ";
+    String label = String.valueOf(e.getOrDefault("statistic_label", "statistic"));
+    String where = where(e, mask);
+    if ("bootstrap interval".equals(kind)) {
+      Object conf = e.get("confidence");
+      String level = conf instanceof Number
+          ? number(100 * ((Number) conf).doubleValue()) + "% " : "";
+      String peak = e.get("peak_z") instanceof Number
+          ? String.format(Locale.ROOT, ", largest |z| %s (%s %s)%s",
+              number(Math.abs(((Number) e.get("peak_z")).doubleValue())), label,
+              number(((Number) e.get("peak_statistic")).doubleValue()), where) : "";
+      return head + e.get("intervals_excluding_0") + " voxels whose " + level
+          + "interval excludes 0" + peak;
+    }
+    String measure = String.valueOf(e.get("measure"));
+    long n = e.get("below_0_05") instanceof Number ? ((Number) e.get("below_0_05")).longValue()
+        : 0;
+    String tail = tailPhrase(String.valueOf(e.get("tail")));
+    StringBuilder b = new StringBuilder(head);
+    String alphaName = measure.equals("p") ? "p < 0.05 (uncorrected)"
+        : measure.equals("q") ? "q < 0.05" : measure + " < 0.05";
+    Double peakStat = e.get("peak_statistic") instanceof Number
+        ? ((Number) e.get("peak_statistic")).doubleValue() : null;
+    if (n > 0) {
+      b.append(n).append(" voxels ").append(alphaName);
+      if (peakStat != null) {
+        b.append(", peak ").append(label).append(' ').append(number(peakStat)).append(where);
+      }
+    } else {
+      String what = measure.equals("p_fwer") ? "FWER 0.05"
+          : measure.equals("p_cfwer") ? "FWER 0.05 across contrasts"
+          : measure.equals("q") ? "FDR 0.05" : "p < 0.05 uncorrected";
+      b.append("nothing survives at ").append(what);
+      if (e.get("peak_p") instanceof Number) {
+        b.append(" (smallest ").append(measure).append(' ')
+            .append(number(((Number) e.get("peak_p")).doubleValue())).append(')');
+      }
+      if (peakStat != null) {
+        b.append(", max ").append(label).append(' ').append(number(peakStat)).append(where);
+      }
+    }
+    if (e.get("cluster_threshold") instanceof Number) {
+      b.append(", clusters at ").append(label).append(' ')
+          .append(number(((Number) e.get("cluster_threshold")).doubleValue()));
+    }
+    b.append(", ").append(tail);
+    if (e.get("smallest_possible_p") instanceof Number
+        && ((Number) e.get("smallest_possible_p")).doubleValue() >= ALPHA) {
+      b.append("; the smallest p these draws can give is ")
+          .append(number(((Number) e.get("smallest_possible_p")).doubleValue()))
+          .append(", not below 0.05: more samples (or permutations) are needed");
+    }
+    return b.toString();
+  }
+
+  /** " at (x, y, z) mm" from the entry (or the mask), else " at voxel N", else "". */
+  static String where(Map<String, Object> e, NiftiMask mask) {
+    double[] mm = peakMm(e, mask);
+    if (mm != null) {
+      return String.format(Locale.ROOT, " at (%.0f, %.0f, %.0f) mm", mm[0], mm[1], mm[2]);
+    }
+    return e.get("peak_voxel") instanceof Number ? " at voxel " + e.get("peak_voxel") : "";
+  }
+
+  /** The peak in mm: recorded in summary.json, else from the mask; null without a grid. */
+  static double[] peakMm(Map<String, Object> e, NiftiMask mask) {
+    Object mm = e.get("peak_mm");
+    if (mm instanceof List && ((List<?>) mm).size() == 3) {
+      double[] d = new double[3];
+      for (int i = 0; i < 3; i++) {
+        d[i] = ((Number) ((List<?>) mm).get(i)).doubleValue();
+      }
+      return d;
+    }
+    if (mm instanceof double[]) {
+      return (double[]) mm;
+    }
+    if (mask != null && e.get("peak_voxel") instanceof Number) {
+      int voxel = ((Number) e.get("peak_voxel")).intValue();
+      if (voxel >= 0 && voxel < mask.count()) {
+        return Clusters.toMm(mask.grid().affine(), mask.ijk(voxel));
+      }
+    }
+    return null;
+  }
+
+  static String tailPhrase(String tail) {
+    switch (tail) {
+      case "upper":
+        return "upper tail";
+      case "lower":
+        return "lower tail";
+      default:
+        return "two-tailed";
+    }
+  }
+
   /** "t", "mean", "isc" ...: the parameter when recorded, else the findings' output name. */
   static String statisticName(Map<String, Object> summary) {
     Object p = summary.get("parameters");

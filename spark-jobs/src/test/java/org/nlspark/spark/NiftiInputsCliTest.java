@@ -406,8 +406,9 @@ class NiftiInputsCliTest {
         "100");
     assertThat(demo.code()).as(demo.err()).isZero();
     String[] lines = demo.out().strip().split("\n");
-    assertThat(lines[lines.length - 1]).matches("\\d+ voxels p_fwer < 0\\.05, max t [0-9.]+ at "
-        + "\\(-?\\d+, -?\\d+, -?\\d+\\) mm; report: .*/one-sample/report\\.html");
+    assertThat(lines[lines.length - 2]).matches("max-T: \\d+ voxels p_fwer < 0\\.05, peak t [0-9.]+ at "
+        + "\\(-?\\d+, -?\\d+, -?\\d+\\) mm, two-tailed");
+    assertThat(lines[lines.length - 1]).matches("report: .*/one-sample/report\\.html");
     Path data = dir.resolve("demo/data");
     CliRun tfce = CliRun.of("one-sample", "--input", data.resolve("subjects.txt").toString(),
         "--mask", data.resolve("mask.nii.gz").toString(), "--stat", "t", "--tfce",

@@ -50,16 +50,18 @@ final class ReportCommand extends NlsparkCommand {
       } catch (java.io.IOException e) {
         // the report was written from it a moment ago; without it the line says less
       }
-      String found = null;
       if (summary != null) {
         Object parsed = Json.parse(new String(summary, java.nio.charset.StandardCharsets.UTF_8));
         if (parsed instanceof Map) {
           @SuppressWarnings("unchecked")
           Map<String, Object> m = (Map<String, Object>) parsed;
-          found = org.nlspark.report.Report.findingsLine(m, HadoopReport.mask(conf, dir, m));
+          for (String found : org.nlspark.report.Report.findingsLines(m,
+              HadoopReport.mask(conf, dir, m))) {
+            out.println(Untrusted.escape(found));
+          }
         }
       }
-      out.println((found == null ? "" : Untrusted.escape(found) + "; ") + "report: "
+      out.println("report: "
           + Untrusted.escape(Summaries.displayPath(written)));
     }
     return 0;

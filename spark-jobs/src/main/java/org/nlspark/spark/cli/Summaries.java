@@ -54,30 +54,28 @@ public final class Summaries {
   }
 
   /**
-   * The result line after the run line: what was found and where the report is, e.g.
-   * "312 voxels p_fwer < 0.05, max t 7.9 at (-42, 18, 6) mm; report: out/report.html".
-   * Null when there is neither a finding nor a report.
+   * The result lines after the run line: what each inference found (one line per inference
+   * and contrast, {@link Report#findingsLines}), then where the report is, e.g.
+   * "max-T: 87 voxels p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, two-tailed" and
+   * "report: out/report.html". Empty when there is neither a finding nor a report.
    */
-  public static String resultLine(Configuration conf, Map<String, Object> summary,
+  public static List<String> resultLines(Configuration conf, Map<String, Object> summary,
       String written) {
-    String found = Report.findingsLine(summary, HadoopReport.mask(conf, written, summary));
-    String report = HadoopReport.exists(conf, written)
-        ? displayPath(written) + "/" + Report.FILE : null;
-    if (found == null && report == null) {
-      return null;
+    List<String> lines = new ArrayList<>();
+    for (String found : Report.findingsLines(summary,
+        HadoopReport.mask(conf, written, summary))) {
+      lines.add(Untrusted.escape(found));
     }
-    String line = found == null ? "" : found;
-    if (report != null) {
-      line += (line.isEmpty() ? "" : "; ") + "report: " + report;
+    if (HadoopReport.exists(conf, written)) {
+      lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
     }
-    return Untrusted.escape(line);
+    return lines;
   }
 
-  /** Prints {@link #resultLine} when there is one. */
+  /** Prints {@link #resultLines}. */
   public static void printResultLine(java.io.PrintStream out, Configuration conf,
       Map<String, Object> summary, String written) {
-    String line = resultLine(conf, summary, written);
-    if (line != null) {
+    for (String line : resultLines(conf, summary, written)) {
       out.println(line);
     }
   }
