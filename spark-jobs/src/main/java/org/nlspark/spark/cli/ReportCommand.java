@@ -12,12 +12,18 @@ import picocli.CommandLine.Parameters;
 @Command(sortOptions = false, name = "report",
     description = {"Writes DIR/report.html from a finished output directory (summary.json, the"
         + " .npy outputs and, with a grid, mask.nii.gz): one self-contained page of what was run"
-        + " and what it found. Every run writes it; this regenerates it."},
-    customSynopsis = "nlspark report DIR [--quiet]")
+        + " and what it found. Every run writes it; this regenerates it, optionally over an"
+        + " underlay image."},
+    customSynopsis = "nlspark report DIR [--underlay FILE] [--quiet]")
 final class ReportCommand extends NlsparkCommand {
   @Parameters(index = "0", paramLabel = "DIR", arity = "0..1",
       description = "the output directory of a finished run (local path or Hadoop URI)")
   String dir;
+
+  @Option(names = "--underlay", order = 0, paramLabel = "FILE", description = "a 3-D NIfTI on"
+      + " the run's grid drawn in grey under the maps (e.g. the mean of the input images, or an"
+      + " anatomical image resampled to the mask's grid); default: the mask")
+  String underlay;
 
   @Option(names = "--quiet", order = 1, description = "print nothing when done")
   boolean quiet;
@@ -42,7 +48,7 @@ final class ReportCommand extends NlsparkCommand {
   protected int run() {
     require("DIR", dir);
     Configuration conf = new Configuration();
-    String written = HadoopReport.write(conf, dir);
+    String written = HadoopReport.write(conf, dir, underlay);
     if (!quiet) {
       byte[] summary = null;
       try {
