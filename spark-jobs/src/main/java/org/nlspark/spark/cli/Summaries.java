@@ -80,6 +80,24 @@ public final class Summaries {
     }
   }
 
+  /**
+   * The first line a person at a terminal sees (stderr, only with the progress line: a
+   * terminal and not --quiet), before Spark starts: what will run on what, e.g. "nlspark
+   * one-sample: 5000 replicates of subjects.txt (mask mask.nii.gz) into out; starting Spark on
+   * local[*] ...". The samples x voxels and the tiles follow on the progress line and the run line.
+   */
+  public static void printStartLine(java.io.PrintStream err, boolean quiet, String command,
+      long replicates, String input, String mask, String output, String master) {
+    if (!progressWanted(quiet)) {
+      return;
+    }
+    err.println(Untrusted.escape("nlspark " + command + ": " + (replicates > 0 ? replicates
+        + " replicates of " : "") + input + (mask == null ? "" : " (mask " + mask + ")")
+        + " into " + output + "; starting Spark on " + (master == null ? "local[*]" : master)
+        + " ..."));
+    err.flush();
+  }
+
   /** A local directory as a plain path (file:/a/b -> /a/b); other schemes as they are. */
   static String displayPath(String dir) {
     return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
