@@ -235,8 +235,7 @@ public final class Report {
     String where = where(e, mask);
     if ("bootstrap interval".equals(kind)) {
       Object conf = e.get("confidence");
-      String level = conf instanceof Number
-          ? number(100 * ((Number) conf).doubleValue()) + "% " : "";
+      String level = conf instanceof Number ? percent(((Number) conf).doubleValue()) + " " : "";
       String peak = e.get("peak_z") instanceof Number
           ? String.format(Locale.ROOT, ", largest |z| %s (%s %s)%s",
               number(Math.abs(((Number) e.get("peak_z")).doubleValue())), label,
@@ -314,6 +313,13 @@ public final class Report {
       }
     }
     return null;
+  }
+
+  /** 0.95 -> "95%", 0.975 -> "97.5%". */
+  static String percent(double fraction) {
+    double p = 100 * fraction;
+    return (p == Math.rint(p) ? String.valueOf((long) p)
+        : String.format(Locale.ROOT, "%.4g", p).replaceAll("0+$", "")) + "%";
   }
 
   static String tailPhrase(String tail) {
@@ -439,6 +445,10 @@ public final class Report {
       }
       if (!run.section("parameters").isEmpty()) {
         rows.add(row("name", "parameters", "value", joined(run.section("parameters"))));
+      }
+      if (!run.section("whole_map").isEmpty()) {
+        // TFCE and cluster settings (whole-map inference) live beside the parameters
+        rows.add(row("name", "whole-map inference", "value", joined(run.section("whole_map"))));
       }
       rows.add(row("name", "seed", "value", String.valueOf(run.summary.get("seed"))));
       Map<String, Object> backend = run.section("backend");
@@ -611,8 +621,8 @@ public final class Report {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("id", (run.name.isEmpty() ? "run" : run.name) + "-bootstrap-interval");
       Object conf = e.get("confidence");
-      String level = conf instanceof Number
-          ? number(100 * ((Number) conf).doubleValue()) + "%" : "the run's";
+      String level = conf instanceof Number ? percent(((Number) conf).doubleValue())
+          : "the run's";
       m.put("title", "Bootstrap intervals (" + level + ")");
       m.put("statistic", e.get("statistic"));
       m.put("inference", "bootstrap interval");
@@ -949,6 +959,22 @@ public final class Report {
             + view.leftLabel + " to " + view.rightLabel + ", " + view.topLabel + " up)");
         im.put("view", view.title);
         im.put("slices", joinedInts(picked));
+        // where each slice's plane lies in the image, and its world coordinate: for checkers
+        StringBuilder planes = new StringBuilder();
+        StringBuilder mm = new StringBuilder();
+        for (int n = 0; n < picked.length; n++) {
+          planes.append(n == 0 ? "" : ";").append(Slices.planeX(dims, orientation, view, n))
+              .append(',').append(Slices.planeWidth(dims, orientation, view));
+          mm.append(n == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.1f",
+              Slices.sliceMm(affine, dims, orientation, view, picked[n])));
+        }
+        im.put("planes", planes.toString());
+        im.put("planeTop", Slices.planeY());
+        im.put("planeHeight", dims[orientation.axis[view.up]]
+            * Slices.scale(dims, orientation, view));
+        im.put("slicesMm", mm.toString());
+        im.put("labels", view.leftLabel + "," + view.rightLabel + "," + view.topLabel + ","
+            + view.bottomLabel);
         im.put("axisVoxel", orientation.axis[view.through]);
         im.put("flipX", orientation.flip[view.across]);
         images.add(im);
