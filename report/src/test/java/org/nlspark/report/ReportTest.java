@@ -320,4 +320,42 @@ class ReportTest {
       }
     }
   }
+
+  /**
+   * The result line reads the findings: one line per inference with the contrast named for glm,
+   * the peak on the tested tail (an upper-tailed contrast whose largest |t| is negative quotes
+   * its largest t), nothing-survives wording, and the warning when the draws cannot reach 0.05.
+   */
+  @Test
+  void resultLinesPerInferenceWithTailPeakAndUnattainableP() {
+    java.util.Map<String, Object> one = new java.util.LinkedHashMap<>();
+    one.put("statistic", "tstat1");
+    one.put("statistic_label", "t");
+    one.put("inference", "TFCE");
+    one.put("measure", "p_fwer");
+    one.put("tail", "upper");
+    one.put("below_0_05", 123);
+    one.put("smallest_possible_p", 1.0 / 501);
+    one.put("peak_voxel", 7);
+    one.put("peak_statistic", 11.04);
+    one.put("peak_mm", List.of(26.0, 8.0, 14.0));
+    one.put("peak_p", 0.002);
+    java.util.Map<String, Object> two = new java.util.LinkedHashMap<>(one);
+    two.put("statistic", "tstat2");
+    two.put("inference", "max-T");
+    two.put("below_0_05", 0);
+    two.put("peak_statistic", 2.5);
+    two.put("peak_p", 0.5);
+    two.put("smallest_possible_p", 1.0 / 16);
+    java.util.Map<String, Object> unc = new java.util.LinkedHashMap<>(two);
+    unc.put("inference", "uncorrected");
+    unc.put("measure", "p");
+    java.util.Map<String, Object> summary = java.util.Map.of("findings",
+        java.util.Map.of("inferences", List.of(one, two, unc)));
+    assertThat(Report.findingsLines(summary, null)).containsExactly(
+        "tstat1 TFCE: 123 voxels p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, upper tail",
+        "tstat2 max-T: nothing survives at FWER 0.05 (smallest p_fwer 0.500), max t 2.50 at"
+            + " (26, 8, 14) mm, upper tail; the smallest p these draws can give is 0.0625, not"
+            + " below 0.05: more samples (or permutations) are needed");
+  }
 }
