@@ -61,11 +61,6 @@ public final class Findings {
       this.measure = measure;
       this.signedScore = signedScore;
     }
-
-    /** Whether this kind controls the family-wise error (the result line leads with these). */
-    public boolean familyWise() {
-      return measure.startsWith("p_") && measure.contains("fwer");
-    }
   }
 
   /** The label of the bootstrap's interval entry. */
