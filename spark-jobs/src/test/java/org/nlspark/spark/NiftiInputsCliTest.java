@@ -406,9 +406,9 @@ class NiftiInputsCliTest {
         "100");
     assertThat(demo.code()).as(demo.err()).isZero();
     String[] lines = demo.out().strip().split("\n");
-    assertThat(lines[lines.length - 2]).matches("max-T: \\d+ voxels p_fwer < 0\\.05, peak t [0-9.]+ at "
+    assertThat(lines[lines.length - 1]).matches("max-T: \\d+ voxels p_fwer < 0\\.05, peak t [0-9.]+ at "
         + "\\(-?\\d+, -?\\d+, -?\\d+\\) mm, two-tailed");
-    assertThat(lines[lines.length - 1]).matches("report: .*/one-sample/report\\.html");
+    assertThat(lines[lines.length - 2]).matches("report: .*/one-sample/report\\.html");
     // a second demo into the same directory replaces its own results, and says so
     CliRun again = CliRun.of("demo", "--output", p("demo"), "--samples", "40", "--permutations",
         "100");

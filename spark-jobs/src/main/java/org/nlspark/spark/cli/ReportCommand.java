@@ -50,11 +50,12 @@ final class ReportCommand extends NlsparkCommand {
     Configuration conf = new Configuration();
     String written = HadoopReport.write(conf, dir, underlay);
     if (!quiet) {
+      out.println("report: " + Untrusted.escape(Summaries.displayPath(written)));
       byte[] summary = null;
       try {
         summary = HadoopReport.files(conf, dir).read("summary.json");
       } catch (java.io.IOException e) {
-        // the report was written from it a moment ago; without it the line says less
+        // the report was written from it a moment ago; without it the lines say less
       }
       if (summary != null) {
         Object parsed = Json.parse(new String(summary, java.nio.charset.StandardCharsets.UTF_8));
@@ -67,8 +68,6 @@ final class ReportCommand extends NlsparkCommand {
           }
         }
       }
-      out.println("report: "
-          + Untrusted.escape(Summaries.displayPath(written)));
     }
     return 0;
   }

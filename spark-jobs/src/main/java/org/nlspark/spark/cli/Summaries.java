@@ -54,20 +54,20 @@ public final class Summaries {
   }
 
   /**
-   * The result lines after the run line: what each inference found (one line per inference
-   * and contrast, {@link Report#findingsLines}), then where the report is, e.g.
-   * "max-T: 87 voxels p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, two-tailed" and
-   * "report: out/report.html". Empty when there is neither a finding nor a report.
+   * The result lines after the run line: where the report is, then what each inference found
+   * (one line per inference and contrast, {@link Report#findingsLines}; the findings come last,
+   * nearest the prompt), e.g. "report: out/report.html" and "max-T: 87 voxels p_fwer < 0.05,
+   * peak t 11.0 at (26, 8, 14) mm, two-tailed". Empty when there is neither.
    */
   public static List<String> resultLines(Configuration conf, Map<String, Object> summary,
       String written) {
     List<String> lines = new ArrayList<>();
+    if (HadoopReport.exists(conf, written)) {
+      lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
+    }
     for (String found : Report.findingsLines(summary,
         HadoopReport.mask(conf, written, summary))) {
       lines.add(Untrusted.escape(found));
-    }
-    if (HadoopReport.exists(conf, written)) {
-      lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
     }
     return lines;
   }
