@@ -8,6 +8,7 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 
 /**
  * An analysis together with how its samples travel (DESIGN §8), for analyses that are prepared
@@ -57,13 +58,23 @@ public final class DescribedAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return analysis.budget();
+  public Double requestedBudgetGb() {
+    return analysis.requestedBudgetGb();
   }
 
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    return analysis.plan(perTile, parallelism);
+  public void preflight(MemoryBudget budget) {
+    analysis.preflight(budget);
+  }
+
+  @Override
+  public TileShape shape(MemoryBudget budget) {
+    return analysis.shape(budget);
+  }
+
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
+    return analysis.bytesPerTile(windowsPerTile);
   }
 
   @Override
@@ -84,6 +95,11 @@ public final class DescribedAnalysis implements TileAnalysis {
   @Override
   public Map<String, Object> describe() {
     return analysis.describe();
+  }
+
+  @Override
+  public Map<String, Object> describe(TilePlan plan) {
+    return analysis.describe(plan);
   }
 
   @Override
