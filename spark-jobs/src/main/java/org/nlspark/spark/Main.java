@@ -100,6 +100,10 @@ public final class Main {
   static int fail(String command, Throwable thrown, boolean verbose, PrintStream err) {
     Throwable t = thrown instanceof RuntimeException
         ? TaskFailures.unwrap((RuntimeException) thrown) : thrown;
+    String platform = SparkLine.incompatibleJava(t);
+    if (platform != null) {
+      t = new InvalidInputException(platform, t); // the platform, not nlspark: exit 2
+    }
     String who = command == null ? "nlspark" : "nlspark " + Untrusted.escape(command);
     int code = exitCode(t);
     if (code == 130 || code == 143) {
