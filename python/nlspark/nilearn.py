@@ -147,7 +147,13 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
                 " image)")
     design_matrix = pd.DataFrame(design_matrix)
 
-    imgs = image.concat_imgs(second_level_input)
+    if isinstance(second_level_input, (list, tuple)):
+        imgs = image.concat_imgs(second_level_input)
+    else:
+        imgs = image.load_img(second_level_input)  # one 4-D image (or its file name)
+        if len(imgs.shape) != 4:
+            _refuse("second_level_input", "one image must be 4-D (one volume per subject), but"
+                    " its shape is %s" % (imgs.shape,))
     if imgs.shape[3] != design_matrix.shape[0]:
         _refuse("design_matrix", "it has %d rows for %d images" % (design_matrix.shape[0],
                                                                    imgs.shape[3]))
