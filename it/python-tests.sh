@@ -12,7 +12,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # The versions the suite runs against (one Spark line per pyspark; python/nlspark/_jars.py).
 PACKAGES=(pyspark==3.5.3 nilearn==0.14.1 nibabel==5.4.2 pandas==3.1.1 numpy==2.4.6
-  scikit-learn==1.9.1 pytest==9.2.0 build==1.6.1 wheel==0.48.0)
+  scikit-learn==1.9.1 pytest==9.2.0 build==1.6.1 wheel==0.48.0
+  matplotlib==3.11.2)
 
 VENV=$REPO_ROOT/target/python-venv
 PYTHON_BIN=${NLSPARK_PYTHON_BIN:-python3}
