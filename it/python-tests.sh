@@ -9,6 +9,8 @@
 set -euo pipefail
 # shellcheck source=it/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# pyspark runs the Spark it bundles; lib.sh's SPARK_HOME (the Maven-laid one) would replace it.
+unset SPARK_HOME SPARK_SCALA_VERSION
 
 # The versions the suite runs against (one Spark line per pyspark; python/nlspark/_jars.py).
 PACKAGES=(pyspark==3.5.3 nilearn==0.14.1 nibabel==5.4.2 pandas==3.1.1 numpy==2.4.6

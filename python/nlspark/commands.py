@@ -67,6 +67,11 @@ def _run(command, spark, output, overwrite, staging_dir, build):
             cleanup = _Remove(out_root)
         else:
             output = os.fspath(output)
+        local = output[len("file://"):] if output.startswith("file://") else output
+        if ":" in local.split("/")[0]:
+            raise ValueError("Cannot read results from %s into Python: output= must be a local"
+                             " directory (on Databricks /dbfs/...); copy them elsewhere with"
+                             " result.write(dir) or the command line" % output)
         args += ["--output", output, "--quiet"]
         if overwrite:
             args.append("--overwrite")
@@ -77,11 +82,6 @@ def _run(command, spark, output, overwrite, staging_dir, build):
             jargs[i] = a
         printed = call(command, jvm.org.nlspark.spark.api.CommandRunner.run, spark._jsparkSession,
                        jargs)
-        local = output[len("file://"):] if output.startswith("file://") else output
-        if "://" in local or local.startswith("file:"):
-            raise ValueError("Cannot read the results back from %s: only local output"
-                             " directories can be read into Python; they were written there"
-                             % output)
         return Result(command, local, printed[0], printed[1], cleanup)
     except BaseException:
         if cleanup is not None:

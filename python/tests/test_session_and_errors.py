@@ -96,3 +96,8 @@ def test_an_existing_output_is_refused_and_kept(spark, tmp_path):
         nlspark.one_sample(np.ones((4, 3)) + np.arange(3), permutations=10, output=out,
                            spark=spark)
     assert (out / "mine.txt").read_text() == "keep"
+
+
+def test_a_remote_output_is_refused_before_the_run(spark):
+    with pytest.raises(ValueError, match="must be a local directory"):
+        nlspark.one_sample(np.ones((4, 3)), output="s3a://bucket/out", spark=spark)
