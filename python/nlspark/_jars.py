@@ -1,16 +1,26 @@
-"""Which application jar goes with the installed pyspark: the one table of Spark lines."""
+"""Which application jar goes with the installed pyspark. The Spark lines are the repository's
+one table, conf/spark-lines.tsv, which python/copy-jars.sh copies into nlspark/jars/ with the
+jars; a line is supported when its jar is there. (The pyspark range in python/pyproject.toml
+follows the lines.)"""
 
 import glob
 import os
 
-# pyspark major.minor -> the application jar of that Spark line, as a file pattern under
-# nlspark/jars/ (copied there by python/copy-jars.sh). A new Spark line is one entry here, one
-# in python/copy-jars.sh, and the pyspark range in python/pyproject.toml.
-SPARK_LINES = {
-    "3.5": "nlspark-spark-jobs-*-app.jar",
-}
-
 JAR_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jars")
+
+
+def spark_lines(jar_dir=JAR_DIR):
+    """{line ('3.5'): the file pattern of its application jar} of the table the package holds."""
+    table = os.path.join(jar_dir, "spark-lines.tsv")
+    lines = {}
+    if os.path.isfile(table):
+        with open(table, encoding="utf-8") as f:
+            for row in f:
+                if row.startswith("#") or not row.strip():
+                    continue
+                line, _spark, _scala, _module, artifact = row.rstrip("\n").split("\t")[:5]
+                lines[line] = artifact + "-*-app.jar"
+    return lines
 
 
 def spark_line(pyspark_version):
@@ -18,19 +28,27 @@ def spark_line(pyspark_version):
     return ".".join(pyspark_version.split(".")[:2])
 
 
+def supported_lines(jar_dir=JAR_DIR):
+    """The lines whose jar the package holds, in version order."""
+    lines = spark_lines(jar_dir)
+    have = [l for l, p in lines.items() if glob.glob(os.path.join(jar_dir, p))]
+    return sorted(have, key=lambda l: tuple(int(v) for v in l.split(".")))
+
+
 def jar_for(pyspark_version, jar_dir=JAR_DIR):
     """The path of the jar for this pyspark; ValueError in one sentence when there is none."""
     line = spark_line(pyspark_version)
-    pattern = SPARK_LINES.get(line)
-    if pattern is None:
-        raise ValueError(
-            "Cannot use nlspark with pyspark %s: this package has jars for the Spark lines %s only;"
-            " install a pyspark of one of them (pip install 'pyspark==%s.*')"
-            % (pyspark_version, ", ".join(sorted(SPARK_LINES)), max(SPARK_LINES)))
-    found = sorted(glob.glob(os.path.join(jar_dir, pattern)))
+    supported = supported_lines(jar_dir)
+    pattern = spark_lines(jar_dir).get(line)
+    found = sorted(glob.glob(os.path.join(jar_dir, pattern))) if pattern else []
     if not found:
+        if not supported:
+            raise ValueError(
+                "Cannot use nlspark with pyspark %s: the package holds no jar in %s; build them"
+                " (mvn -DskipTests package), copy them (python/copy-jars.sh) and reinstall"
+                " ./python" % (pyspark_version, jar_dir))
         raise ValueError(
-            "Cannot use nlspark with pyspark %s: the package holds no jar %s in %s; build it"
-            " (mvn -DskipTests package), copy it (python/copy-jars.sh) and reinstall ./python"
-            % (pyspark_version, pattern, jar_dir))
+            "Cannot use nlspark with pyspark %s: this package has jars for the Spark lines %s"
+            " only; install a pyspark of one of them (pip install 'pyspark==%s.*')"
+            % (pyspark_version, ", ".join(supported), supported[-1]))
     return found[-1]

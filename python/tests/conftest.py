@@ -22,7 +22,11 @@ class Cli:
     """bin/nlspark, run as a user would (its own JVM)."""
 
     def run(self, *args, expect=0):
-        env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1")
+        import pyspark
+        from nlspark import _jars
+        # the command line on the Spark line of the installed pyspark (bin/nlspark NLSPARK_LINE)
+        env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1",
+                   NLSPARK_LINE=_jars.spark_line(pyspark.__version__))
         p = subprocess.run([NLSPARK] + [str(a) for a in args] + ["--master", "local[2]"],
                            capture_output=True, text=True, env=env, timeout=600)
         assert p.returncode == expect, "bin/nlspark %s: exit %d\n%s\n%s" % (

@@ -16,16 +16,21 @@ def test_the_jar_line_of_the_installed_pyspark_is_carried():
     import pyspark
     jar = nlspark.jar_path()
     assert os.path.isfile(jar)
-    assert _jars.spark_line(pyspark.__version__) in _jars.SPARK_LINES
+    assert _jars.spark_line(pyspark.__version__) in _jars.supported_lines()
+    # the package's table is the repository's
+    with open(os.path.join(REPO, "conf", "spark-lines.tsv"), encoding="utf-8") as f:
+        rows = [r.split("\t") for r in f.read().splitlines() if r and not r.startswith("#")]
+    assert _jars.spark_lines() == {r[0]: r[4] + "-*-app.jar" for r in rows}
 
 
 def test_a_pyspark_without_a_jar_is_refused_in_one_sentence():
+    lines = _jars.supported_lines()
     with pytest.raises(ValueError) as e:
         _jars.jar_for("9.1.0")
     assert str(e.value) == (
         "Cannot use nlspark with pyspark 9.1.0: this package has jars for the Spark lines %s"
         " only; install a pyspark of one of them (pip install 'pyspark==%s.*')"
-        % (", ".join(sorted(_jars.SPARK_LINES)), max(_jars.SPARK_LINES)))
+        % (", ".join(lines), lines[-1]))
 
 
 def test_package_and_jar_have_the_release_of_the_root_pom(spark):
