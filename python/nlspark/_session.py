@@ -11,7 +11,7 @@ from ._errors import call
 from ._version import MAVEN_VERSION
 
 MAIN_CLASS = "org.nlspark.spark.Main"
-RUNNER_CLASS = "org.nlspark.spark.api.CommandRunner"
+RUNNER_CLASS = "org.nlspark.spark.CommandRunner"
 
 # What nlspark's own command line sets in the local sessions it starts (cli/SparkSessions).
 LOCAL_SETTINGS = {
@@ -92,7 +92,7 @@ def resolve(spark):
                 "Cannot run nlspark in this Spark session: its JVM has no nlspark jar; start it"
                 " with nlspark.session(), or nlspark.configure(SparkSession.builder), or install"
                 " the jar %s on the cluster" % os.path.basename(jar_path()))
-        found = call("version", lambda: jvm.org.nlspark.spark.api.CommandRunner.version())
+        found = call("version", lambda: jvm.org.nlspark.spark.CommandRunner.version())
         if found is not None and found != MAVEN_VERSION:
             raise ValueError(
                 "Cannot use the nlspark jar of version %s with the Python package of version %s:"

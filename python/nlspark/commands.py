@@ -1,6 +1,6 @@
 """The commands of the command line as functions (DESIGN §6): the same options as keyword
 arguments (snake_case, same defaults), run in a Spark session through one JVM entry point,
-org.nlspark.spark.api.CommandRunner, so that the same inputs write the same bytes as bin/nlspark.
+org.nlspark.spark.CommandRunner, so that the same inputs write the same bytes as bin/nlspark.
 
 Inputs: a path or URI as on the command line; a numpy array; a nibabel image (a 4-D image, one
 volume per sample) or a list of images or file names; a Spark DataFrame with an array column
@@ -80,7 +80,7 @@ def _run(command, spark, output, overwrite, staging_dir, build):
         jargs = gateway.new_array(jvm.java.lang.String, len(args))
         for i, a in enumerate(args):
             jargs[i] = a
-        printed = call(command, jvm.org.nlspark.spark.api.CommandRunner.run, spark._jsparkSession,
+        printed = call(command, jvm.org.nlspark.spark.CommandRunner.run, spark._jsparkSession,
                        jargs)
         return Result(command, local, printed[0], printed[1], cleanup)
     except BaseException:

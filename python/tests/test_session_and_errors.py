@@ -41,7 +41,7 @@ def test_package_and_jar_have_the_release_of_the_root_pom(spark):
     assert _version.MAVEN_VERSION == version.group(1)
     assert _version.__version__ == version.group(1).replace("-SNAPSHOT", ".dev0")
     jvm = spark.sparkContext._jvm
-    assert jvm.org.nlspark.spark.api.CommandRunner.version() == _version.MAVEN_VERSION
+    assert jvm.org.nlspark.spark.CommandRunner.version() == _version.MAVEN_VERSION
 
 
 def test_session_settings(spark):

@@ -145,7 +145,7 @@ public final class Main {
    * The OutOfMemoryError in the chain, or the message of one that a Spark task reported (the
    * task's error reaches the driver as text in a SparkException), or null.
    */
-  public static String outOfMemory(Throwable t) {
+  static String outOfMemory(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof OutOfMemoryError) {
         return String.valueOf(c.getMessage());
@@ -161,7 +161,7 @@ public final class Main {
     return null;
   }
 
-  public static String outOfMemoryAdvice(String what) {
+  static String outOfMemoryAdvice(String what) {
     long maxMib = Runtime.getRuntime().maxMemory() / (1024 * 1024);
     return "Cannot finish: the Java heap ran out (" + Untrusted.escape(what) + "; the heap is "
         + maxMib + " MiB). Give nlspark more memory (NLSPARK_JAVA_OPTS=-Xmx" + suggestGb(maxMib)

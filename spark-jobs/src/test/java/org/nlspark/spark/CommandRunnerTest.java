@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
-import org.nlspark.spark.api.CommandRunner;
 
 /**
  * The Python package's entry point: the same command in the caller's session writes the same

@@ -1,4 +1,4 @@
-package org.nlspark.spark.api;
+package org.nlspark.spark;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,7 +14,6 @@ import java.util.jar.JarFile;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
-import org.nlspark.spark.Main;
 import org.nlspark.spark.cli.Commands;
 import org.nlspark.spark.cli.NlsparkCommand;
 import org.nlspark.spark.cli.UsageErrors;
@@ -25,7 +24,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * One command of the command line run inside the caller's Spark session: the one entry point
- * of the Python package ({@code python/nlspark}, over py4j). The same parser and the same
+ * of the Python package ({@code python/nlspark}, over py4j). It lives beside {@link Main}, whose
+ * failure rules it shares (the api package stays below cli). The same parser and the same
  * command code as {@link Main}, so the same arguments write the same bytes. Failures are thrown
  * rather than mapped to exit codes: {@link InvalidInputException} (exit 2),
  * {@link ResourceRefusedException} (exit 3, an OutOfMemoryError included, with Main's advice),
