@@ -339,7 +339,7 @@ class NiftiInputsCliTest {
     CliRun struct = run("one-sample", p("struct"), "o9");
     assertThat(struct.code()).as(struct.err()).isEqualTo(2);
     assertThat(struct.err()).contains("column voxels is not an array of numbers (its type:"
-        + " required group voxels {\n  required double a;\n})");
+        + " required group voxels {\\n  required double a;\\n})"); // escaped by the CLI
     write(dir.resolve("bad-list.txt"), "subjects/sub-00.nii.gz\nsubjects/nope.nii.gz\n");
     CliRun absent = run("one-sample", p("bad-list.txt"), "o7");
     assertThat(absent.code()).isEqualTo(2);
