@@ -108,7 +108,10 @@ public final class Interruption {
     stopper.start();
   }
 
-  /** Spark's logging off, and uncaught exceptions of its threads unprinted, from now on. */
+  /**
+   * From now on: Spark's logging off, uncaught exceptions of its threads unprinted, and
+   * System.err (where libraries print stacks directly) discarded.
+   */
   private static void silenceLibraries() {
     try {
       org.apache.logging.log4j.core.config.Configurator.setAllLevels(
@@ -118,5 +121,8 @@ public final class Interruption {
       // another logging back end: its lines may still show
     }
     Thread.setDefaultUncaughtExceptionHandler((t, e) -> { });
+    // what Spark's and Scala's threads print themselves (a rejected callback's stack): nlspark's
+    // own lines go to the stream Main and this handler were given, which stays open
+    System.setErr(new PrintStream(java.io.OutputStream.nullOutputStream()));
   }
 }
