@@ -487,6 +487,9 @@ public final class Nlspark {
     org.apache.hadoop.fs.Path path = org.nlspark.spark.io.UserPaths.toPath(uri, flag);
     try {
       org.apache.hadoop.fs.FileSystem fs = path.getFileSystem(conf);
+      // a FIFO would block the read for ever
+      org.nlspark.spark.io.HadoopNiftiFiles.checkLocal(fs.makeQualified(path), flag + " " + uri,
+          false);
       org.apache.hadoop.fs.FileStatus status;
       try {
         status = fs.getFileStatus(path);
@@ -512,7 +515,7 @@ public final class Nlspark {
         return lines;
       }
     } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot read " + flag + " " + uri + ": " + e, e);
+      throw org.nlspark.spark.io.UserPaths.readFailure(e, flag, uri);
     }
   }
 }
