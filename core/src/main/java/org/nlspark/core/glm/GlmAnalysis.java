@@ -96,10 +96,7 @@ public final class GlmAnalysis implements TileAnalysis {
     GlmModel model = GlmModel.prepare(design, contrasts, y.rows());
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
-    List<GlmDraws> draws = new ArrayList<>();
-    for (GlmContrast c : model.contrasts()) {
-      draws.add(GlmRun.drawsOf(model, c, o));
-    }
+    List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
     MemoryBudget budget = MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU,
         MemoryProbe.system(), false);
     Map<String, Object> sources = new LinkedHashMap<>();
@@ -228,7 +225,7 @@ public final class GlmAnalysis implements TileAnalysis {
     Map<String, Object> m = new LinkedHashMap<>();
     Map<String, Object> p = new LinkedHashMap<>(sources);
     p.put("method", "freedman-lane");
-    p.put("errors", options.errors().name().toLowerCase(java.util.Locale.ROOT));
+    p.put("errors", errorsUsed());
     p.put("whole_blocks", options.wholeBlocks());
     p.put("permutations", options.permutations());
     p.put("tail", options.tTail().cliName());
@@ -263,6 +260,19 @@ public final class GlmAnalysis implements TileAnalysis {
     resampling.put("contrasts", per);
     m.put("resampling", resampling);
     return m;
+  }
+
+  /**
+   * The errors of the draws, for summary.json: those of every contrast, or "per contrast" when
+   * some contrast flips signs because permutations cannot change it ({@link GlmRun#drawsOf}).
+   */
+  private String errorsUsed() {
+    java.util.Set<GlmDraws.Errors> used = java.util.EnumSet.noneOf(GlmDraws.Errors.class);
+    for (GlmDraws d : draws) {
+      used.add(d.errors());
+    }
+    GlmDraws.Errors one = used.size() == 1 ? used.iterator().next() : options.errors();
+    return used.size() > 1 ? "per contrast" : one.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** Runs one tile: every contrast over the tile's block and windows. */

@@ -66,7 +66,7 @@ final class GlmCommand extends NlsparkCommand {
 
   @Option(names = "--errors", paramLabel = "exchangeable|symmetric|both", order = 10,
       description = "permute rows, flip signs, or both (default exchangeable; symmetric for a"
-          + " design of one constant column)")
+          + " design of one constant column, and for a contrast no permutation can change)")
   String errors;
 
   @Option(names = "--exchangeability-blocks", paramLabel = "FILE", order = 11,

@@ -63,10 +63,16 @@ public final class Summaries {
     String found = Report.findingsLine(summary, HadoopReport.mask(conf, written, summary));
     String report = HadoopReport.exists(conf, written)
         ? displayPath(written) + "/" + Report.FILE : null;
-    if (found == null && report == null) {
+    String notes = summary.get("result_notes") instanceof java.util.List
+        ? String.join("; ", ((java.util.List<?>) summary.get("result_notes")).stream()
+            .map(String::valueOf).toList()) : "";
+    if (found == null && report == null && notes.isEmpty()) {
       return null;
     }
     String line = found == null ? "" : found;
+    if (!notes.isEmpty()) { // how the p-values were drawn, and what they cannot reach
+      line += (line.isEmpty() ? "" : "; ") + notes;
+    }
     if (report != null) {
       line += (line.isEmpty() ? "" : "; ") + "report: " + report;
     }
