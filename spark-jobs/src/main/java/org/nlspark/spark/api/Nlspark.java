@@ -20,6 +20,7 @@ import org.nlspark.core.isc.IscAnalysis;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.result.FdrMaps;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.ridge.RidgeBootstrap;
@@ -144,8 +145,22 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, TileAnalysis analysis, NlsparkOptions options,
       boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
-        .mask(o.mask()).maskSource(o.maskSource());
+    return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
+        .mask(o.mask()).maskSource(o.maskSource()), o);
+  }
+
+  /**
+   * With {@link NlsparkOptions#fdr}, the report whose result has a Benjamini–Hochberg q map after
+   * each uncorrected p map ({@link FdrMaps}); else {@code report} itself.
+   */
+  static RunReport withFdr(RunReport report, NlsparkOptions o) {
+    if (!o.fdr()) {
+      return report;
+    }
+    return new RunReport(report.analysis, report.plan, FdrMaps.of(report.result), report.engine,
+        report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
+        report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
+        .maskSource(report.maskSource());
   }
 
   /**
@@ -280,7 +295,7 @@ public final class Nlspark {
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
         : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return report.mask(o.mask()).maskSource(o.maskSource());
+    return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
   }
 
   /**
@@ -293,8 +308,8 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
       NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), inputs).mask(inputs.mask()).maskSource(o.maskSource());
+    return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
+        .run(o.toSpec(analysis), inputs).mask(inputs.mask()).maskSource(o.maskSource()), o);
   }
 
   /**

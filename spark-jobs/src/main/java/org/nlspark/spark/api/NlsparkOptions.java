@@ -291,6 +291,18 @@ public final class NlsparkOptions implements Serializable {
     return clusterThreshold;
   }
 
+  private boolean fdr;
+
+  /**
+   * one-sample, two-sample, correlation, glm: a Benjamini–Hochberg q map after each uncorrected
+   * p map ({@code q}, {@code q_tstat1}, ...; {@code --fdr}).
+   */
+  public NlsparkOptions fdr(boolean f) { this.fdr = f; return this; }
+
+  public boolean fdr() {
+    return fdr;
+  }
+
   /** Whether the run needs whole maps (TFCE or cluster extent). */
   public boolean wholeMapInference() {
     return tfce || clusterThreshold != null;

@@ -3,7 +3,10 @@ package org.nlspark.spark.cli;
 import org.nlspark.spark.api.NlsparkOptions;
 import picocli.CommandLine.Option;
 
-/** Whole-map inference of the permutation tests (DESIGN §9): TFCE and cluster extent. */
+/**
+ * Inference beyond the voxelwise maps of the permutation tests (DESIGN §9): TFCE and cluster
+ * extent on whole maps, and FDR q maps.
+ */
 public final class TfceOptions {
   static final String OUTPUTS = "With --tfce also tfce.npy (signed scores) p_tfce.npy, with FWER"
       + " p_fwer_tfce.npy null_max_tfce.npy (P,); with --cluster-threshold also cluster_size.npy,"
@@ -20,7 +23,15 @@ public final class TfceOptions {
           + " (T > 0), FWER by each map's largest cluster")
   Double clusterThreshold;
 
+  @Option(names = "--fdr", order = 26,
+      description = "also Benjamini-Hochberg q maps from the uncorrected p (q, q_tfce; glm"
+          + " q_tstat{c} q_fstat{f})")
+  boolean fdr;
+
   void apply(NlsparkOptions o) {
+    if (fdr) {
+      o.fdr(true);
+    }
     if (tfce) {
       o.tfce(true);
     }
