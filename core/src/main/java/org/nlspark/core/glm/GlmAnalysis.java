@@ -129,8 +129,15 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask, boolean tfce,
       Double clusterThreshold) {
-    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask, tfce,
-        clusterThreshold, data.y().cols()));
+    return withWholeMaps(mask, org.nlspark.core.tfce.WholeMapSettings.of(tfce,
+        clusterThreshold));
+  }
+
+  /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+      org.nlspark.core.tfce.WholeMapSettings settings) {
+    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
+        settings, data.y().cols()));
   }
 
   List<GlmDraws> draws() {

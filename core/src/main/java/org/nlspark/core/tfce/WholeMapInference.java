@@ -34,13 +34,18 @@ public final class WholeMapInference implements Serializable {
   public static final long BYTES_PER_VOXEL = 200;
 
   private final MaskGrid mask;
+  /** The mask with TFCE's neighbours (the same object when they are the mask's). */
+  private final MaskGrid tfceGrid;
+  private final WholeMapSettings settings;
   private final boolean tfce;
   private final Double clusterThreshold;
 
-  private WholeMapInference(MaskGrid mask, boolean tfce, Double clusterThreshold) {
+  private WholeMapInference(MaskGrid mask, WholeMapSettings settings) {
     this.mask = mask;
-    this.tfce = tfce;
-    this.clusterThreshold = clusterThreshold;
+    this.tfceGrid = mask.withConnectivity(settings.tfceConnectivity());
+    this.settings = settings;
+    this.tfce = settings.tfce();
+    this.clusterThreshold = settings.clusterThreshold();
   }
 
   /**
@@ -50,6 +55,17 @@ public final class WholeMapInference implements Serializable {
    */
   public static WholeMapInference of(MaskGrid mask, boolean tfce, Double clusterThreshold,
       int voxels) {
+    return of(mask, WholeMapSettings.of(tfce, clusterThreshold), voxels);
+  }
+
+  /**
+   * Checks the settings against an input of {@code voxels} columns.
+   *
+   * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
+   */
+  public static WholeMapInference of(MaskGrid mask, WholeMapSettings settings, int voxels) {
+    boolean tfce = settings.tfce();
+    Double clusterThreshold = settings.clusterThreshold();
     if (!tfce && clusterThreshold == null) {
       throw new IllegalArgumentException("[BUG] whole-map inference without --tfce or"
           + " --cluster-threshold");
@@ -60,10 +76,7 @@ public final class WholeMapInference implements Serializable {
           + " has " + mask.voxels() + " voxels, but the input has " + voxels
           + " voxels; the input must be masked by the same mask");
     }
-    if (clusterThreshold != null) {
-      ClusterExtent.checkThreshold(clusterThreshold);
-    }
-    return new WholeMapInference(mask, tfce, clusterThreshold);
+    return new WholeMapInference(mask, settings);
   }
 
   /**
@@ -96,6 +109,10 @@ public final class WholeMapInference implements Serializable {
     return tfce;
   }
 
+  public WholeMapSettings settings() {
+    return settings;
+  }
+
   /** Null without --cluster-threshold. */
   public Double clusterThreshold() {
     return clusterThreshold;
@@ -106,9 +123,10 @@ public final class WholeMapInference implements Serializable {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("tfce", tfce);
     if (tfce) {
-      p.put("tfce_extent_exponent", Tfce.DEFAULT_EXTENT_EXPONENT);
-      p.put("tfce_height_exponent", Tfce.DEFAULT_HEIGHT_EXPONENT);
+      p.put("tfce_extent_exponent", settings.tfceE());
+      p.put("tfce_height_exponent", settings.tfceH());
       p.put("tfce_steps", Tfce.DEFAULT_STEPS);
+      p.put("tfce_connectivity", settings.tfceConnectivity());
     }
     p.put("cluster_threshold", clusterThreshold);
     p.put("connectivity", 6);
@@ -219,7 +237,7 @@ public final class WholeMapInference implements Serializable {
     ExceedanceCounter tfceCounts = null;
     NullMaxAccumulator tfceNullMax = null;
     if (tfce) {
-      Tfce enhancer = new Tfce(mask);
+      Tfce enhancer = new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(), Tfce.DEFAULT_STEPS);
       observedTfce = enhancer.enhance(observed, tail);
       TfceNullFolder folder = new TfceNullFolder(enhancer, tail, observedTfce);
       tfceCounts = new ExceedanceCounter(voxels);

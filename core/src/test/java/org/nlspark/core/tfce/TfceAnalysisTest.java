@@ -78,18 +78,56 @@ class TfceAnalysisTest {
     assertThat(result.output("null_max_tfce")).hasSize(64);
   }
 
+  /** TFCE at E = 1, H = 1.5 with 18 neighbours, and FSL's 2-D preset (E = 1, H = 2, 26). */
+  @ParameterizedTest
+  @EnumSource(Tail.class)
+  void tfceAtOtherParametersEqualsTheBruteForce(Tail tail) {
+    WholeMapSettings other = WholeMapSettings.of(true, 2.0).withTfce(1.0, 1.5, 18);
+    Result r = bruteForce(tail, 10, 150, other);
+    assertThat(r.facts().toString()).isNotEmpty();
+    WholeMapSettings twoD = WholeMapSettings.of(true, 2.0).withTfce2d();
+    assertThat(twoD.tfceE()).isEqualTo(1.0);
+    assertThat(twoD.tfceH()).isEqualTo(2.0);
+    assertThat(twoD.tfceConnectivity()).isEqualTo(26);
+    bruteForce(tail, 10, 150, twoD);
+  }
+
+  @Test
+  void badTfceParametersAreRefused() {
+    assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(0.0, null, null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--tfce-e must be finite and > 0, but was: 0.0");
+    assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(null, Double.NaN, null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--tfce-h must be finite and > 0, but was: NaN");
+    assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(null, null, 8))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--tfce-connectivity must be 6 (faces), 18 (faces and edges) or 26 (faces,"
+            + " edges and corners), but was: 8");
+  }
+
   private Result bruteForce(Tail tail, int subjects, long permutations) {
+    return bruteForce(tail, subjects, permutations, WholeMapSettings.of(true, 2.0));
+  }
+
+  private Result bruteForce(Tail tail, int subjects, long permutations,
+      WholeMapSettings settings) {
     boolean[] m = mask();
     MaskGrid grid = MaskGrid.of(NI, NJ, NK, m);
     JobInputs inputs = JobInputs.of(data(subjects, m, 5, 17));
-    double threshold = 2.0;
+    double threshold = settings.clusterThreshold();
+    double e = settings.tfceE();
+    double h = settings.tfceH();
+    int connectivity = settings.tfceConnectivity();
     JobSpec spec = spec(tail, permutations);
-    Result result = run(spec, inputs, grid, SMALL, 2, null, threshold);
+    Result result = new LocalEngine(2, SMALL, null).run(TfceAnalysis.prepare(spec, inputs, 2,
+        SMALL, grid, settings)).result;
 
     int voxels = grid.voxels();
     double[] observed = new double[voxels];
     double[][] maps = maps(spec, inputs, SMALL, observed);
-    double[] refTfce = TfceReference.tfce(NI, NJ, NK, m, observed, tail, 0.5, 2, 100);
+    double[] refTfce = TfceReference.tfce(NI, NJ, NK, m, observed, tail, e, h, 100,
+        connectivity);
     double[] tfce = result.output("tfce");
     double scale = 0;
     for (double s : refTfce) {
@@ -115,7 +153,8 @@ class TfceAnalysisTest {
     double[] nullMax = new double[maps.length];
     double[] clusterMax = new double[maps.length];
     for (int r = 0; r < maps.length; r++) {
-      double[] k = keys(TfceReference.tfce(NI, NJ, NK, m, maps[r], tail, 0.5, 2, 100), tail);
+      double[] k = keys(TfceReference.tfce(NI, NJ, NK, m, maps[r], tail, e, h, 100,
+          connectivity), tail);
       for (int v = 0; v < voxels; v++) {
         counts[v] += k[v] >= obsKeys[v] ? 1 : 0;
       }

@@ -404,8 +404,8 @@ public final class Nlspark {
   static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
       NlsparkOptions o) {
     MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
-    return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid, o.tfce(),
-        o.clusterThreshold());
+    return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid,
+        o.wholeMapSettings());
   }
 
   // ---- glm (DESIGN §9) ----
@@ -446,8 +446,8 @@ public final class Nlspark {
     if (!o.wholeMapInference()) {
       return analysis;
     }
-    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()), o.tfce(),
-        o.clusterThreshold());
+    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()),
+        o.wholeMapSettings());
   }
 
   /**

@@ -283,12 +283,52 @@ public final class NlsparkOptions implements Serializable {
     return this;
   }
 
+  /** Whether TFCE is on ({@code --tfce} or {@code --tfce-2d}). */
   public boolean tfce() {
-    return tfce;
+    return tfce || tfce2d;
   }
 
   public Double clusterThreshold() {
     return clusterThreshold;
+  }
+
+  private Double tfceE;
+  private Double tfceH;
+  private Integer tfceConnectivity;
+  private boolean tfce2d;
+
+  /** TFCE extent exponent E ({@code --tfce-e}; null: 0.5, or 1 with {@link #tfce2d}). */
+  public NlsparkOptions tfceE(Double e) { this.tfceE = e; return this; }
+
+  /** TFCE height exponent H ({@code --tfce-h}; null: 2). */
+  public NlsparkOptions tfceH(Double h) { this.tfceH = h; return this; }
+
+  /** TFCE connectivity 6, 18 or 26 ({@code --tfce-connectivity}; null: 6, or 26 with 2-D). */
+  public NlsparkOptions tfceConnectivity(Integer c) { this.tfceConnectivity = c; return this; }
+
+  /**
+   * FSL's {@code --T2} preset for 2-D data ({@code --tfce-2d}): TFCE with H = 2, E = 1, 26
+   * neighbours; the explicit {@link #tfceE}, {@link #tfceH}, {@link #tfceConnectivity} win.
+   */
+  public NlsparkOptions tfce2d(boolean t) { this.tfce2d = t; return this; }
+
+  /**
+   * The whole-map settings these options ask for (checked: exit 2 for a bad value, or for a TFCE
+   * parameter without TFCE).
+   */
+  public org.nlspark.core.tfce.WholeMapSettings wholeMapSettings() {
+    boolean enhance = tfce || tfce2d;
+    if (!enhance && (tfceE != null || tfceH != null || tfceConnectivity != null)) {
+      throw new InvalidInputException((tfceE != null ? "--tfce-e" : tfceH != null ? "--tfce-h"
+          : "--tfce-connectivity") + " sets a TFCE parameter, but TFCE is off; add --tfce (or"
+          + " --tfce-2d)");
+    }
+    org.nlspark.core.tfce.WholeMapSettings s =
+        org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold);
+    if (tfce2d) {
+      s = s.withTfce2d();
+    }
+    return s.withTfce(tfceE, tfceH, tfceConnectivity);
   }
 
   private boolean fdr;
@@ -305,6 +345,6 @@ public final class NlsparkOptions implements Serializable {
 
   /** Whether the run needs whole maps (TFCE or cluster extent). */
   public boolean wholeMapInference() {
-    return tfce || clusterThreshold != null;
+    return tfce() || clusterThreshold != null;
   }
 }

@@ -23,6 +23,23 @@ public final class TfceOptions {
           + " (T > 0), FWER by each map's largest cluster")
   Double clusterThreshold;
 
+  @Option(names = "--tfce-e", paramLabel = "E", order = 25,
+      description = "TFCE extent exponent (default 0.5, as FSL's --tfce_E; 1 with --tfce-2d)")
+  Double tfceE;
+
+  @Option(names = "--tfce-h", paramLabel = "H", order = 25,
+      description = "TFCE height exponent (default 2, as FSL's --tfce_H)")
+  Double tfceH;
+
+  @Option(names = "--tfce-connectivity", paramLabel = "6|18|26", order = 25,
+      description = "TFCE neighbours: faces (6, the default, as FSL's --tfce_C), edges (18) or"
+          + " corners (26; the default with --tfce-2d)")
+  Integer tfceConnectivity;
+
+  @Option(names = "--tfce-2d", order = 25,
+      description = "TFCE for 2-D data, FSL's --T2: H = 2, E = 1, 26 neighbours (implies --tfce)")
+  boolean tfce2d;
+
   @Option(names = "--fdr", order = 26,
       description = "also Benjamini-Hochberg q maps from the uncorrected p (q, q_tfce; glm"
           + " q_tstat{c} q_fstat{f})")
@@ -38,5 +55,7 @@ public final class TfceOptions {
     if (clusterThreshold != null) {
       o.clusterThreshold(clusterThreshold);
     }
+    o.tfceE(tfceE).tfceH(tfceH).tfceConnectivity(tfceConnectivity).tfce2d(tfce2d);
+    o.wholeMapSettings(); // every value checked before Spark starts
   }
 }
