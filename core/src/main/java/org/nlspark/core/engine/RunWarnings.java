@@ -56,7 +56,8 @@ public final class RunWarnings {
 
   /**
    * Short sentences for the result line (empty when there is nothing to say): contrasts tested
-   * by sign flips because permutations cannot change them, and draws too few for small p.
+   * by sign flips because permutations cannot change them, a demeaned design, and draws too few
+   * for small p.
    */
   public static List<String> resultNotes(RunReport report) {
     List<String> notes = new ArrayList<>();
@@ -72,6 +73,12 @@ public final class RunWarnings {
         notes.add(String.join(", ", flipped) + " tested by sign flips (no permutation changes "
             + (flipped.size() == 1 ? "it" : "them") + ")");
       }
+    }
+    Map<String, Object> parameters = parameters(report);
+    if (Boolean.TRUE.equals(parameters.get("demean"))) {
+      Object removed = parameters.get("demean_removed_column");
+      notes.add(removed == null ? "data and design demeaned (no intercept to remove)"
+          : "data and design demeaned, intercept column '" + removed + "' removed");
     }
     notes.addAll(drawWarnings(report, true));
     return notes;

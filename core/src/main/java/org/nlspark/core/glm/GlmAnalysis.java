@@ -87,6 +87,37 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
       GlmRun.Options options, String backendRequested, Double memoryBudgetGb) {
+    return prepare(y, design, contrasts, options, backendRequested, memoryBudgetGb, false);
+  }
+
+  /**
+   * The same; with {@code demean} the data and the design columns are centred first and the
+   * intercept removed ({@link GlmDemean}, PALM's {@code -demean}), which summary.json's
+   * parameters record.
+   */
+  public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
+      GlmRun.Options options, String backendRequested, Double memoryBudgetGb, boolean demean) {
+    String removed = null;
+    if (demean) {
+      checkData(y);
+      GlmDemean.Demeaned d = GlmDemean.apply(y, design, contrasts);
+      y = d.y();
+      design = d.design();
+      contrasts = d.contrasts();
+      removed = d.removedColumn();
+    }
+    GlmAnalysis a = prepareModel(y, design, contrasts, options, backendRequested,
+        memoryBudgetGb);
+    if (demean) {
+      a.sources.put("demean", true);
+      a.sources.put("demean_removed_column", removed);
+    }
+    return a;
+  }
+
+  private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb) {
     String requested = backendRequested == null ? "cpu" : backendRequested;
     if (requested.equals("gpu")) {
       throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"

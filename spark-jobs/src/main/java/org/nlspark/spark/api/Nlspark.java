@@ -434,7 +434,7 @@ public final class Nlspark {
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
     WholeMapInference.requireGrid(o.mask() != null, o.tfce(), o.clusterThreshold());
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
-        contrasts, glm, o.backendRequested(), o.memoryBudgetGb()), o), o, false);
+        contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
   }
 
   /**
@@ -480,7 +480,7 @@ public final class Nlspark {
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
     return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
-        d, c, glm, o.backendRequested(), o.memoryBudgetGb()), o);
+        d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
   }
 
   /**

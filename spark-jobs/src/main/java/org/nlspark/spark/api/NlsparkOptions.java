@@ -331,6 +331,18 @@ public final class NlsparkOptions implements Serializable {
     return s.withTfce(tfceE, tfceH, tfceConnectivity);
   }
 
+  private boolean demean;
+
+  /**
+   * glm: centre the data and every design column and remove the intercept ({@code --demean},
+   * PALM's {@code -demean}).
+   */
+  public NlsparkOptions demean(boolean d) { this.demean = d; return this; }
+
+  public boolean demean() {
+    return demean;
+  }
+
   private boolean fdr;
 
   /**

@@ -96,6 +96,11 @@ final class GlmCommand extends NlsparkCommand {
       description = "also FWER over all contrasts (p_cfwer_*; statistics compared as z)")
   boolean fwerAcrossContrasts;
 
+  @Option(names = "--demean", order = 13,
+      description = "centre the data and every design column and remove the intercept, as"
+          + " PALM's -demean (a contrast on the intercept is then refused)")
+  boolean demean;
+
   @Mixin TfceOptions wholeMap;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -125,7 +130,7 @@ final class GlmCommand extends NlsparkCommand {
     o.maskFile(mask);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
-        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks);
+        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean);
   }
 
   @Override
