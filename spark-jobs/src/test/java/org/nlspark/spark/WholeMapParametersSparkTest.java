@@ -101,6 +101,52 @@ class WholeMapParametersSparkTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void clusterMassIsBitIdenticalForAnyPartitioningRetryAndLocalEngine() throws Exception {
+    SparkSession spark = SharedSpark.get();
+    NiftiMask mask = TfceSparkTest.mask();
+    DataMatrix x = TfceSparkTest.data(mask, 12, 33);
+    NlsparkOptions o = TfceSparkTest.options(mask).tfce(false).clusterMass(2.3).statistic("t");
+    RunReport base = Nlspark.oneSample(spark, x, o.copy());
+    assertThat(base.result.output("cluster_mass")).hasSize(mask.count());
+    assertThat(base.result.output("null_max_cluster_mass")).hasSize(300);
+    assertThat(base.result.output("tfce")).isNull();
+    Map<String, Object> wholeMap = (Map<String, Object>) base.summary().get("whole_map");
+    assertThat(wholeMap).containsEntry("cluster_mass_threshold", 2.3)
+        .containsEntry("connectivity", 26);
+    int found = 0;
+    for (double p : base.result.output("p_fwer_cluster_mass")) {
+      found += p < 0.05 ? 1 : 0;
+    }
+    assertThat(found).as("voxels of the blobs found by cluster mass").isGreaterThan(5);
+    RunReport local = new LocalEngine(3, TfceSparkTest.GRID, 1).run(TfceAnalysis.prepare(
+        o.toSpec(Analysis.ONE_SAMPLE), JobInputs.of(x), 3, TfceSparkTest.GRID, MaskGrid.of(mask),
+        o.wholeMapSettings()));
+    TfceSparkTest.assertSame(base.result, local.result, "LocalEngine");
+    assertDeterministic(base, opts -> Nlspark.oneSample(spark, x, opts), o);
+    RunReport faces = Nlspark.oneSample(spark, x, o.copy().connectivity(6));
+    assertThat(faces.result.output("cluster_mass"))
+        .isNotEqualTo(base.result.output("cluster_mass"));
+
+    // glm: per contrast, with extent and TFCE beside it, 18 neighbours
+    GlmDesign design = GlmTfceSparkTest.design();
+    DataMatrix y = GlmTfceSparkTest.data(mask, design, 34);
+    NlsparkOptions g = GlmTfceSparkTest.options(mask).clusterMass(2.5).connectivity(18);
+    RunReport glm = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, g.copy());
+    for (String s : new String[] {"tstat1", "tstat2", "fstat1"}) {
+      assertThat(glm.result.output("cluster_mass_" + s)).as(s).hasSize(mask.count());
+      assertThat(glm.result.output("p_fwer_cluster_mass_" + s)).as(s).hasSize(mask.count());
+      assertThat(glm.result.output("null_max_cluster_mass_" + s)).as(s).hasSize(300);
+    }
+    RunReport glmLocal = new LocalEngine(2, TfceSparkTest.GRID, 1).run(GlmAnalysis.prepare(y,
+        design, GlmTfceSparkTest.contrasts(), g.toGlmOptions(null, "exchangeability blocks"),
+        "cpu", null).withWholeMaps(MaskGrid.of(mask), g.wholeMapSettings()));
+    TfceSparkTest.assertSame(glm.result, glmLocal.result, "glm LocalEngine");
+    assertDeterministic(glm, opts -> Nlspark.glm(spark, y, design,
+        GlmTfceSparkTest.contrasts(), null, opts), g);
+  }
+
+  @Test
   void tfceParametersWithoutTfceOrAGridExitTwo() {
     Path x = TestData.matrix(dir, "x.npy", 8, 20, TestData.gaussian(1, 8, 20, 0));
     CliRun r = CliRun.of("one-sample", "--input", x.toString(), "--tfce-h", "3", "--output",
@@ -118,5 +164,18 @@ class WholeMapParametersSparkTest {
     assertThat(r.code()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).contains("TFCE needs a mask image: --tfce");
     assertThat(dir.resolve("c")).doesNotExist();
+    r = CliRun.of("one-sample", "--input", x.toString(), "--cluster-mass", "-1", "--output",
+        dir.resolve("d").toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("--cluster-mass must be finite and > 0");
+    r = CliRun.of("one-sample", "--input", x.toString(), "--tfce", "--connectivity", "18",
+        "--output", dir.resolve("e").toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("--connectivity sets how clusters join, but there are no"
+        + " clusters");
+    r = CliRun.of("one-sample", "--input", x.toString(), "--cluster-mass", "3", "--output",
+        dir.resolve("f").toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("TFCE needs a mask image: --cluster-mass");
   }
 }

@@ -92,13 +92,11 @@ public final class TfceAnalysis implements TileAnalysis {
   /** The same with every whole-map setting and the probes given. */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       MaskGrid mask, WholeMapSettings settings, GpuProbe gpu, MemoryProbe memory) {
-    boolean tfce = settings.tfce();
-    Double clusterThreshold = settings.clusterThreshold();
     Analysis analysis = spec.analysis();
     if (analysis != Analysis.ONE_SAMPLE && analysis != Analysis.TWO_SAMPLE
         && analysis != Analysis.CORRELATION) {
       throw new InvalidInputException("Cannot run " + analysis.command() + " with "
-          + WholeMapInference.flags(tfce, clusterThreshold) + ": TFCE and cluster inference are"
+          + settings.flags() + ": TFCE and cluster inference are"
           + " for one-sample, two-sample, correlation and glm");
     }
     WholeMapInference wholeMap = WholeMapInference.of(mask, settings, inputs.voxels());

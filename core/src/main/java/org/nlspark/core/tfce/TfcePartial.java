@@ -22,7 +22,7 @@ import org.nlspark.core.tile.TileSpec;
  */
 public final class TfcePartial {
   private static final byte MAGIC = 'T';
-  private static final byte VERSION = 2;
+  private static final byte VERSION = 3; // 3: cluster mass
 
   public final TileSpec tile;
   public final long flops;

@@ -110,6 +110,47 @@ public final class TfceReference {
     return out;
   }
 
+  /**
+   * Cluster mass by brute force: per side, label the voxels at least t (breadth-first search),
+   * then each voxel gets Σ of the statistic over its cluster (signed: negative clusters sum to a
+   * negative mass), 0 outside every cluster.
+   */
+  public static double[] clusterMasses(
+      int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double t,
+      int connectivity) {
+    double[] full = unmask(ni, nj, nk, mask, stat);
+    double[] massFull = new double[full.length];
+    double[] signs = tail == Tail.TWO ? new double[] {1, -1}
+        : tail == Tail.UPPER ? new double[] {1} : new double[] {-1};
+    for (double sign : signs) {
+      boolean[] active = new boolean[full.length];
+      for (int c = 0; c < full.length; c++) {
+        double x = sign * full[c];
+        active[c] = Double.isFinite(x) && x >= t;
+      }
+      int[] label = label(ni, nj, nk, active, connectivity)[0];
+      double[] sums = new double[full.length + 1];
+      for (int c = 0; c < full.length; c++) {
+        if (label[c] > 0) {
+          sums[label[c]] += full[c];
+        }
+      }
+      for (int c = 0; c < full.length; c++) {
+        if (label[c] > 0) {
+          massFull[c] = sums[label[c]];
+        }
+      }
+    }
+    double[] out = new double[stat.length];
+    int v = 0;
+    for (int c = 0; c < full.length; c++) {
+      if (mask[c]) {
+        out[v++] = massFull[c];
+      }
+    }
+    return out;
+  }
+
   /** Full grid, NaN outside the mask (so outside voxels never join a cluster). */
   private static double[] unmask(int ni, int nj, int nk, boolean[] mask, double[] stat) {
     double[] full = new double[ni * nj * nk];

@@ -432,7 +432,7 @@ public final class Nlspark {
       int[] blocks, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
-    WholeMapInference.requireGrid(o.mask() != null, o.tfce(), o.clusterThreshold());
+    WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
         contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
   }
@@ -468,8 +468,7 @@ public final class Nlspark {
         blocksPath == null ? null : new int[0], blocksPath);
     // Resolved (headers, the mask), not read: an input without a grid is refused before reading.
     StudyInputs study = resolve(spark, input, null, o);
-    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.tfce(),
-        o.clusterThreshold());
+    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.wholeMapSettings());
     org.nlspark.core.glm.GlmDesign d = org.nlspark.core.glm.GlmFiles.readDesign(
         readLines(conf, design, "--design"), design);
     String f = o.fContrasts();

@@ -292,6 +292,25 @@ public final class NlsparkOptions implements Serializable {
     return clusterThreshold;
   }
 
+  private Double clusterMass;
+  private Integer connectivity;
+
+  /**
+   * Cluster mass at height {@code t} on the tail's side ({@code --cluster-mass}; finite and &gt;
+   * 0; null = off; needs {@link #mask(NiftiMask)}): Σ of the statistic over each cluster.
+   */
+  public NlsparkOptions clusterMass(Double t) {
+    this.clusterMass = t == null ? null : ClusterExtent.checkThreshold(t, "--cluster-mass");
+    return this;
+  }
+
+  public Double clusterMass() {
+    return clusterMass;
+  }
+
+  /** The clusters' neighbours, 6, 18 or 26 ({@code --connectivity}; null: 26, as randomise). */
+  public NlsparkOptions connectivity(Integer c) { this.connectivity = c; return this; }
+
   private Double tfceE;
   private Double tfceH;
   private Integer tfceConnectivity;
@@ -323,8 +342,14 @@ public final class NlsparkOptions implements Serializable {
           : "--tfce-connectivity") + " sets a TFCE parameter, but TFCE is off; add --tfce (or"
           + " --tfce-2d)");
     }
+    if (connectivity != null && clusterThreshold == null && clusterMass == null) {
+      throw new InvalidInputException("--connectivity sets how clusters join, but there are no"
+          + " clusters; add --cluster-threshold T or --cluster-mass T (TFCE's neighbours are"
+          + " --tfce-connectivity)");
+    }
     org.nlspark.core.tfce.WholeMapSettings s =
-        org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold);
+        org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)
+            .withClusterMass(clusterMass).withClusterConnectivity(connectivity);
     if (tfce2d) {
       s = s.withTfce2d();
     }
@@ -357,6 +382,6 @@ public final class NlsparkOptions implements Serializable {
 
   /** Whether the run needs whole maps (TFCE or cluster extent). */
   public boolean wholeMapInference() {
-    return tfce() || clusterThreshold != null;
+    return tfce() || clusterThreshold != null || clusterMass != null;
   }
 }

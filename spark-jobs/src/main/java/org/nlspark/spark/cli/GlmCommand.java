@@ -34,7 +34,9 @@ import picocli.CommandLine.Option;
         + " design says what it holds.",
         "With --tfce also, per contrast, tfce_tstat{c} p_tfce_tstat{c}, with FWER"
         + " p_fwer_tfce_tstat{c} null_max_tfce_tstat{c}; with --cluster-threshold"
-        + " cluster_size_tstat{c}, with FWER p_fwer_cluster_tstat{c} null_max_cluster_tstat{c}"
+        + " cluster_size_tstat{c}, with FWER p_fwer_cluster_tstat{c} null_max_cluster_tstat{c};"
+        + " with --cluster-mass cluster_mass_tstat{c}, with FWER p_fwer_cluster_mass_tstat{c}"
+        + " null_max_cluster_mass_tstat{c}"
         + " (fstat{f} likewise; each contrast's own maxima, p_cfwer_* stays voxelwise). Both"
         + " need a mask image (an .npy input has no grid: exit 2)."})
 final class GlmCommand extends NlsparkCommand {

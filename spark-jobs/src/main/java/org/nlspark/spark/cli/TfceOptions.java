@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
 public final class TfceOptions {
   static final String OUTPUTS = "With --tfce also tfce.npy (signed scores) p_tfce.npy, with FWER"
       + " p_fwer_tfce.npy null_max_tfce.npy (P,); with --cluster-threshold also cluster_size.npy,"
-      + " with FWER p_fwer_cluster.npy null_max_cluster.npy (P,). Both need a mask image (an .npy"
-      + " input has no grid: exit 2).";
+      + " with FWER p_fwer_cluster.npy null_max_cluster.npy (P,); with --cluster-mass also"
+      + " cluster_mass.npy, with FWER p_fwer_cluster_mass.npy null_max_cluster_mass.npy (P,). All"
+      + " need a mask image (an .npy input has no grid: exit 2).";
 
   @Option(names = "--tfce", order = 24,
       description = "threshold-free cluster enhancement of every replicate's whole map (E = 0.5,"
@@ -22,6 +23,17 @@ public final class TfceOptions {
       description = "cluster-extent inference: clusters of voxels at least T on the tail's side"
           + " (T > 0), FWER by each map's largest cluster")
   Double clusterThreshold;
+
+  @Option(names = "--cluster-mass", paramLabel = "T", order = 25,
+      description = "cluster-mass inference (randomise -C): clusters of voxels at least T on the"
+          + " tail's side, mass = sum of the statistic over each, FWER by each map's largest"
+          + " mass")
+  Double clusterMass;
+
+  @Option(names = "--connectivity", paramLabel = "6|18|26", order = 25,
+      description = "neighbours of clusters (extent and mass): faces (6), edges (18) or corners"
+          + " (26, the default, as randomise and PALM)")
+  Integer connectivity;
 
   @Option(names = "--tfce-e", paramLabel = "E", order = 25,
       description = "TFCE extent exponent (default 0.5, as FSL's --tfce_E; 1 with --tfce-2d)")
@@ -55,6 +67,10 @@ public final class TfceOptions {
     if (clusterThreshold != null) {
       o.clusterThreshold(clusterThreshold);
     }
+    if (clusterMass != null) {
+      o.clusterMass(clusterMass);
+    }
+    o.connectivity(connectivity);
     o.tfceE(tfceE).tfceH(tfceH).tfceConnectivity(tfceConnectivity).tfce2d(tfce2d);
     o.wholeMapSettings(); // every value checked before Spark starts
   }
