@@ -21,6 +21,7 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.FdrMaps;
+import org.nlspark.core.result.FslNames;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.ridge.RidgeBootstrap;
@@ -151,13 +152,16 @@ public final class Nlspark {
 
   /**
    * With {@link NlsparkOptions#fdr}, the report whose result has a Benjamini–Hochberg q map after
-   * each uncorrected p map ({@link FdrMaps}); else {@code report} itself.
+   * each uncorrected p map ({@link FdrMaps}); with {@link NlsparkOptions#fslNames}, randomise's
+   * 1 − p maps after the p maps ({@link FslNames}); else {@code report} itself.
    */
   static RunReport withFdr(RunReport report, NlsparkOptions o) {
-    if (!o.fdr()) {
+    if (!o.fdr() && !o.fslNames()) {
       return report;
     }
-    return new RunReport(report.analysis, report.plan, FdrMaps.of(report.result), report.engine,
+    Result r = o.fdr() ? FdrMaps.of(report.result) : report.result;
+    r = o.fslNames() ? FslNames.of(r) : r;
+    return new RunReport(report.analysis, report.plan, r, report.engine,
         report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
         report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
         .maskSource(report.maskSource());

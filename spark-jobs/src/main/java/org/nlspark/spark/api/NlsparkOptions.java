@@ -368,6 +368,18 @@ public final class NlsparkOptions implements Serializable {
     return demean;
   }
 
+  private boolean fslNames;
+
+  /**
+   * glm: also write randomise's maps under randomise's names, holding 1 − p ({@code
+   * vox_corrp_tstat1}, {@code tfce_corrp_tstat1}, ...; {@code --fsl-names}).
+   */
+  public NlsparkOptions fslNames(boolean f) { this.fslNames = f; return this; }
+
+  public boolean fslNames() {
+    return fslNames;
+  }
+
   private boolean fdr;
 
   /**

@@ -103,6 +103,12 @@ final class GlmCommand extends NlsparkCommand {
           + " PALM's -demean (a contrast on the intercept is then refused)")
   boolean demean;
 
+  @Option(names = "--fsl-names", order = 14,
+      description = "also write randomise's maps under randomise's names, which hold 1 - p:"
+          + " vox_p_tstat{c} vox_corrp_tstat{c} tfce_p_tstat{c} tfce_corrp_tstat{c}"
+          + " clustere_corrp_tstat{c} clusterm_corrp_tstat{c} (fstat{f} likewise)")
+  boolean fslNames;
+
   @Mixin TfceOptions wholeMap;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -132,7 +138,8 @@ final class GlmCommand extends NlsparkCommand {
     o.maskFile(mask);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
-        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean);
+        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean)
+        .fslNames(fslNames);
   }
 
   @Override
