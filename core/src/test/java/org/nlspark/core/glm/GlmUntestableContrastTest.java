@@ -182,6 +182,26 @@ class GlmUntestableContrastTest {
         .hasMessageContaining("use --errors symmetric");
   }
 
+  /** Singleton blocks allow no permutation at all: every contrast flips signs, and says so. */
+  @Test
+  void singletonBlocksFlipSignsAndWarnOfTheFewDraws() {
+    double[][] m = interceptAge();
+    DataMatrix data = DataMatrix.of(N, V, GlmContrastStatisticTest.rowMajor(planted(m)), "y");
+    int[] blocks = new int[N];
+    for (int i = 0; i < N; i++) {
+      blocks[i] = i;
+    }
+    GlmAnalysis a = GlmAnalysis.prepare(data, design(m), GlmContrasts.of(new double[][] {{1, 0},
+        {0, 1}}, null), options(null).withBlocks(blocks, "blocks.csv", false), "cpu", 1.0);
+    assertThat(a.draws()).extracting(GlmDraws::errors).containsOnly(GlmDraws.Errors.SYMMETRIC);
+    assertThat(a.draws()).extracting(GlmDraws::errorsReason).doesNotContainNull();
+    RunReport report = new LocalEngine(1, new Grid(5, 64), 1).run(a);
+    assertThat(RunWarnings.resultNotes(report)).containsExactly(
+        "tstat1, tstat2 tested by sign flips (no permutation changes them)",
+        "tstat1: only 512 distinct draws, smallest p 0.00195",
+        "tstat2: only 512 distinct draws, smallest p 0.00195");
+  }
+
   /** Too few sign flips for p below 0.05: n = 4 has 16, the smallest p is 1/16. */
   @Test
   void warnsWhenTheSmallestAttainablePCannotReach005() {
