@@ -65,7 +65,8 @@ public final class RunWarnings {
     if (resampling.get("contrasts") instanceof Map) {
       List<String> flipped = new ArrayList<>();
       for (Map.Entry<?, ?> e : ((Map<?, ?>) resampling.get("contrasts")).entrySet()) {
-        if (e.getValue() instanceof Map && ((Map<?, ?>) e.getValue()).get("errors_reason") != null) {
+        if (e.getValue() instanceof Map
+            && ((Map<?, ?>) e.getValue()).get("errors_reason") != null) {
           flipped.add(String.valueOf(e.getKey()));
         }
       }

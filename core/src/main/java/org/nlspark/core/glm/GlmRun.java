@@ -178,7 +178,10 @@ public final class GlmRun {
     return run(model, y, o, false);
   }
 
-  /** @param errorsGiven whether {@code o.errors()} was chosen by the user (see {@link #drawsOf(GlmModel, Options, boolean)}) */
+  /**
+   * @param errorsGiven whether {@code o.errors()} was chosen by the user (see {@link
+   *     #drawsOf(GlmModel, Options, boolean)})
+   */
   public static GlmResult run(GlmModel model, DataMatrix y, Options o, boolean errorsGiven) {
     if (y.rows() != model.samples()) {
       throw new IllegalArgumentException("[BUG] data of " + y.rows() + " samples for a model of "

@@ -85,7 +85,10 @@ public final class ClusterExtent {
     return largest;
   }
 
-  /** The cluster masses of a masked map (a new array); see {@link #masses(double[], int, double[], int)}. */
+  /**
+   * The cluster masses of a masked map (a new array); see {@link #masses(double[], int,
+   * double[], int)}.
+   */
   public double[] masses(double[] stat) {
     double[] out = new double[grid.voxels()];
     masses(stat, 0, out, 0);

@@ -189,7 +189,8 @@ public final class WholeMapMerge {
     /**
      * The whole-map outputs in the order of DESIGN §9, named for {@code statistic}: {@code
      * tfce p_tfce p_fwer_tfce null_max_tfce cluster_size p_fwer_cluster null_max_cluster
-     * cluster_mass p_fwer_cluster_mass null_max_cluster_mass} with an empty name (the permutation tests), {@code tfce_tstat1 ...} with "tstat1" (glm).
+     * cluster_mass p_fwer_cluster_mass null_max_cluster_mass} with an empty name (the
+     * permutation tests), {@code tfce_tstat1 ...} with "tstat1" (glm).
      */
     public Map<String, double[]> outputs(String statistic) {
       String s = statistic.isEmpty() ? "" : "_" + statistic;
