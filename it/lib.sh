@@ -5,10 +5,22 @@
 IT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$IT_DIR/.." && pwd)
 IT_CACHE=${NLSPARK_IT_CACHE:-$IT_DIR/.cache}
-SPARK_HOME=$IT_CACHE/spark-home
+# The Spark line the checks run on (the same switch as bin/nlspark): 4.2 (Spark 4.2.0, Scala
+# 2.13; the default) or 3.5 (Spark 3.5.3, Scala 2.12). Each line gets its own Spark home.
+# Listed once in conf/spark-lines.tsv (first row: the default line).
+SPARK_LINES_FILE=$REPO_ROOT/conf/spark-lines.tsv
+NLSPARK_LINE=${NLSPARK_LINE:-$(awk -F'\t' '!/^#/ {print $1; exit}' "$SPARK_LINES_FILE")}
+read -r LINE_SPARK_VERSION LINE_SCALA LINE_MODULE LINE_ARTIFACT < <(awk -F'\t' -v l="$NLSPARK_LINE" \
+  '!/^#/ && $1 == l {print $2, $3, $4, $5}' "$SPARK_LINES_FILE") || true
+if [[ -z ${LINE_MODULE:-} ]]; then
+  printf 'NLSPARK_LINE is not a line of conf/spark-lines.tsv: %s\n' "$NLSPARK_LINE" >&2
+  exit 2
+fi
+export NLSPARK_LINE
+SPARK_HOME=$IT_CACHE/spark-home-$NLSPARK_LINE
 export SPARK_HOME
 # The launcher library (used by the worker to build executor commands) asks for these.
-export SPARK_SCALA_VERSION=2.12
+export SPARK_SCALA_VERSION=$LINE_SCALA
 export SPARK_LOCAL_IP=127.0.0.1
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -19,10 +31,11 @@ spark_jvm_opens() {
   sed -n 's:.*<spark.jvm.opens>\(.*\)</spark.jvm.opens>.*:\1:p' "$REPO_ROOT/pom.xml"
 }
 
-# Lays out $SPARK_HOME/jars once per content of it/spark-home/pom.xml (cached, ignored by git).
+# Lays out $SPARK_HOME/jars once per line and content of it/spark-home/pom.xml (cached, ignored
+# by git).
 ensure_spark_home() {
   local stamp
-  stamp=$(sha256sum "$IT_DIR/spark-home/pom.xml" | cut -c1-16)
+  stamp=$( (cat "$IT_DIR/spark-home/pom.xml"; echo "$LINE_SPARK_VERSION $LINE_SCALA") | sha256sum | cut -c1-16)
   if [[ -f $SPARK_HOME/.stamp && $(cat "$SPARK_HOME/.stamp") == "$stamp" ]]; then
     return 0
   fi
@@ -30,21 +43,22 @@ ensure_spark_home() {
   rm -rf "$SPARK_HOME"
   mkdir -p "$SPARK_HOME/jars"
   timeout 900 mvn -q -B -Dstyle.color=never -f "$IT_DIR/spark-home/pom.xml" dependency:copy-dependencies \
+    -Dspark.version="$LINE_SPARK_VERSION" -Dscala.binary.version="$LINE_SCALA" \
     -DoutputDirectory="$SPARK_HOME/jars" || die "cannot copy the Spark jars from Maven"
   # With a RELEASE file the launcher takes jars/ as the class path, as in a distribution.
-  echo "Spark 3.5.3 (Scala 2.12) jars from Maven Central, laid out by it/lib.sh" \
+  echo "Spark $LINE_SPARK_VERSION (Scala $LINE_SCALA) jars from Maven Central, laid out by it/lib.sh" \
     > "$SPARK_HOME/RELEASE"
   echo "$stamp" > "$SPARK_HOME/.stamp"
 }
 
-# Prints the shaded application jar of spark-jobs, or nothing when it is not built.
+# Prints the shaded application jar of the line's module, or nothing when it is not built.
 find_app_jar() {
   if [[ -n ${NLSPARK_JAR:-} ]]; then
     echo "$NLSPARK_JAR"
     return 0
   fi
   local jar
-  for jar in "$REPO_ROOT"/spark-jobs/target/nlspark-spark-jobs-*-app.jar; do
+  for jar in "$REPO_ROOT/$LINE_MODULE/target/$LINE_ARTIFACT"-*-app.jar; do
     [[ -f $jar ]] && { echo "$jar"; return 0; }
   done
   return 0
@@ -123,4 +137,20 @@ use_nibabel() {
     "$PYTHON" -c 'import nibabel' || die "nibabel is installed but $PYTHON cannot import it"
   fi
   log "nibabel $("$PYTHON" -c 'import nibabel; print(nibabel.__version__)')"
+}
+
+# compare_npy_dirs EXPECTED ACTUAL WHAT: every .npy of EXPECTED exists in ACTUAL with the same
+# bytes, and ACTUAL has no other .npy.
+compare_npy_dirs() {
+  local expected=$1 actual=$2 what=$3 f n=0
+  for f in "$expected"/*.npy; do
+    [[ -f $f ]] || die "$what: the reference run wrote no .npy in $expected"
+    [[ -f $actual/$(basename "$f") ]] || die "$what lacks $(basename "$f")"
+    cmp "$f" "$actual/$(basename "$f")" || die "$what: $(basename "$f") differs from the reference"
+    n=$((n + 1))
+  done
+  local extra
+  extra=$(comm -13 <(cd "$expected" && ls -- *.npy) <(cd "$actual" && ls -- *.npy))
+  [[ -z $extra ]] || die "$what wrote .npy files the reference run did not: $extra"
+  log "  $what: $n .npy files byte-identical"
 }

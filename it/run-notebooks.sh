@@ -18,10 +18,12 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 T0=$SECONDS
 ensure_spark_home
+compgen -G "$SPARK_HOME/jars/spark-repl_*.jar" > /dev/null \
+  || die "the Scala notebooks need spark-repl, which is published for the 3.5 line only (Scala 2.12); run with NLSPARK_LINE=3.5"
 read -r -a OPENS <<< "$(spark_jvm_opens)"
 APP_JAR=$(find_app_jar)
 [[ -n $APP_JAR && -f $APP_JAR ]] \
-  || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
+  || die "no application jar in $LINE_MODULE/target; run 'mvn -B install -DskipTests' first"
 
 if (($# > 0)); then
   NOTEBOOKS=("$@")

@@ -50,7 +50,7 @@ read -r -a OPENS <<< "$(spark_jvm_opens)"
 ((${#OPENS[@]} > 0)) || die "cannot read the property spark.jvm.opens from the root pom.xml"
 APP_JAR=$(find_app_jar)
 [[ -n $APP_JAR && -f $APP_JAR ]] \
-  || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
+  || die "no application jar in $LINE_MODULE/target; run 'mvn -B install -DskipTests' first"
 CHECK=org.nlspark.spark.bench.ScaleCheck
 CP="$APP_JAR:$SPARK_HOME/jars/*"
 

@@ -44,7 +44,7 @@ read -r -a OPENS <<< "$(spark_jvm_opens)"
 MAIN_CLASS=org.nlspark.spark.Main
 APP_JAR=$(find_app_jar)
 [[ -n $APP_JAR && -f $APP_JAR ]] \
-  || die "no application jar in spark-jobs/target; run 'mvn -B install -DskipTests' first"
+  || die "no application jar in $LINE_MODULE/target; run 'mvn -B install -DskipTests' first"
 [[ -x $REPO_ROOT/bin/nlspark ]] || die "bin/nlspark is missing; it runs the embedded reference"
 log "application jar: ${APP_JAR#"$REPO_ROOT"/}"
 
@@ -77,22 +77,6 @@ submit_to_cluster() {
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0 \
     --conf spark.scheduler.maxRegisteredResourcesWaitingTime=90s \
     "${extra[@]}" "$APP_JAR" "$@" > "$LOGS/$name.log" 2>&1
-}
-
-# Every .npy of the embedded run must exist in the cluster run with the same bytes.
-compare_outputs() {
-  local expected=$1 actual=$2 f n=0
-  for f in "$expected"/*.npy; do
-    [[ -f $f ]] || die "the embedded run wrote no .npy in ${expected#"$REPO_ROOT"/}"
-    [[ -f $actual/$(basename "$f") ]] || die "cluster run lacks $(basename "$f")"
-    cmp "$f" "$actual/$(basename "$f")" \
-      || die "$(basename "$f") differs between embedded and cluster runs"
-    n=$((n + 1))
-  done
-  local extra
-  extra=$(comm -13 <(cd "$expected" && ls -- *.npy) <(cd "$actual" && ls -- *.npy))
-  [[ -z $extra ]] || die "cluster run wrote .npy files the embedded run did not: $extra"
-  log "  $n .npy files byte-identical: $(cd "$expected" && echo *.npy)"
 }
 
 # --- input and embedded reference ---------------------------------------------------------
@@ -161,8 +145,8 @@ submit_to_cluster cluster-bootstrap "${BOOT[@]}" --output "$WORK/cluster/bootstr
   || die "cluster bootstrap failed or timed out (${RUN_TIMEOUT}s)"
 check_both_workers_ran
 log "  cluster runs took $((SECONDS - t))s"
-compare_outputs "$WORK/embedded/one-sample" "$WORK/cluster/one-sample"
-compare_outputs "$WORK/embedded/bootstrap" "$WORK/cluster/bootstrap"
+compare_npy_dirs "$WORK/embedded/one-sample" "$WORK/cluster/one-sample" "cluster run"
+compare_npy_dirs "$WORK/embedded/bootstrap" "$WORK/cluster/bootstrap" "cluster run"
 
 # --- fault: kill an executor JVM of worker 1 while its tasks run --------------------------
 log "fault case: killing the executor that holds tile 0"
@@ -186,6 +170,6 @@ wait "$DRIVER_PID" || die "the job did not survive the loss of an executor (or t
 grep -q "ExecutorLostFailure" "$LOGS/cluster-fault.log" \
   || die "no running task was lost with the executor (the kill should have hit the held tile 0)"
 log "  job finished after the executor loss in $((SECONDS - t))s"
-compare_outputs "$WORK/embedded/fault" "$WORK/cluster/fault"
+compare_npy_dirs "$WORK/embedded/fault" "$WORK/cluster/fault" "cluster run"
 
 log "standalone-cluster: OK in $((SECONDS - T0))s"

@@ -5,7 +5,7 @@
 // MAGIC Bootstrap confidence intervals and a one-sample sign-flip permutation test over a
 // MAGIC samples × voxels matrix, run as Spark jobs through `org.nlspark.spark.api.Nlspark`.
 // MAGIC
-// MAGIC **Cluster setup:** attach the nlspark application jar (`nlspark-spark-jobs-*-app.jar`)
+// MAGIC **Cluster setup:** attach the nlspark application jar (`nlspark-spark-3.5_2.12-*-app.jar`)
 // MAGIC as a cluster library. Any Databricks Runtime with Spark 3.5 (Scala 2.12) works; no GPU
 // MAGIC is needed. The data set is generated here, so the notebook runs without any upload.
 

@@ -10,7 +10,7 @@ CLUSTER=${CLUSTER:-nlspark-gpu}
 REGION=${REGION:-us-central1}
 BUCKET=${BUCKET:?set BUCKET=gs://<your-bucket>}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-JAR=$(find "$ROOT/spark-jobs/target" -maxdepth 1 -name 'nlspark-spark-jobs-*-app.jar' | head -n 1)
+JAR=$(find "$ROOT/spark-jobs/target" -maxdepth 1 -name 'nlspark-spark-3.5_2.12-*-app.jar' | head -n 1)
 [[ -n $JAR ]] || { echo "Cannot submit: no application jar in spark-jobs/target; run 'mvn -B package -DskipTests' first" >&2; exit 2; }
 (($# > 0)) || { echo "Cannot submit: give an nlspark command, e.g. bootstrap --input gs://... --output gs://..." >&2; exit 2; }
 

@@ -10,6 +10,7 @@ import org.nlspark.spark.cli.Interruption;
 import org.nlspark.spark.cli.NlsparkCommand;
 import org.nlspark.spark.cli.Untrusted;
 import org.nlspark.spark.cli.UsageErrors;
+import org.nlspark.spark.conf.SparkLine;
 import org.nlspark.spark.errors.TaskFailures;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -52,6 +53,13 @@ public final class Main {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     boolean verbose = List.of(args).contains("--verbose");
     String command = args.length == 0 || args[0].startsWith("-") ? null : args[0];
+    // Before anything touches Scala: a jar on the wrong Spark line would otherwise fail at its
+    // first Scala call with a NoSuchMethodError, reported as an internal error.
+    String wrongLine = SparkLine.checkRuntime();
+    if (wrongLine != null) {
+      err.println("nlspark: " + Untrusted.escape(wrongLine));
+      return 2;
+    }
     try {
       CommandLine cl = Commands.commandLine();
       cl.setOut(new PrintWriter(out, true));

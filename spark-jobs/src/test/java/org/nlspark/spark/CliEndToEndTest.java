@@ -25,6 +25,7 @@ import org.nlspark.core.resample.Draws;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.stats.NumpyPercentile;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.spark.conf.SparkLine;
 
 /** Every command through the CLI, against core's LocalEngine (bit for bit) and brute force. */
 class CliEndToEndTest {
@@ -83,7 +84,9 @@ class CliEndToEndTest {
     Map<String, Object> engine = (Map<String, Object>) s.get("engine");
     assertThat(engine.get("name")).isEqualTo("spark");
     assertThat(engine.get("master")).isEqualTo("local[2,4]");
-    assertThat(engine.get("spark_version")).isEqualTo("3.5.3");
+    // The Spark this line's tests run on (3.5 or 4.x), and the artifact built for it.
+    assertThat(engine.get("spark_version")).isEqualTo(SparkLine.runtimeSparkVersion());
+    assertThat(engine.get("artifact")).isEqualTo(SparkLine.built().artifact);
     assertThat(((Number) engine.get("partitions")).intValue())
         .isEqualTo(((Number) ((Map<String, Object>) s.get("tile_plan")).get("tile_count"))
             .intValue());

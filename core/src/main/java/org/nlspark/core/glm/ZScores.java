@@ -62,7 +62,7 @@ final class ZScores {
     // Two Halley steps on P(Z > z) - p, with P(Z > z) = erfc(z / sqrt 2) / 2.
     for (int i = 0; i < 2; i++) {
       double e = 0.5 * Erf.erfc(z / Math.sqrt(2)) - p;
-      double u = -e * Math.sqrt(2 * Math.PI) * Math.exp(z * z / 2);
+      double u = -e * Math.sqrt(2 * Math.PI) * StrictMath.exp(z * z / 2);
       z = z - u / (1 + z * u / 2);
     }
     return z;
@@ -80,7 +80,7 @@ final class ZScores {
         3.754408661907416e+00};
     double lower;
     if (p < 0.02425) {
-      double q = Math.sqrt(-2 * Math.log(p));
+      double q = Math.sqrt(-2 * StrictMath.log(p));
       lower = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
           / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
     } else {

@@ -158,7 +158,7 @@ final class IscBlock {
     for (int i = off; i < off + n; i++) {
       z += IscMath.fisherZ(values[i]);
     }
-    return Math.tanh(z / n);
+    return StrictMath.tanh(z / n);
   }
 
   Isc.BlockOutcome run(int block) {
@@ -292,7 +292,7 @@ final class IscBlock {
             zsum += x;
           }
         }
-        out[r * vb + v] = mean ? Math.tanh(zsum / n) : IscMath.medianInPlace(scratch, n);
+        out[r * vb + v] = mean ? StrictMath.tanh(zsum / n) : IscMath.medianInPlace(scratch, n);
       }
     }
     return out;
@@ -315,8 +315,8 @@ final class IscBlock {
       basis[u * t] = c0;
       for (int k = 1; 2 * k < t; k++) {
         double angle = 2 * Math.PI * (((long) k * u) % t) / t;
-        basis[2 * k - 1 + u * t] = c1 * Math.cos(angle);
-        basis[2 * k + u * t] = -c1 * Math.sin(angle);
+        basis[2 * k - 1 + u * t] = c1 * StrictMath.cos(angle);
+        basis[2 * k + u * t] = -c1 * StrictMath.sin(angle);
       }
       if (t % 2 == 0) {
         basis[t - 1 + u * t] = (u % 2 == 0) ? c0 : -c0;
@@ -339,8 +339,8 @@ final class IscBlock {
       for (int si = 0; si < s; si++) {
         for (int k = 1; k <= kmax; k++) {
           double angle = -2 * Math.PI * (((long) k * shifts[si]) % t) / t;
-          cos[si * kmax + k - 1] = Math.cos(angle);
-          sin[si * kmax + k - 1] = Math.sin(angle);
+          cos[si * kmax + k - 1] = StrictMath.cos(angle);
+          sin[si * kmax + k - 1] = StrictMath.sin(angle);
         }
         nyquist[si] = shifts[si] % 2 == 0 ? 1.0 : -1.0;
       }
@@ -349,8 +349,8 @@ final class IscBlock {
       for (int si = 0; si < s; si++) {
         double[] phases = Surrogates.drawPhases(rng, t);
         for (int k = 1; k <= kmax; k++) {
-          cos[si * kmax + k - 1] = Math.cos(phases[k - 1]);
-          sin[si * kmax + k - 1] = Math.sin(phases[k - 1]);
+          cos[si * kmax + k - 1] = StrictMath.cos(phases[k - 1]);
+          sin[si * kmax + k - 1] = StrictMath.sin(phases[k - 1]);
         }
         nyquist[si] = 1.0;
       }
@@ -462,7 +462,7 @@ final class IscBlock {
         for (int r = 0; r < rows; r++) {
           double total = totals[r];
           for (int v = 0; v < vb; v++) {
-            out[r * vb + v] = Math.tanh(out[r * vb + v] / total);
+            out[r * vb + v] = StrictMath.tanh(out[r * vb + v] / total);
           }
         }
         return;

@@ -15,7 +15,7 @@ public final class IscMath {
   /** arctanh(r), with r clamped to [−R_MAX, R_MAX]. */
   public static double fisherZ(double r) {
     double c = Math.max(-R_MAX, Math.min(R_MAX, r));
-    return 0.5 * Math.log1p(2 * c / (1 - c));
+    return 0.5 * StrictMath.log1p(2 * c / (1 - c));
   }
 
   /** numpy's median of values[off, off + n): the middle value, or the mean (a + b) / 2 of two. */

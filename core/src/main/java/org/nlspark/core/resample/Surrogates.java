@@ -53,7 +53,7 @@ public final class Surrogates {
       for (int k = 1; k <= phases.length; k++) {
         // (k·d) mod T keeps the angle small, so cos stays accurate for long series
         long kd = ((long) k * d) % t;
-        s += 2 * Math.cos(2 * Math.PI * kd / t + phases[k - 1]);
+        s += 2 * StrictMath.cos(2 * Math.PI * kd / t + phases[k - 1]);
       }
       h[d] = s / t;
     }

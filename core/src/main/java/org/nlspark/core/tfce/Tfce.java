@@ -356,10 +356,10 @@ public final class Tfce {
   }
 
   private double extentPower(int size) {
-    return extentExponent == 0.5 ? Math.sqrt(size) : Math.pow(size, extentExponent);
+    return extentExponent == 0.5 ? Math.sqrt(size) : StrictMath.pow(size, extentExponent);
   }
 
   private double heightPower(double h) {
-    return heightExponent == 2.0 ? h * h : Math.pow(h, heightExponent);
+    return heightExponent == 2.0 ? h * h : StrictMath.pow(h, heightExponent);
   }
 }

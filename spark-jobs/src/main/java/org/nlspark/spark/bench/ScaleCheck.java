@@ -134,7 +134,7 @@ public final class ScaleCheck {
     double[] blob = new double[mask.count()]; // the planted effect, the same in every subject
     for (int n = 0; n < blob.length; n++) {
       int[] ijk = mask.ijk(n);
-      blob[n] = 0.8 * Math.exp(-(sq(ijk[0] - 50) + sq(ijk[1] - 40) + sq(ijk[2] - 45)) / 50.0);
+      blob[n] = 0.8 * StrictMath.exp(-(sq(ijk[0] - 50) + sq(ijk[1] - 40) + sq(ijk[2] - 45)) / 50.0);
     }
     ExecutorService pool = Executors.newFixedThreadPool(
         Math.max(1, Runtime.getRuntime().availableProcessors()));

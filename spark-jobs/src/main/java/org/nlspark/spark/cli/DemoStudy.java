@@ -79,7 +79,7 @@ final class DemoStudy {
     // Box-Muller; one value per call keeps the stream simple to reproduce.
     double u = 1.0 - r.nextDouble();
     double w = r.nextDouble();
-    return Math.sqrt(-2.0 * Math.log(u)) * Math.cos(2.0 * Math.PI * w);
+    return Math.sqrt(-2.0 * StrictMath.log(u)) * StrictMath.cos(2.0 * Math.PI * w);
   }
 
   /** The effect map (EFFECT in the blob, 0 elsewhere), the ground truth to compare maps with. */

@@ -34,6 +34,7 @@ import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.budget.ExecutorBudget;
 import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.conf.SparkLine;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
@@ -323,6 +324,7 @@ public final class SparkEngine {
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("master", sc.master());
     facts.put("spark_version", sc.version());
+    facts.put("artifact", SparkLine.built().artifact);
     facts.put("partitions", numPartitions);
     facts.put("tiles", tiles);
     facts.put("executors", budget.executors());
