@@ -24,6 +24,7 @@ import org.nlspark.core.result.FdrMaps;
 import org.nlspark.core.result.FslNames;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.result.TailApproximation;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
@@ -155,11 +156,59 @@ public final class Nlspark {
    * each uncorrected p map ({@link FdrMaps}); with {@link NlsparkOptions#fslNames}, randomise's
    * 1 − p maps after the p maps ({@link FslNames}); else {@code report} itself.
    */
+  /**
+   * The FWER maps {@code --tail-approximation} refines: glm's {@code p_fwer_tstat1 ...} (each
+   * contrast's tail and enumeration from its draw plan), else {@code p_fwer}, and with them the
+   * whole-map FWER maps (TFCE, cluster extent, cluster mass) the run has.
+   */
+  @SuppressWarnings("unchecked")
+  static List<TailApproximation.Target> tailTargets(RunReport report) {
+    List<TailApproximation.Target> targets = new ArrayList<>();
+    Map<String, Object> facts = report.result.facts();
+    if (facts.get("contrasts") instanceof Map) {
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) facts.get("contrasts"))
+          .entrySet()) {
+        Map<String, Object> plan = (Map<String, Object>) e.getValue();
+        wholeMapTargets(targets, "_" + e.getKey(), e.getKey(),
+            org.nlspark.core.job.Tail.parse(String.valueOf(plan.get("tail"))),
+            Boolean.TRUE.equals(plan.get("exact_enumeration")));
+      }
+      return targets;
+    }
+    Object parameters = report.analysis.describe().get("parameters");
+    Object tail = parameters instanceof Map
+        ? ((Map<String, Object>) parameters).get("tail") : null;
+    if (tail != null) {
+      wholeMapTargets(targets, "", "observed", org.nlspark.core.job.Tail.parse(
+          String.valueOf(tail)), Boolean.TRUE.equals(facts.get("exact_enumeration")));
+    }
+    return targets;
+  }
+
+  /**
+   * The voxelwise FWER map and the whole-map ones of one statistic ({@code s} "" or "_tstat1"):
+   * TFCE keys are the tail's key of the score, cluster sizes are their own key (upper), masses
+   * |mass| (two-tailed keys). Maps the run does not have are skipped.
+   */
+  private static void wholeMapTargets(List<TailApproximation.Target> targets, String s,
+      String statistic, org.nlspark.core.job.Tail tail, boolean enumerated) {
+    targets.add(new TailApproximation.Target("p_fwer" + s, statistic, "null_max" + s, tail,
+        enumerated));
+    targets.add(new TailApproximation.Target("p_fwer_tfce" + s, "tfce" + s, "null_max_tfce" + s,
+        tail, enumerated));
+    targets.add(new TailApproximation.Target("p_fwer_cluster" + s, "cluster_size" + s,
+        "null_max_cluster" + s, org.nlspark.core.job.Tail.UPPER, enumerated));
+    targets.add(new TailApproximation.Target("p_fwer_cluster_mass" + s, "cluster_mass" + s,
+        "null_max_cluster_mass" + s, org.nlspark.core.job.Tail.TWO, enumerated));
+  }
+
   static RunReport withFdr(RunReport report, NlsparkOptions o) {
-    if (!o.fdr() && !o.fslNames()) {
+    if (!o.fdr() && !o.fslNames() && !o.tailApproximation()) {
       return report;
     }
-    Result r = o.fdr() ? FdrMaps.of(report.result) : report.result;
+    Result r = o.tailApproximation()
+        ? TailApproximation.of(report.result, tailTargets(report)) : report.result;
+    r = o.fdr() ? FdrMaps.of(r) : r;
     r = o.fslNames() ? FslNames.of(r) : r;
     return new RunReport(report.analysis, report.plan, r, report.engine,
         report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,

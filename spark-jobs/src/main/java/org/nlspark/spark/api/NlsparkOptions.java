@@ -368,6 +368,18 @@ public final class NlsparkOptions implements Serializable {
     return demean;
   }
 
+  private boolean tailApproximation;
+
+  /**
+   * Refine the voxelwise FWER p below 0.1 by a generalised Pareto tail of the max-statistic null
+   * ({@code --tail-approximation}, PALM's {@code -accel tail}).
+   */
+  public NlsparkOptions tailApproximation(boolean t) { this.tailApproximation = t; return this; }
+
+  public boolean tailApproximation() {
+    return tailApproximation;
+  }
+
   private boolean fslNames;
 
   /**

@@ -52,6 +52,12 @@ public final class TfceOptions {
       description = "TFCE for 2-D data, FSL's --T2: H = 2, E = 1, 26 neighbours (implies --tfce)")
   boolean tfce2d;
 
+  @Option(names = "--tail-approximation", order = 26,
+      description = "refine the voxelwise FWER p below 0.1 by a generalised Pareto fit to the"
+          + " tail of the max-statistic null (PALM's -accel tail), so that a strong effect can"
+          + " get p below 1/(P + 1)")
+  boolean tailApproximation;
+
   @Option(names = "--fdr", order = 26,
       description = "also Benjamini-Hochberg q maps from the uncorrected p (q, q_tfce; glm"
           + " q_tstat{c} q_fstat{f})")
@@ -60,6 +66,9 @@ public final class TfceOptions {
   void apply(NlsparkOptions o) {
     if (fdr) {
       o.fdr(true);
+    }
+    if (tailApproximation) {
+      o.tailApproximation(true);
     }
     if (tfce) {
       o.tfce(true);
