@@ -4,19 +4,27 @@
 # the embedded run's (bin/nlspark) bytes. On the Spark 4 line this is done on JDK 17 and again on
 # the newest JDK here. Then nlspark installed by coordinate (--packages from the file repository
 # that bin/test deploys to, a fresh Ivy cache and no ~/.m2), and the other line's jar refused with
-# exit 2 and one sentence.
+# exit 2 and one sentence. On the other lines, every embedded run is also compared with the default
+# line's: the lines give the same bytes.
 # Usage: it/spark-submit.sh              (the default line; NLSPARK_LINE=3.5 for the other)
 # Env:   IT_SUBMIT_COMMANDS='a|b'           only these commands (one-sample is always needed)
 #        NLSPARK_NEWEST_JDK=DIR          JDK home of the newest JDK (default: it/newest-jdk.sh)
 #        NLSPARK_FILE_REPO=DIR           the file repository (default target/maven-repo)
 set -euo pipefail
+# shellcheck source=it/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUN_TIMEOUT=${IT_RUN_TIMEOUT:-300}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/nlspark-submit.XXXXXX")
 LOGS=$WORK/logs
 mkdir -p "$LOGS" "$WORK/data"
-trap 'status=$?; [[ $status -ne 0 ]] && print_log_tails "$LOGS"; rm -rf "$WORK"; exit $status' EXIT
+on_exit() {
+  local status=$?
+  ((status == 0)) || print_log_tails "$LOGS"
+  rm -rf "$WORK"
+  exit "$status"
+}
+trap on_exit EXIT
 
 ensure_spark_home
 APP_JAR=$(find_app_jar)
@@ -79,6 +87,7 @@ if [[ $NLSPARK_LINE == 4.* ]]; then
   JDKS+=("$newest/bin/java")
 fi
 
+DEFAULT_LINE=$(awk -F'\t' '!/^#/ {print $1; exit}' "$SPARK_LINES_FILE")
 runs=0
 for entry in "${COMMANDS[@]}"; do
   name=${entry%%|*}
@@ -88,6 +97,13 @@ for entry in "${COMMANDS[@]}"; do
   ref=$WORK/embedded/$name
   timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "${args[@]}" --quiet --output "$ref" \
     > "$LOGS/embedded-$name.log" 2>&1 || die "embedded $name failed"
+  if [[ $NLSPARK_LINE != "$DEFAULT_LINE" ]]; then
+    # Both lines give the same bytes: this line's embedded run against the default line's.
+    NLSPARK_LINE=$DEFAULT_LINE timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "${args[@]}" --quiet \
+      --output "$WORK/default-line/$name" > "$LOGS/default-line-$name.log" 2>&1 \
+      || die "embedded $name on line $DEFAULT_LINE failed"
+    compare_npy_dirs "$WORK/default-line/$name" "$ref" "line $NLSPARK_LINE against line $DEFAULT_LINE, $name"
+  fi
   for java_bin in "${JDKS[@]}"; do
     jdk=$(java_major "$java_bin")
     out=$WORK/submit-jdk$jdk/$name
@@ -117,7 +133,7 @@ compare_npy_dirs "$WORK/embedded/one-sample" "$WORK/packages" "--packages one-sa
 
 # --- the other line's jar is refused --------------------------------------------------------
 other=$(awk -F'\t' -v l="$NLSPARK_LINE" '!/^#/ && $1 != l {print $4 "/target/" $5; exit}' "$SPARK_LINES_FILE")
-other_jar=$(ls "$REPO_ROOT/$other"-*-app.jar 2>/dev/null | head -n 1)
+other_jar=$(find "$REPO_ROOT/${other%/*}" -maxdepth 1 -name "${other##*/}-*-app.jar" | head -n 1)
 [[ -n $other_jar ]] || die "the other line's application jar ($other-*-app.jar) is not built"
 set +e
 submit java wrong-line --class org.nlspark.spark.Main "$other_jar" "${args[@]}" --output "$WORK/wrong"

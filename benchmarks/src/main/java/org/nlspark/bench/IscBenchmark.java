@@ -1,5 +1,6 @@
 package org.nlspark.bench;
 
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.engine.LocalEngine;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
@@ -13,7 +14,6 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.SplittableRandom;
 import org.nlspark.core.backend.Blas;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 
@@ -58,7 +58,7 @@ public final class IscBenchmark {
     }
     shared = null;
     long pairs = (long) s * (s - 1) / 2;
-    int k = BootstrapMemory.retainedTailSize(b, 0.95);
+    int k = TailSize.retained(b, 0.95);
     System.out.printf("input %d x %d x %d = %.2f GB; B = %d, pairs = %d, tail k = %d;"
         + " B x V x pairs would be %.1f GB (never held)%n", s, t, v, data.length * 8e-9, b,
         pairs, k, b * (double) v * pairs * 8e-9);

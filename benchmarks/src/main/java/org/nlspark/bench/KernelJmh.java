@@ -5,6 +5,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Analysis;
@@ -12,7 +13,6 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.BlockStatistic;
 import org.nlspark.core.stats.Kernels;
@@ -116,7 +116,7 @@ public class KernelJmh {
       JobInputs inputs = JobInputs.of(data(50, BLOCK, 2));
       kernel = Kernels.create(spec, inputs, ResamplingPlan.forJob(spec, inputs), 0, BLOCK,
           WINDOW);
-      tails = new TailAccumulator(BLOCK, BootstrapMemory.retainedTailSize(5_000, 0.95));
+      tails = new TailAccumulator(BLOCK, TailSize.retained(5_000, 0.95));
       buf = new double[WINDOW * BLOCK];
       windows = 5_000 / WINDOW;
       // Steady state: the tails are full and their thresholds tight, as after the first windows.

@@ -93,11 +93,11 @@ class ApiAndBudgetTest {
     ExecutorBudget b = ExecutorBudget.compute(heap, 0.6, 8, 2, 3, false, null);
     double usable = (long) ((heap - 300L * 1024 * 1024) * 0.6) / 1e9;
     assertThat(b.perExecutor().gb()).isEqualTo(usable);
-    assertThat(b.perExecutor().source()).isEqualTo(BudgetSource.MEASURED_SYSTEM);
+    assertThat(b.perExecutor().source()).isEqualTo(BudgetSource.SPARK_EXECUTOR);
     assertThat(b.slotsPerExecutor()).isEqualTo(4);
     assertThat(b.taskSlots()).isEqualTo(12);
     assertThat(b.perTask().gb()).isEqualTo(usable / 4);
-    assertThat(b.source()).contains("spark.executor.memory", "0.6");
+    assertThat(b.executorMemory()).contains("spark.executor.memory", "0.6");
     // An explicit budget wins, uncapped (core's MemoryBudget rule), and is shared the same way.
     ExecutorBudget e = ExecutorBudget.compute(heap, 0.6, 8, 2, 3, false, 100.0);
     assertThat(e.perExecutor().gb()).isEqualTo(100.0);
@@ -106,7 +106,7 @@ class ApiAndBudgetTest {
     // Local mode: the driver heap and local[N] threads.
     ExecutorBudget local = ExecutorBudget.compute(heap, 0.5, 2, 1, 1, true, null);
     assertThat(local.taskSlots()).isEqualTo(2);
-    assertThat(local.source()).contains("driver (local mode)");
+    assertThat(local.executorMemory()).contains("driver (local mode)");
     assertThatThrownBy(() -> ExecutorBudget.compute(heap, 0.6, 8, 1, 1, false, -1.0))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--memory-budget-gb must be");

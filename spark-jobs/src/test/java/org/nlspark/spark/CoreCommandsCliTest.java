@@ -20,7 +20,6 @@ import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscResult;
 import org.nlspark.core.isc.IscSummary;
-import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.ridge.RidgeBootstrap;
@@ -141,7 +140,7 @@ class CoreCommandsCliTest {
     assertThat(run.code()).isZero();
     assertFilesEqual(out, RidgeBootstrap.run(new NpyArray(NpyDtype.FLOAT64, new long[] {15, 3}, x),
         new NpyArray(NpyDtype.FLOAT64, new long[] {15, 2}, y), null,
-        new RidgeBootstrap.Options(0.5, 50, 0.95, 0L, false, MemoryBudget.explicit(1))));
+        new RidgeBootstrap.Options(0.5, 50, 0.95, 0L, false, 1.0)));
   }
 
   @Test

@@ -4,7 +4,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The one SparkSession of the test suite: two threads, up to four attempts per task (so a test
- * can fail a task once and watch it retried), UI off, driver on loopback.
+ * can fail a task once and watch it retried), UI off, driver on loopback, and ANSI SQL on as
+ * Spark 4 and EMR have it by default (overflow and invalid casts throw), on both lines, so every
+ * DataFrame and Parquet path is tested under it.
  */
 final class SharedSpark {
   private static SparkSession session;
@@ -20,6 +22,7 @@ final class SharedSpark {
           .config("spark.driver.host", "127.0.0.1")
           .config("spark.driver.bindAddress", "127.0.0.1")
           .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.sql.ansi.enabled", "true")
           .getOrCreate();
     }
     SparkSession.setActiveSession(session);

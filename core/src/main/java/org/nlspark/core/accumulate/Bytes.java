@@ -5,44 +5,31 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Header and bounds checks shared by the accumulators' serialized forms. Every form starts with a
- * magic byte naming the class and a version byte; all numbers are little-endian.
+ * Header and bounds checks shared by the accumulators' serialized forms. Every form starts with
+ * its {@link PartialFamily}'s id and version bytes; all numbers are little-endian.
  */
 final class Bytes {
-  static final byte VERSION_1 = 1;
-
   private Bytes() {}
 
-  static ByteBuffer allocate(String what, long size, byte magic) {
+  static ByteBuffer allocate(String what, long size, PartialFamily family) {
     if (size > Integer.MAX_VALUE - 8) {
       throw new IllegalStateException(
           "Cannot serialize " + what + ": " + size + " bytes exceed the 2 GiB limit of one array;"
               + " use smaller voxel blocks or replicate windows");
     }
     ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
-    b.put(magic).put(VERSION_1);
+    b.put(family.id()).put(family.version());
     return b;
   }
 
   /** Checks magic and version and returns a buffer positioned after them. */
-  static ByteBuffer open(String what, byte[] bytes, byte magic) {
+  static ByteBuffer open(String what, byte[] bytes, PartialFamily family) {
     if (bytes == null || bytes.length < 2) {
       throw new IllegalArgumentException(
           "Cannot read " + what + ": expected at least 2 header bytes, but got "
               + (bytes == null ? "null" : bytes.length));
     }
-    if (bytes[0] != magic) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Cannot read %s: magic byte must be 0x%02x, but was: 0x%02x (bytes of another summary?)",
-              what, magic, bytes[0]));
-    }
-    if (bytes[1] != VERSION_1) {
-      throw new IllegalArgumentException(
-          "Cannot read " + what + ": unknown format version " + bytes[1]
-              + " (this build reads version " + VERSION_1 + "); use the same nlspark version on"
-              + " driver and executors");
-    }
+    family.check(bytes[0], bytes[1]);
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     b.position(2);
     return b;

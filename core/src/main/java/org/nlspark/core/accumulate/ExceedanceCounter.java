@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  * long[elements] counts.
  */
 public final class ExceedanceCounter {
-  private static final byte MAGIC = 'E';
+  private static final PartialFamily FAMILY = PartialFamily.EXCEEDANCE_COUNTER;
   private static final String WHAT = "ExceedanceCounter";
 
   private final int elements;
@@ -109,7 +109,7 @@ public final class ExceedanceCounter {
   }
 
   public byte[] toBytes() {
-    ByteBuffer b = Bytes.allocate(WHAT, 2 + 4 + 8 + 8L * elements, MAGIC);
+    ByteBuffer b = Bytes.allocate(WHAT, 2 + 4 + 8 + 8L * elements, FAMILY);
     b.putInt(elements).putLong(n);
     for (long c : counts) {
       b.putLong(c);
@@ -118,7 +118,7 @@ public final class ExceedanceCounter {
   }
 
   public static ExceedanceCounter fromBytes(byte[] bytes) {
-    ByteBuffer b = Bytes.open(WHAT, bytes, MAGIC);
+    ByteBuffer b = Bytes.open(WHAT, bytes, FAMILY);
     try {
       int elements = b.getInt();
       long n = b.getLong();

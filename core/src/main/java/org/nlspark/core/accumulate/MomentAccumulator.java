@@ -23,7 +23,7 @@ import java.nio.ByteBuffer;
  * long n, double[elements] mean, double[elements] m2.
  */
 public final class MomentAccumulator {
-  private static final byte MAGIC = 'M';
+  private static final PartialFamily FAMILY = PartialFamily.MOMENT_ACCUMULATOR;
   private static final String WHAT = "MomentAccumulator";
 
   private final int elements;
@@ -141,7 +141,7 @@ public final class MomentAccumulator {
   }
 
   public byte[] toBytes() {
-    ByteBuffer b = Bytes.allocate(WHAT, 2 + 4 + 8 + 16L * elements, MAGIC);
+    ByteBuffer b = Bytes.allocate(WHAT, 2 + 4 + 8 + 16L * elements, FAMILY);
     b.putInt(elements).putLong(n);
     for (double v : mean) {
       b.putDouble(v);
@@ -153,7 +153,7 @@ public final class MomentAccumulator {
   }
 
   public static MomentAccumulator fromBytes(byte[] bytes) {
-    ByteBuffer b = Bytes.open(WHAT, bytes, MAGIC);
+    ByteBuffer b = Bytes.open(WHAT, bytes, FAMILY);
     try {
       int elements = b.getInt();
       long n = b.getLong();

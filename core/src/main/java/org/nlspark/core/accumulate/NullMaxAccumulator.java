@@ -24,7 +24,7 @@ import java.util.Arrays;
  * int length, byte[length] seen (0 or 1), double[length] maxima.
  */
 public final class NullMaxAccumulator {
-  private static final byte MAGIC = 'N';
+  private static final PartialFamily FAMILY = PartialFamily.NULL_MAX_ACCUMULATOR;
   private static final String WHAT = "NullMaxAccumulator";
 
   private long first;
@@ -144,7 +144,7 @@ public final class NullMaxAccumulator {
 
   public byte[] toBytes() {
     int len = maxima.length;
-    ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 9L * len, MAGIC);
+    ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 9L * len, FAMILY);
     b.putLong(first).putInt(len);
     for (boolean s : seen) {
       b.put((byte) (s ? 1 : 0));
@@ -156,7 +156,7 @@ public final class NullMaxAccumulator {
   }
 
   public static NullMaxAccumulator fromBytes(byte[] bytes) {
-    ByteBuffer b = Bytes.open(WHAT, bytes, MAGIC);
+    ByteBuffer b = Bytes.open(WHAT, bytes, FAMILY);
     try {
       long first = b.getLong();
       int len = b.getInt();

@@ -22,7 +22,7 @@ import java.util.Arrays;
  * int rows, int elements, byte[rows] present (0 or 1), double[rows × elements] values.
  */
 public final class SampleStore {
-  private static final byte MAGIC = 'S';
+  private static final PartialFamily FAMILY = PartialFamily.SAMPLE_STORE;
   private static final String WHAT = "SampleStore";
 
   private long first;
@@ -159,7 +159,7 @@ public final class SampleStore {
   }
 
   public byte[] toBytes() {
-    ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 4 + rows + 8L * values.length, MAGIC);
+    ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 4 + rows + 8L * values.length, FAMILY);
     b.putLong(first).putInt(rows).putInt(elements);
     for (boolean s : present) {
       b.put((byte) (s ? 1 : 0));
@@ -169,7 +169,7 @@ public final class SampleStore {
   }
 
   public static SampleStore fromBytes(byte[] bytes) {
-    ByteBuffer b = Bytes.open(WHAT, bytes, MAGIC);
+    ByteBuffer b = Bytes.open(WHAT, bytes, FAMILY);
     try {
       long first = b.getLong();
       int rows = b.getInt();

@@ -40,7 +40,7 @@ import org.nlspark.core.simd.Simd;
  * package-private switch, so tests compare the two bit for bit.
  */
 public final class TailAccumulator {
-  private static final byte MAGIC = 'T';
+  private static final PartialFamily FAMILY = PartialFamily.TAIL_ACCUMULATOR;
   private static final String WHAT = "TailAccumulator";
   /** Columns copied element-major at a time by the element path: one cache line of a row. */
   private static final int COLUMN_BLOCK = 8;
@@ -473,7 +473,7 @@ public final class TailAccumulator {
       settle(e);
       size += 8L * (loN[e] + hiN[e]);
     }
-    ByteBuffer b = Bytes.allocate(WHAT, size, MAGIC);
+    ByteBuffer b = Bytes.allocate(WHAT, size, FAMILY);
     b.putInt(elements).putInt(k).putLong(n);
     for (int e = 0; e < elements; e++) {
       b.putLong(undefined[e]);
@@ -494,7 +494,7 @@ public final class TailAccumulator {
   }
 
   public static TailAccumulator fromBytes(byte[] bytes) {
-    ByteBuffer b = Bytes.open(WHAT, bytes, MAGIC);
+    ByteBuffer b = Bytes.open(WHAT, bytes, FAMILY);
     try {
       int elements = b.getInt();
       int k = b.getInt();

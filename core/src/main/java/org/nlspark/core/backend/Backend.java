@@ -1,5 +1,8 @@
 package org.nlspark.core.backend;
 
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,6 +26,19 @@ public record Backend(BackendKind kind, String deviceName, String selectionReaso
   /** A GPU backend on the named device, with the reason it was chosen. */
   public static Backend gpu(String deviceName, String selectionReason) {
     return new Backend(BackendKind.GPU, deviceName, selectionReason);
+  }
+
+  /**
+   * The backend section of summary.json, the same for every command: what was requested, what
+   * is used, its device and why.
+   */
+  public Map<String, Object> toMap(String requested) {
+    Map<String, Object> b = new LinkedHashMap<>();
+    b.put("requested", requested);
+    b.put("used", kind.name().toLowerCase(Locale.ROOT));
+    b.put("device", deviceName);
+    b.put("reason", selectionReason);
+    return b;
   }
 
   public boolean isGpu() {

@@ -42,9 +42,10 @@ public record DeviceReport(boolean gpuAvailable, String backend, String device, 
   public static DeviceReport collect(GpuProbe probe, MemoryProbe memory, Double explicitBudgetGb) {
     Objects.requireNonNull(memory, "[BUG] a device report needs a memory probe");
     GpuStatus status = BackendResolver.probeSafely(probe);
-    MemoryBudget cpu = MemoryBudget.resolve(explicitBudgetGb, BackendKind.CPU, memory, false);
+    // What a local run would get: the scheduler's own resolution.
+    MemoryBudget cpu = LocalEngine.budget(explicitBudgetGb, BackendKind.CPU, memory);
     Double gpuGb = status.available()
-        ? MemoryBudget.resolve(explicitBudgetGb, BackendKind.GPU, memory, false).gb()
+        ? LocalEngine.budget(explicitBudgetGb, BackendKind.GPU, memory).gb()
         : null;
     return new DeviceReport(
         status.available(),

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -11,12 +12,16 @@ import java.util.concurrent.Future;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -28,6 +33,7 @@ public final class LocalEngine {
   private final int threads;
   private final Grid grid;
   private final Integer windowsPerTile;
+  private final MemoryProbe memory;
 
   /**
    * @param threads worker threads (each runs single-threaded BLAS)
@@ -35,9 +41,28 @@ public final class LocalEngine {
    * @param windowsPerTile override of the planner's choice, or null
    */
   public LocalEngine(int threads, Grid grid, Integer windowsPerTile) {
+    this(threads, grid, windowsPerTile, MemoryProbe.system());
+  }
+
+  private LocalEngine(int threads, Grid grid, Integer windowsPerTile, MemoryProbe memory) {
     this.threads = Math.max(1, threads);
     this.grid = grid;
     this.windowsPerTile = windowsPerTile;
+    this.memory = memory;
+  }
+
+  /** The same engine measuring memory with {@code probe} (tests pin measured budgets with it). */
+  public LocalEngine withMemoryProbe(MemoryProbe probe) {
+    return new LocalEngine(threads, grid, windowsPerTile, probe);
+  }
+
+  /**
+   * The budget of a run in this process: {@code --memory-budget-gb}, else measured for the
+   * backend (DESIGN §3.5). The Spark engine resolves through the same rule, with its executors'
+   * memory in place of the measurement.
+   */
+  public static MemoryBudget budget(Double explicitGb, BackendKind kind, MemoryProbe probe) {
+    return MemoryBudget.resolve(explicitGb, OptionalLong.empty(), kind, probe, false);
   }
 
   public static LocalEngine defaults() {
@@ -53,12 +78,20 @@ public final class LocalEngine {
     return run(PreparedJob.prepare(spec, inputs, threads, grid));
   }
 
+  /**
+   * Runs {@code analysis}: resolves its budget (explicit, else measured in this process; DESIGN
+   * §3.5), runs its preflight, plans its tiles with the one {@link TilePlanner}, then runs them.
+   */
   public RunReport run(TileAnalysis analysis) {
     long start = System.nanoTime();
-    int workers = analysis.workers(analysis.budget(), threads);
-    TilePlan plan = analysis.plan(analysis.budget(), workers);
-    if (windowsPerTile != null) {
-      plan = plan.withWindowsPerTile(windowsPerTile);
+    MemoryBudget budget = budget(analysis.requestedBudgetGb(), analysis.backend().kind(), memory);
+    analysis.preflight(budget);
+    int workers = analysis.workers(budget, threads);
+    TilePlan plan = TilePlanner.plan(analysis, budget, workers);
+    if (windowsPerTile != null) { // within what the analysis' tiles may hold
+      TileShape shape = analysis.shape(budget);
+      plan = plan.withWindowsPerTile(Math.max(shape.minWindowsPerTile(),
+          Math.min(shape.maxWindowsPerTile(), windowsPerTile)));
     }
     TileRunner runner = analysis.runner(plan);
     TileMerger merger = analysis.merger(plan);

@@ -2,7 +2,6 @@ package org.nlspark.core.engine;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.backend.AutoBackendSelector;
 import org.nlspark.core.backend.Backend;
@@ -18,7 +17,7 @@ import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.CpuWorkerPlanner;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
+import org.nlspark.core.memory.Gb;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.stats.ObservedStatistic;
@@ -31,61 +30,56 @@ import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
 
 /**
  * A bootstrap or permutation test (bootstrap, one-sample, two-sample, correlation) prepared for
  * the pipeline: inputs validated, backend resolved (run-or-raise, and the size rule of DESIGN §3.2
- * for {@code auto}), budget measured, the bootstrap preflight passed, and the replicates fixed. A
- * refusal here leaves nothing computed and nothing written.
+ * for {@code auto}) and the replicates fixed. A refusal here leaves nothing computed and nothing
+ * written; the scheduler then resolves the budget, runs the bootstrap preflight
+ * ({@link #preflight}) and plans the tiles, before any tile runs.
  */
 public final class PreparedJob implements TileAnalysis {
   public final JobSpec spec;
   public final JobInputs inputs;
   public final Backend backend;
-  public final MemoryBudget budget;
   public final ResamplingPlan resampling;
   public final Grid grid;
-  public final double preflightGb;
+  /** Tiles that may hold a replicate window at once (sets the preflight's window). */
+  private final int workers;
 
-  private PreparedJob(JobSpec spec, JobInputs inputs, Backend backend, MemoryBudget budget,
-      ResamplingPlan resampling, Grid grid, double preflightGb) {
+  private PreparedJob(JobSpec spec, JobInputs inputs, Backend backend, ResamplingPlan resampling,
+      Grid grid, int workers) {
     this.spec = spec;
     this.inputs = inputs;
     this.backend = backend;
-    this.budget = budget;
     this.resampling = resampling;
     this.grid = grid;
-    this.preflightGb = preflightGb;
+    this.workers = workers;
   }
 
   public static PreparedJob prepare(JobSpec spec, JobInputs inputs, int workers) {
-    return prepare(spec, inputs, workers, Grid.DEFAULT, GpuProbes.system(), MemoryProbe.system());
+    return prepare(spec, inputs, workers, Grid.DEFAULT, GpuProbes.system());
   }
 
   public static PreparedJob prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid) {
-    return prepare(spec, inputs, workers, grid, GpuProbes.system(), MemoryProbe.system());
+    return prepare(spec, inputs, workers, grid, GpuProbes.system());
   }
 
   /**
    * @param workers tiles that may hold a replicate window at once (sets the preflight's window)
    */
   public static PreparedJob prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      GpuProbe gpu, MemoryProbe memory) {
+      GpuProbe gpu) {
     inputs.validate(spec.analysis());
+    MemoryBudget.checkExplicit(spec.memoryBudgetGb());
     Backend backend = resolveBackend(spec.backend(), inputs, spec.replicates(), gpu);
     if (backend.kind() == BackendKind.GPU && !spec.precisionExplicit()) {
       spec = spec.toBuilder().precision(Precision.FLOAT32).build(); // float32 by default on GPU
     }
-    MemoryBudget budget = MemoryBudget.resolve(spec.memoryBudgetGb(), backend.kind(), memory,
-        false);
-    double required = 0;
-    if (spec.analysis() == Analysis.BOOTSTRAP) {
-      required = BootstrapMemory.preflight(inputs.voxels(), spec.replicates(), spec.confidence(),
-          spec.saveSamples(), workers, budget);
-    }
-    return new PreparedJob(spec, inputs, backend, budget, ResamplingPlan.forJob(spec, inputs),
-        grid == null ? Grid.DEFAULT : grid, required);
+    return new PreparedJob(spec, inputs, backend, ResamplingPlan.forJob(spec, inputs),
+        grid == null ? Grid.DEFAULT : grid, workers);
   }
 
   /**
@@ -116,8 +110,23 @@ public final class PreparedJob implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return budget;
+  public Double requestedBudgetGb() {
+    return spec.memoryBudgetGb();
+  }
+
+  /** DESIGN §3.8: a bootstrap's retained output must fit the budget before any replicate. */
+  @Override
+  public void preflight(MemoryBudget budget) {
+    if (spec.analysis() == Analysis.BOOTSTRAP) {
+      BootstrapMemory.preflight(inputs.voxels(), spec.replicates(), spec.confidence(),
+          spec.saveSamples(), workers, budget);
+    }
+  }
+
+  /** The GB a bootstrap retains (what {@link #preflight} checks); 0 for a permutation test. */
+  public double retainedGb() {
+    return spec.analysis() != Analysis.BOOTSTRAP ? 0 : Gb.fromBytes(BootstrapMemory.requiredBytes(
+        inputs.voxels(), spec.replicates(), spec.confidence(), spec.saveSamples(), workers));
   }
 
   @Override
@@ -129,14 +138,24 @@ public final class PreparedJob implements TileAnalysis {
   public int workers(MemoryBudget processBudget, int ceiling) {
     // DESIGN §3.9: the thread ceiling, lowered when per-worker memory would not fit the budget.
     return spec.analysis() == Analysis.BOOTSTRAP
-        ? CpuWorkerPlanner.bootstrapWorkers(inputs.bytes(), resampling.replicates(), budget,
-            ceiling)
-        : CpuWorkerPlanner.workers(inputs.bytes(), resampling.replicates(), budget, ceiling);
+        ? CpuWorkerPlanner.bootstrapWorkers(inputs.bytes(), resampling.replicates(),
+            processBudget, ceiling)
+        : CpuWorkerPlanner.workers(inputs.bytes(), resampling.replicates(), processBudget,
+            ceiling);
   }
 
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    return TilePlanner.plan(spec, inputs, resampling, grid, perTile, parallelism);
+  public TileShape shape(MemoryBudget budget) {
+    return TileShape.windows(grid, inputs.voxels(), resampling.replicates(), tailSize());
+  }
+
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
+    return TilePlanner.bytesPerTile(spec, inputs, grid, windowsPerTile, tailSize());
+  }
+
+  private int tailSize() {
+    return TilePlanner.tailSize(spec, resampling.replicates());
   }
 
   @Override
@@ -166,7 +185,7 @@ public final class PreparedJob implements TileAnalysis {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("parameters", spec.toMap());
     m.put("seed", spec.seed());
-    m.put("backend", backendMap(spec.backend(), backend));
+    m.put("backend", backend.toMap(spec.backend()));
     m.put("precision", spec.precision().label());
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", inputs.x().rows());
@@ -176,20 +195,11 @@ public final class PreparedJob implements TileAnalysis {
     input.put("voxels", inputs.voxels());
     m.put("input", input);
     m.put("resampling", resampling.toMap());
-    if (preflightGb > 0) {
-      m.put("bootstrap_retained_gb", preflightGb);
+    double retained = retainedGb();
+    if (retained > 0) {
+      m.put("bootstrap_retained_gb", retained);
     }
     return m;
-  }
-
-  /** The backend section of summary.json, the same for every command. */
-  public static Map<String, Object> backendMap(String requested, Backend used) {
-    Map<String, Object> b = new LinkedHashMap<>();
-    b.put("requested", requested);
-    b.put("used", used.kind().name().toLowerCase(Locale.ROOT));
-    b.put("device", used.deviceName());
-    b.put("reason", used.selectionReason());
-    return b;
   }
 
   /** Runs tiles on the backend chosen once for the job: the CPU kernels or the GPU executor. */

@@ -2,6 +2,7 @@ package org.nlspark.core.engine;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.nlspark.core.Version;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.io.nifti.NiftiMask;
@@ -16,7 +17,8 @@ import org.nlspark.core.tile.TilePlan;
  * adds the write time ({@link #summary(double)}), so wall = setup + compute + merge + write.
  */
 public final class RunReport {
-  public static final String VERSION = "0.2.0";
+  /** nlspark's version, from the build ({@link Version}). */
+  public static final String VERSION = Version.NLSPARK;
 
   public final TileAnalysis analysis;
   public final TilePlan plan;
@@ -90,7 +92,7 @@ public final class RunReport {
   public Map<String, Object> summary(double writeSeconds) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("command", analysis.command());
-    m.putAll(analysis.describe());
+    m.putAll(analysis.describe(plan));
     m.put("blas", Blas.describe());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());

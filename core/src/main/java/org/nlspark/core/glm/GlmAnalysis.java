@@ -15,22 +15,21 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
-import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.PartialBytes;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -60,11 +59,11 @@ public final class GlmAnalysis implements TileAnalysis {
   private final List<GlmDraws> draws;
   private final Backend backend;
   private final String backendRequested;
-  private final MemoryBudget budget;
+  private final Double memoryBudgetGb;
   private final Map<String, Object> sources;
 
   private GlmAnalysis(Data data, GlmModel model, GlmRun.Options options, List<GlmDraws> draws,
-      Backend backend, String backendRequested, MemoryBudget budget,
+      Backend backend, String backendRequested, Double memoryBudgetGb,
       Map<String, Object> sources) {
     this.data = data;
     this.model = model;
@@ -72,7 +71,7 @@ public final class GlmAnalysis implements TileAnalysis {
     this.draws = draws;
     this.backend = backend;
     this.backendRequested = backendRequested;
-    this.budget = budget;
+    this.memoryBudgetGb = memoryBudgetGb;
     this.sources = sources;
   }
 
@@ -128,8 +127,7 @@ public final class GlmAnalysis implements TileAnalysis {
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
     List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
-    MemoryBudget budget = MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU,
-        MemoryProbe.system(), false);
+    MemoryBudget.checkExplicit(memoryBudgetGb);
     Map<String, Object> sources = new LinkedHashMap<>();
     sources.put("design", design.source());
     sources.put("contrasts", contrasts.source());
@@ -137,7 +135,7 @@ public final class GlmAnalysis implements TileAnalysis {
     sources.put("exchangeability_blocks", o.blocks() == null ? null : o.blocksSource());
     return new GlmAnalysis(new Data(y), model, o, List.copyOf(draws),
         Backend.cpu(requested.equals("auto") ? "glm runs on the CPU" : "requested"), requested,
-        budget, sources);
+        memoryBudgetGb, sources);
   }
 
   private static void checkData(DataMatrix y) {
@@ -195,8 +193,8 @@ public final class GlmAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return budget;
+  public Double requestedBudgetGb() {
+    return memoryBudgetGb;
   }
 
   /** The most replicates any contrast draws (contrasts enumerated alone may draw fewer). */
@@ -210,34 +208,13 @@ public final class GlmAnalysis implements TileAnalysis {
   }
 
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    Grid grid = options.grid();
-    int voxels = data.y().cols();
-    long replicates = replicates();
-    int blocks = grid.blocks(voxels);
-    int windows = grid.windows(replicates);
-    int slots = Math.max(1, parallelism);
-    int wanted = Math.max(blocks, slots * TilePlanner.TILES_PER_SLOT);
-    int groups = Math.min(windows, (wanted + blocks - 1) / blocks);
-    int windowsPerTile = (windows + groups - 1) / groups;
-    long bytes = bytesPerTile(windowsPerTile);
-    while (windowsPerTile > 1 && bytes > perTile.bytes()) {
-      windowsPerTile = (windowsPerTile + 1) / 2;
-      bytes = bytesPerTile(windowsPerTile);
-    }
-    if (bytes > perTile.bytes()) {
-      throw new ResourceRefusedException(String.format(java.util.Locale.ROOT,
-          "Cannot plan tiles: one glm tile of %d voxels x %d replicates needs %.3g GB, more than"
-              + " the %.3g GB budget. Raise --memory-budget-gb or give the job more memory.",
-          grid.voxelBlock(), grid.window(), bytes / 1e9, perTile.gb()));
-    }
-    int concurrent = (int) Math.max(1, Math.min(slots, perTile.bytes() / Math.max(1, bytes)));
-    return new TilePlan(grid, voxels, replicates, windowsPerTile, concurrent, bytes, 0,
-        perTile.gb(), perTile.source().describe());
+  public TileShape shape(MemoryBudget budget) {
+    return TileShape.windows(options.grid(), data.y().cols(), replicates(), 0);
   }
 
   /** Working set of one tile: the block and its residuals, one window's GEMM, accumulators. */
-  private long bytesPerTile(int windowsPerTile) {
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
     Grid grid = options.grid();
     long n = model.samples();
     long b = Math.min(grid.voxelBlock(), data.y().cols());
@@ -271,7 +248,7 @@ public final class GlmAnalysis implements TileAnalysis {
     p.put("fwer_across_contrasts", options.fwerAcrossContrasts());
     m.put("parameters", p);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap(backendRequested, backend));
+    m.put("backend", backend.toMap(backendRequested));
     m.put("precision", options.precision().label());
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", data.y().rows());
@@ -392,8 +369,7 @@ public final class GlmAnalysis implements TileAnalysis {
   /** The tile's result as decoded by the merger. */
   record Partial(TileSpec tile, long flops, long kernelNanos, List<ContrastPartial> contrasts) {}
 
-  private static final byte MAGIC = 'G';
-  private static final byte VERSION = 1;
+  private static final PartialFamily FAMILY = PartialFamily.GLM_PARTIAL;
 
   /**
    * Layout (big-endian): magic 'G', version, tile index, block, first window, window count,
@@ -404,7 +380,7 @@ public final class GlmAnalysis implements TileAnalysis {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
+      PartialBytes.writeHeader(out, FAMILY, tile);
       out.writeLong(flops);
       out.writeLong(nanos);
       out.writeInt(parts.size());
@@ -424,7 +400,7 @@ public final class GlmAnalysis implements TileAnalysis {
   static Partial fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a glm partial result");
+      TileSpec tile = PartialBytes.readHeader(in, FAMILY);
       long flops = in.readLong();
       long nanos = in.readLong();
       int count = in.readInt();
@@ -455,9 +431,7 @@ public final class GlmAnalysis implements TileAnalysis {
     private final ExceedanceCounter[][] counts;
     private final NullMaxAccumulator[] nullMax;
     private final int[] undefined;
-    private final boolean[] seen;
-    private long flops;
-    private long nanos;
+    private final TileLedger ledger;
 
     Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
       this.model = model;
@@ -469,7 +443,7 @@ public final class GlmAnalysis implements TileAnalysis {
       this.counts = new ExceedanceCounter[k][plan.blocks()];
       this.nullMax = new NullMaxAccumulator[k];
       this.undefined = new int[k];
-      this.seen = new boolean[plan.tileCount()];
+      this.ledger = TileLedger.of(plan, "glm tiles");
       for (int c = 0; c < k; c++) {
         java.util.Arrays.fill(statistic[c], Double.NaN);
         // The whole range up front: windows then merge inside it in any order (no gaps).
@@ -481,13 +455,7 @@ public final class GlmAnalysis implements TileAnalysis {
     @Override
     public synchronized void add(byte[] bytes) {
       Partial p = fromBytes(bytes);
-      int index = p.tile().index();
-      if (seen[index]) {
-        throw new IllegalStateException("[BUG] tile " + index + " merged twice");
-      }
-      seen[index] = true;
-      flops += p.flops();
-      nanos += p.kernelNanos();
+      ledger.record(p.tile().index(), p.flops(), p.kernelNanos());
       int from = plan.grid().blockStart(p.tile().block());
       for (int c = 0; c < p.contrasts().size(); c++) {
         ContrastPartial part = p.contrasts().get(c);
@@ -511,12 +479,7 @@ public final class GlmAnalysis implements TileAnalysis {
 
     @Override
     public synchronized Result finish() {
-      for (int i = 0; i < seen.length; i++) {
-        if (!seen[i]) {
-          throw new IllegalStateException("[BUG] tile " + i + " of " + seen.length
-              + " was never merged");
-        }
-      }
+      ledger.checkComplete();
       List<GlmRun.ContrastTotals> totals = new ArrayList<>();
       Grid grid = plan.grid();
       for (int c = 0; c < draws.size(); c++) {
@@ -545,12 +508,12 @@ public final class GlmAnalysis implements TileAnalysis {
 
     @Override
     public synchronized long flops() {
-      return flops;
+      return ledger.flops();
     }
 
     @Override
     public synchronized long kernelNanos() {
-      return nanos;
+      return ledger.kernelNanos();
     }
   }
 }

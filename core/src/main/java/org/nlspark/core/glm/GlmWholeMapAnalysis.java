@@ -2,7 +2,6 @@ package org.nlspark.core.glm;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,10 @@ import org.nlspark.core.tfce.WholeMapMerge;
 import org.nlspark.core.tfce.WholeMapPartial;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
 
@@ -48,7 +49,6 @@ import org.nlspark.core.tile.TileSpec;
 public final class GlmWholeMapAnalysis implements TileAnalysis {
   private final GlmAnalysis glm;
   private final WholeMapInference wholeMap;
-  private volatile Map<String, Object> layout;
 
   GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap) {
     this.glm = glm;
@@ -79,8 +79,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return glm.budget();
+  public Double requestedBudgetGb() {
+    return glm.requestedBudgetGb();
   }
 
   @Override
@@ -89,12 +89,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   }
 
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    WholeMapInference.Planned planned = wholeMap.plan(glm.options().grid(), replicates(),
-        perTile, parallelism, this::bytesPerTile, "glm freedman-lane kernels, per contrast and"
-            + " (voxel block, replicate window) cell of the grid");
-    layout = planned.layout();
-    return planned.plan();
+  public TileShape shape(MemoryBudget budget) {
+    return wholeMap.shape(glm.options().grid(), replicates());
   }
 
   /**
@@ -102,7 +98,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
    * {@link GlmAnalysis} sizes them), and per contrast the partial it keeps until the tile ends
    * (observed maps, two count arrays, three maxima).
    */
-  private long bytesPerTile(int windows) {
+  @Override
+  public long bytesPerTile(int windows) {
     Grid grid = glm.options().grid();
     GlmModel model = glm.model();
     long n = model.samples();
@@ -127,6 +124,14 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   }
 
   @Override
+  public Map<String, Object> describe(TilePlan plan) {
+    Map<String, Object> m = describe();
+    m.put("plan", wholeMap.layout(glm.options().grid(), plan, "glm freedman-lane kernels, per"
+        + " contrast and (voxel block, replicate window) cell of the grid"));
+    return m;
+  }
+
+  @Override
   public Map<String, Object> describe() {
     Map<String, Object> m = new LinkedHashMap<>(glm.describe());
     Map<String, Object> p = new LinkedHashMap<>(wholeMap.describe());
@@ -137,9 +142,6 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
           + " say how TFCE scores or cluster sizes of different contrasts combine");
     }
     m.put("whole_map", p);
-    if (layout != null) {
-      m.put("plan", layout);
-    }
     return m;
   }
 
@@ -217,10 +219,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     private final List<GlmDraws> draws;
     private final TilePlan plan;
     private final List<WholeMapMerge> merges = new ArrayList<>();
-    private final BitSet seen = new BitSet();
-    private int received;
-    private long flops;
-    private long kernelNanos;
+    private final TileLedger ledger;
 
     Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
         WholeMapInference wholeMap) {
@@ -228,6 +227,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       this.options = options;
       this.draws = draws;
       this.plan = plan;
+      this.ledger = TileLedger.of(plan, "glm TFCE tiles");
       for (int ci = 0; ci < draws.size(); ci++) {
         GlmContrast c = model.contrasts().get(ci);
         merges.add(new WholeMapMerge(wholeMap, GlmRun.tailOf(c, options.tTail()),
@@ -239,17 +239,11 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     public synchronized void add(byte[] bytes) {
       TfcePartial part = TfcePartial.fromBytes(bytes);
       int index = part.tile.index();
-      if (seen.get(index)) {
-        throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
-      }
       if (part.statistics.size() != merges.size()) {
         throw new IllegalStateException("[BUG] tile " + index + " has " + part.statistics.size()
             + " contrasts, the model " + merges.size());
       }
-      seen.set(index);
-      received++;
-      flops += part.flops;
-      kernelNanos += part.kernelNanos;
+      ledger.record(index, part.flops, part.kernelNanos);
       for (int ci = 0; ci < merges.size(); ci++) {
         merges.get(ci).add(part.statistics.get(ci));
       }
@@ -257,10 +251,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
 
     @Override
     public synchronized Result finish() {
-      if (received != plan.tileCount()) {
-        throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
-            + " glm TFCE tiles");
-      }
+      ledger.checkComplete();
       List<GlmRun.ContrastTotals> totals = new ArrayList<>();
       List<Map<String, double[]>> wholeMaps = new ArrayList<>();
       Map<String, Object> facts = new LinkedHashMap<>();
@@ -278,12 +269,12 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
 
     @Override
     public synchronized long flops() {
-      return flops;
+      return ledger.flops();
     }
 
     @Override
     public synchronized long kernelNanos() {
-      return kernelNanos;
+      return ledger.kernelNanos();
     }
   }
 }

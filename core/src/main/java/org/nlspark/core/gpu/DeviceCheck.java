@@ -11,13 +11,13 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Statistic;
 import org.nlspark.core.job.Precision;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TileExecutor;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -170,8 +170,7 @@ public final class DeviceCheck {
 
   private void parityCase(JobSpec spec, JobInputs inputs) {
     ResamplingPlan resampling = ResamplingPlan.forJob(spec, inputs);
-    int tail = spec.analysis() == Analysis.BOOTSTRAP
-        ? BootstrapMemory.tailSize(resampling.replicates(), spec.confidence()) : 0;
+    int tail = TilePlanner.tailSize(spec, resampling.replicates());
     TilePlan plan = new TilePlan(Grid.DEFAULT, inputs.voxels(), resampling.replicates(), 3, 1, 0,
         tail, 1.0, "device check");
     double worstStat = 0;
@@ -381,8 +380,7 @@ public final class DeviceCheck {
 
   private void timeRun(String name, JobSpec spec, JobInputs inputs, double peak) {
     ResamplingPlan resampling = ResamplingPlan.forJob(spec, inputs);
-    int tail = spec.analysis() == Analysis.BOOTSTRAP
-        ? BootstrapMemory.tailSize(resampling.replicates(), spec.confidence()) : 0;
+    int tail = TilePlanner.tailSize(spec, resampling.replicates());
     TilePlan plan = new TilePlan(Grid.DEFAULT, inputs.voxels(), resampling.replicates(),
         Grid.DEFAULT.windows(resampling.replicates()), 1, 0, tail, 1.0, "device check");
     long start = System.nanoTime();

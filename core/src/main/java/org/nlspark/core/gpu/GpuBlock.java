@@ -81,36 +81,58 @@ final class GpuBlock {
     int b = to - from;
     int n = x.rows();
     double[] xb = x.copyColumns(from, to);
-    Statistic stat = spec.statisticRow();
-    switch (stat) {
-      case BOOTSTRAP_MEAN:
-        return bootstrapLinear(xb, n, b, MEAN, plan.seed());
-      case BOOTSTRAP_SUM:
-        return bootstrapLinear(xb, n, b, SUM, plan.seed());
-      case BOOTSTRAP_STD:
-        return bootstrapLinear(xb, n, b, STD, plan.seed());
-      case BOOTSTRAP_MEDIAN:
-        return bootstrapOrder(xb, n, b, MEDIAN, plan.seed());
-      case BOOTSTRAP_MIN:
-        return bootstrapOrder(xb, n, b, MIN, plan.seed());
-      case BOOTSTRAP_MAX:
-        return bootstrapOrder(xb, n, b, MAX, plan.seed());
-      case SIGN_FLIP_MEAN:
-      case SIGN_FLIP_T:
-        return signFlip(xb, n, b, stat == Statistic.SIGN_FLIP_T, plan.enumerated(), plan.seed());
-      case MEAN_DIFFERENCE:
-      case WELCH_T: {
+    return spec.statisticRow().dispatch(new Statistic.Dispatch<GpuBlock>() {
+      @Override
+      public GpuBlock bootstrapLinear(Statistic.Reduction reduction) {
+        return GpuBlock.bootstrapLinear(xb, n, b, code(reduction), plan.seed());
+      }
+
+      @Override
+      public GpuBlock bootstrapOrder(Statistic.Order order) {
+        return GpuBlock.bootstrapOrder(xb, n, b, code(order), plan.seed());
+      }
+
+      @Override
+      public GpuBlock signFlip(boolean tStatistic) {
+        return GpuBlock.signFlip(xb, n, b, tStatistic, plan.enumerated(), plan.seed());
+      }
+
+      @Override
+      public GpuBlock twoSample(boolean welch) {
         DataMatrix y = inputs.y();
-        return twoSample(xb, n, y.copyColumns(from, to), y.rows(), b, stat == Statistic.WELCH_T,
+        return GpuBlock.twoSample(xb, n, y.copyColumns(from, to), y.rows(), b, welch,
             plan.seed());
       }
-      case PEARSON:
-      case SPEARMAN:
-        return correlation(xb, n, b, inputs.target(), stat == Statistic.SPEARMAN, plan.seed());
+
+      @Override
+      public GpuBlock correlation(boolean spearman) {
+        return GpuBlock.correlation(xb, n, b, inputs.target(), spearman, plan.seed());
+      }
+    });
+  }
+
+  /** The kernel's code of a linear statistic. */
+  static int code(Statistic.Reduction reduction) {
+    switch (reduction) {
+      case SUM:
+        return SUM;
+      case MEAN:
+        return MEAN;
       default:
-        break;
+        return STD;
     }
-    throw new IllegalStateException("[BUG] no GPU kernel for " + stat);
+  }
+
+  /** The kernel's code of an order statistic. */
+  static int code(Statistic.Order order) {
+    switch (order) {
+      case MEDIAN:
+        return MEDIAN;
+      case MIN:
+        return MIN;
+      default:
+        return MAX;
+    }
   }
 
   static GpuBlock signFlip(double[] x, int n, int b, boolean tStat, boolean enumerated,

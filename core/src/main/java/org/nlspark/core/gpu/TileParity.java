@@ -3,15 +3,14 @@ package org.nlspark.core.gpu;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TileExecutor;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -34,8 +33,7 @@ final class TileParity {
   /** Runs every tile of the job on the CPU and on {@code device}, recording the first difference. */
   static Results run(Device device, JobSpec spec, JobInputs inputs, Grid grid) {
     ResamplingPlan resampling = ResamplingPlan.forJob(spec, inputs);
-    int tail = spec.analysis() == Analysis.BOOTSTRAP
-        ? BootstrapMemory.tailSize(resampling.replicates(), spec.confidence()) : 0;
+    int tail = TilePlanner.tailSize(spec, resampling.replicates());
     TilePlan plan = new TilePlan(grid, inputs.voxels(), resampling.replicates(), 6, 1, 0, tail,
         1.0, "parity");
     Results results = new Results();

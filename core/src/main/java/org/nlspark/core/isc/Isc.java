@@ -10,10 +10,10 @@ import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.job.Tail;
@@ -124,7 +124,7 @@ public final class Isc {
    */
   public static BlockOutcome block(double[] data, int subjects, int timepoints, int voxels,
       int block, Options o) {
-    int k = BootstrapMemory.retainedTailSize(o.samples(), o.confidence());
+    int k = TailSize.retained(o.samples(), o.confidence());
     return new IscBlock(data, subjects, timepoints, voxels, block, o, k).run(block);
   }
 

@@ -4,18 +4,18 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
+import org.nlspark.core.memory.Gb;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 
 /**
  * ISC as an analysis of the pipeline: one tile per fixed voxel block (all replicates of the block
@@ -25,19 +25,16 @@ import org.nlspark.core.tile.TileRunner;
 public final class IscAnalysis implements TileAnalysis {
   private final IscData data;
   private final Isc.Options options;
-  private final MemoryBudget budget;
-  private final double preflightGb;
+  private final Double memoryBudgetGb;
 
   /** The (subjects, timepoints, voxels) array every block reads. */
   public record IscData(double[] values, int subjects, int timepoints, int voxels)
       implements Serializable {}
 
-  private IscAnalysis(IscData data, Isc.Options options, MemoryBudget budget,
-      double preflightGb) {
+  private IscAnalysis(IscData data, Isc.Options options, Double memoryBudgetGb) {
     this.data = data;
     this.options = options;
-    this.budget = budget;
-    this.preflightGb = preflightGb;
+    this.memoryBudgetGb = memoryBudgetGb;
   }
 
   /** Validates a 3-D array as read from {@code --input}. */
@@ -50,23 +47,16 @@ public final class IscAnalysis implements TileAnalysis {
   }
 
   /**
-   * Checks the input and, for the bootstrap null, the memory the retained tails (and saved
-   * samples) need on the driver (DESIGN §3.8) before any block is computed.
+   * Checks the input; the engine then checks, for the bootstrap null, the memory the retained
+   * tails (and saved samples) need on the driver (DESIGN §3.8) before any block is computed.
    *
    * @param memoryBudgetGb an explicit budget, or null to measure
    */
   public static IscAnalysis prepare(double[] values, int subjects, int timepoints, int voxels,
       Isc.Options o, Double memoryBudgetGb) {
     Isc.checkInput(values, subjects, timepoints, voxels);
-    MemoryBudget budget = MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU,
-        MemoryProbe.system(), false);
-    double required = 0;
-    if (o.nullMethod() == IscNull.BOOTSTRAP) {
-      required = BootstrapMemory.preflight(voxels, o.samples(), o.confidence(), o.saveSamples(),
-          1, budget);
-    }
-    return new IscAnalysis(new IscData(values, subjects, timepoints, voxels), o, budget,
-        required);
+    MemoryBudget.checkExplicit(memoryBudgetGb);
+    return new IscAnalysis(new IscData(values, subjects, timepoints, voxels), o, memoryBudgetGb);
   }
 
   public Isc.Options options() {
@@ -89,8 +79,23 @@ public final class IscAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return budget;
+  public Double requestedBudgetGb() {
+    return memoryBudgetGb;
+  }
+
+  @Override
+  public void preflight(MemoryBudget budget) {
+    if (options.nullMethod() == IscNull.BOOTSTRAP) {
+      BootstrapMemory.preflight(data.voxels(), options.samples(), options.confidence(),
+          options.saveSamples(), 1, budget);
+    }
+  }
+
+  /** The GB the bootstrap null retains on the driver (what {@link #preflight} checks). */
+  private double retainedGb() {
+    return options.nullMethod() != IscNull.BOOTSTRAP ? 0 : Gb.fromBytes(
+        BootstrapMemory.requiredBytes(data.voxels(), options.samples(), options.confidence(),
+            options.saveSamples(), 1));
   }
 
   @Override
@@ -98,16 +103,22 @@ public final class IscAnalysis implements TileAnalysis {
     return options.samples();
   }
 
+  /** One tile per voxel block with all its replicates (they share per-block work). */
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
+  public TileShape shape(MemoryBudget budget) {
+    return TileShape.perBlock(options.grid(), data.voxels(), options.samples(), tailSize());
+  }
+
+  /** The block's series (raw and a working copy) and the tails of its ISC values. */
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
     int vb = Math.min(options.grid().voxelBlock(), data.voxels());
     long perVoxel = (long) data.subjects() * data.timepoints();
-    int k = BootstrapMemory.retainedTailSize(options.samples(), options.confidence());
-    // the block's series (raw and a working copy) and the tails of its ISC values
-    long bytes = 8L * vb * (2 * perVoxel + 4L * k);
-    int windows = options.grid().windows(options.samples());
-    return new TilePlan(options.grid(), data.voxels(), options.samples(), windows,
-        Math.max(1, parallelism), bytes, k, perTile.gb(), perTile.source().describe());
+    return 8L * vb * (2 * perVoxel + 4L * tailSize());
+  }
+
+  private int tailSize() {
+    return TailSize.retained(options.samples(), options.confidence());
   }
 
   @Override
@@ -124,7 +135,9 @@ public final class IscAnalysis implements TileAnalysis {
   public TileMerger merger(TilePlan plan) {
     int voxels = data.voxels();
     Isc.Options o = options;
-    return TileMerger.collecting(Isc.BlockOutcome::fromBytes, outs -> Isc.merge(outs, voxels, o));
+    // one tile per voxel block: a block's tile index is the block
+    return TileMerger.collecting(plan, Isc.BlockOutcome::fromBytes, Isc.BlockOutcome::block,
+        outs -> Isc.merge(outs, voxels, o));
   }
 
   @Override
@@ -142,7 +155,7 @@ public final class IscAnalysis implements TileAnalysis {
     params.put("save_samples", options.saveSamples());
     m.put("parameters", params);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("subjects", data.subjects());
@@ -154,8 +167,9 @@ public final class IscAnalysis implements TileAnalysis {
     resampling.put("replicates_drawn", options.samples());
     resampling.put("exact_enumeration", false);
     m.put("resampling", resampling);
-    if (preflightGb > 0) {
-      m.put("bootstrap_retained_gb", preflightGb);
+    double retained = retainedGb();
+    if (retained > 0) {
+      m.put("bootstrap_retained_gb", retained);
     }
     return m;
   }

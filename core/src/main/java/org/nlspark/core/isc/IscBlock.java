@@ -9,6 +9,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.QuickSelect;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.io.NpyArray;
@@ -249,6 +250,7 @@ final class IscBlock {
     double[] lag = new double[s * s];
     double[] table = new double[n * t]; // table[pair * T + d]
     double[] scratch = new double[n];
+    long[] keys = new long[n];
     for (int v = 0; v < vb; v++) {
       if (Double.isNaN(values[v * n])) {
         for (int r = 0; r < p; r++) {
@@ -292,7 +294,8 @@ final class IscBlock {
             zsum += x;
           }
         }
-        out[r * vb + v] = mean ? StrictMath.tanh(zsum / n) : IscMath.medianInPlace(scratch, n);
+        out[r * vb + v] = mean ? StrictMath.tanh(zsum / n)
+            : QuickSelect.median(scratch, 0, n, keys);
       }
     }
     return out;

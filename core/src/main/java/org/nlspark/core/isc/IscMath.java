@@ -1,6 +1,7 @@
 package org.nlspark.core.isc;
 
 import java.util.Arrays;
+import org.nlspark.core.accumulate.QuickSelect;
 
 /** Fisher's z, numpy's median, and the weighted medians a subject bootstrap needs. */
 public final class IscMath {
@@ -18,71 +19,12 @@ public final class IscMath {
     return 0.5 * StrictMath.log1p(2 * c / (1 - c));
   }
 
-  /** numpy's median of values[off, off + n): the middle value, or the mean (a + b) / 2 of two. */
-  public static double median(double[] values, int off, int n) {
-    return medianInPlace(Arrays.copyOfRange(values, off, off + n), n);
-  }
-
   /**
-   * numpy's median of a[0, n), reordering a: quickselect of rank n/2, then (n even) the largest
-   * value below it. Order statistics are exact, so this equals sorting. No NaN.
+   * numpy's median of values[off, off + n): the middle value, or the mean (a + b) / 2 of two
+   * ({@link QuickSelect#median}); values is not changed. No NaN.
    */
-  public static double medianInPlace(double[] a, int n) {
-    int k = n / 2;
-    select(a, 0, n, k);
-    if (n % 2 == 1) {
-      return a[k];
-    }
-    double below = a[0];
-    for (int i = 1; i < k; i++) {
-      below = Math.max(below, a[i]);
-    }
-    return (below + a[k]) / 2;
-  }
-
-  /** Moves the k-th smallest of a[from, to) to a[k], smaller-or-equal values before it. */
-  private static void select(double[] a, int from, int to, int k) {
-    int lo = from;
-    int hi = to - 1;
-    while (hi > lo) {
-      int mid = (lo + hi) >>> 1;
-      if (a[mid] < a[lo]) {
-        swap(a, mid, lo);
-      }
-      if (a[hi] < a[lo]) {
-        swap(a, hi, lo);
-      }
-      if (a[hi] < a[mid]) {
-        swap(a, hi, mid);
-      }
-      double pivot = a[mid];
-      int i = lo;
-      int j = hi;
-      while (i <= j) {
-        while (a[i] < pivot) {
-          i++;
-        }
-        while (a[j] > pivot) {
-          j--;
-        }
-        if (i <= j) {
-          swap(a, i++, j--);
-        }
-      }
-      if (k <= j) {
-        hi = j;
-      } else if (k >= i) {
-        lo = i;
-      } else {
-        return; // j < k < i: a[k] equals the pivot and sits between the parts
-      }
-    }
-  }
-
-  private static void swap(double[] a, int x, int y) {
-    double t = a[x];
-    a[x] = a[y];
-    a[y] = t;
+  public static double median(double[] values, int off, int n) {
+    return QuickSelect.median(values, off, n, new long[n]);
   }
 
   /**

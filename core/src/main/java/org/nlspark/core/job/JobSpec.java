@@ -64,10 +64,8 @@ public final class JobSpec implements Serializable {
       throw new InvalidInputException(
           "--confidence must be in (0, 1), but was: " + confidence);
     }
-    if (memoryBudgetGb != null && !(memoryBudgetGb > 0) ) {
-      throw new InvalidInputException(
-          "--memory-budget-gb must be > 0, but was: " + memoryBudgetGb);
-    }
+    // --memory-budget-gb is checked by MemoryBudget.checkExplicit where a run is prepared (job
+    // sits below memory in the package graph).
   }
 
   public static Builder builder(Analysis analysis) {

@@ -7,7 +7,7 @@ import org.nlspark.core.InvalidInputException;
 /**
  * The statistic table (DESIGN §6): every statistic an analysis accepts, its command-line name
  * and the kernel family that computes it. The CPU kernels ({@code stats/Kernels}), the GPU
- * blocks, the observed value and the device check all dispatch on these constants, so a
+ * blocks and the observed value all go through the one {@link #dispatch} on this table, so a
  * statistic is added in one place and no side can accept a name the other lacks.
  */
 public enum Statistic {
@@ -38,6 +38,31 @@ public enum Statistic {
     CORRELATION
   }
 
+  /** The linear bootstrap statistics: a weighted sum of each draw, then an epilogue. */
+  public enum Reduction { SUM, MEAN, STD }
+
+  /** The order bootstrap statistics of each draw. */
+  public enum Order { MEDIAN, MIN, MAX }
+
+  /**
+   * What one side (CPU kernels, GPU blocks, the observed value) builds for each kernel family,
+   * given the row's variant; {@link #dispatch} picks the method.
+   */
+  public interface Dispatch<R> {
+    R bootstrapLinear(Reduction reduction);
+
+    R bootstrapOrder(Order order);
+
+    /** @param tStatistic the t statistic, else the mean */
+    R signFlip(boolean tStatistic);
+
+    /** @param welch Welch's t, else the mean difference */
+    R twoSample(boolean welch);
+
+    /** @param spearman Spearman's rank correlation, else Pearson's */
+    R correlation(boolean spearman);
+  }
+
   private final Analysis analysis;
   private final String statisticName;
   private final Kernel kernel;
@@ -59,6 +84,35 @@ public enum Statistic {
 
   public Kernel kernel() {
     return kernel;
+  }
+
+  /** The one dispatch on the table: {@code d}'s method for this row's family and variant. */
+  public <R> R dispatch(Dispatch<R> d) {
+    switch (this) {
+      case BOOTSTRAP_SUM:
+        return d.bootstrapLinear(Reduction.SUM);
+      case BOOTSTRAP_MEAN:
+        return d.bootstrapLinear(Reduction.MEAN);
+      case BOOTSTRAP_STD:
+        return d.bootstrapLinear(Reduction.STD);
+      case BOOTSTRAP_MEDIAN:
+        return d.bootstrapOrder(Order.MEDIAN);
+      case BOOTSTRAP_MIN:
+        return d.bootstrapOrder(Order.MIN);
+      case BOOTSTRAP_MAX:
+        return d.bootstrapOrder(Order.MAX);
+      case SIGN_FLIP_MEAN:
+      case SIGN_FLIP_T:
+        return d.signFlip(this == SIGN_FLIP_T);
+      case MEAN_DIFFERENCE:
+      case WELCH_T:
+        return d.twoSample(this == WELCH_T);
+      case PEARSON:
+      case SPEARMAN:
+        return d.correlation(this == SPEARMAN);
+      default:
+        throw new IllegalStateException("[BUG] no kernel family for " + this);
+    }
   }
 
   /** "one-sample t": the command and the name, for messages and tables. */

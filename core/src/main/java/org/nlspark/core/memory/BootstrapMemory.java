@@ -1,16 +1,13 @@
 package org.nlspark.core.memory;
 
-import org.nlspark.core.accumulate.BootstrapSummary;
-import org.nlspark.core.stats.NumpyPercentile;
-
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 
 /**
  * What a bootstrap run must hold, and the gate that refuses it before any resampling; ports §3.8
- * of DESIGN.md (the reference's {@code _bootstrap_retained_tail_size},
- * {@code _bootstrap_replicate_window}, {@code _bootstrap_output_bytes} and
- * {@code _bootstrap_memory_preflight}).
+ * of DESIGN.md (the reference's {@code _bootstrap_replicate_window}, {@code _bootstrap_output_bytes}
+ * and {@code _bootstrap_memory_preflight}; the retained tail size is {@link TailSize}'s).
  *
  * <p>Per output element the run holds, in float64: the two retained tails (2k), the replicates
  * buffered before a flush (buf = min(64, B)), the two temporaries a flush builds (2(k + buf)),
@@ -26,33 +23,6 @@ public final class BootstrapMemory {
   public static final int OUTPUT_ITEMSIZE = 8;
 
   private BootstrapMemory() {}
-
-  /**
-   * Values kept at each end per element so the exact percentile interval can be rebuilt:
-   * {@code min(ceil((B-1) * ((1-c)/2)) + 1, B)}, evaluated in the reference's operation order.
-   */
-  public static int tailSize(long nReplicates, double confidence) {
-    checkReplicates(nReplicates);
-    checkConfidence(confidence);
-    double halfAlpha = (1 - confidence) / 2;
-    long k = (long) Math.ceil((nReplicates - 1) * halfAlpha) + 1;
-    return (int) Math.min(k, nReplicates);
-  }
-
-  /**
-   * The values every bootstrap-based command retains at each end per element: the reference's
-   * {@link #tailSize} raised where the interval's floating-point q needs one more rank
-   * (e.g. B = 91, c = 0.4), with q computed as {@link BootstrapSummary} computes it. The one
-   * home of this rule: tiles, ISC, ridge and the preflight all call it.
-   */
-  public static int retainedTailSize(long nReplicates, double confidence) {
-    int k = Math.max(tailSize(nReplicates, confidence),
-        Math.max(NumpyPercentile.minimumTailSize(nReplicates,
-                BootstrapSummary.lowerPercentile(confidence)),
-            NumpyPercentile.minimumTailSize(nReplicates,
-                BootstrapSummary.upperPercentile(confidence))));
-    return (int) Math.min(k, nReplicates);
-  }
 
   /** Replicates in flight per dispatch: {@code max(1, min(B, 64 * max(1, workers)))}. */
   public static int replicateWindow(long nReplicates, int workers) {
@@ -70,7 +40,7 @@ public final class BootstrapMemory {
       throw new InvalidInputException(
           "Bootstrap output must have at least 1 element, but had: " + outputSize);
     }
-    long k = retainedTailSize(nReplicates, confidence);
+    long k = TailSize.retained(nReplicates, confidence);
     long buffered = Math.min(FLUSH_BLOCK, nReplicates);
     long arrays = 2 * k
         + buffered
@@ -98,7 +68,7 @@ public final class BootstrapMemory {
     double requiredGb = Gb.fromBytes(requiredBytes(outputSize, nReplicates, confidence,
         keepSamples, workers));
     if (requiredGb > budget.gb()) {
-      int k = retainedTailSize(nReplicates, confidence);
+      int k = TailSize.retained(nReplicates, confidence);
       String retained = k + " values per element at each tail";
       if (keepSamples) {
         retained = "all " + nReplicates + " replicates (--save-samples) plus " + retained;
@@ -113,17 +83,5 @@ public final class BootstrapMemory {
           + remedies);
     }
     return requiredGb;
-  }
-
-  private static void checkReplicates(long nReplicates) {
-    if (nReplicates < 1) {
-      throw new InvalidInputException("--samples must be >= 1, but was: " + nReplicates);
-    }
-  }
-
-  private static void checkConfidence(double confidence) {
-    if (!(confidence > 0 && confidence < 1)) {
-      throw new InvalidInputException("--confidence must be in (0, 1), but was: " + confidence);
-    }
   }
 }

@@ -9,12 +9,16 @@ import org.nlspark.core.backend.BackendKind;
  * How much memory a run may use, in GB, and where that figure came from; ports the budget rule,
  * §3.5 of DESIGN.md (the reference's {@code _device_memory_budget}).
  *
- * <p>Precedence: an explicit budget (&gt; 0) always wins, uncapped. Else it is measured now: on a
- * GPU, free device memory × {@link #CUDA_HEADROOM}; on the CPU (or a GPU whose free memory is
+ * <p>Precedence: an explicit budget (&gt; 0) always wins, uncapped. Else, under Spark, what one
+ * executor may use ({@link BudgetSource#SPARK_EXECUTOR}, read from the Spark configuration by the
+ * Spark engine). Else it is measured now: on a GPU, free device memory × {@link #CUDA_HEADROOM}; on the CPU (or a GPU whose free memory is
  * unknown), available system memory × {@link #SYSTEM_HEADROOM}, bounded by the JVM heap headroom
  * because our buffers are on-heap. When system memory cannot be measured, {@link #FALLBACK_GB}
  * (still bounded by the heap). A budget that sizes batches caps a measured or fallback figure at
  * {@link #BATCH_WORKING_SET_CEILING_GB}: bigger batches compute no faster and starve the host.
+ *
+ * <p>The schedulers (core's LocalEngine, the Spark engine) resolve a run's budget, once, and hand
+ * it to the analysis; an analysis only declares what its tiles cost.
  *
  * @param cappedForBatching true when the batching ceiling applies to this budget (it was asked
  *     for batching and is not explicit), whether or not the ceiling lowered it
@@ -45,25 +49,66 @@ public record MemoryBudget(double gb, BudgetSource source, boolean cappedForBatc
 
   /** A user's budget; validated as {@link #resolve} validates {@code --memory-budget-gb}. */
   public static MemoryBudget explicit(double gb) {
-    return resolve(gb, BackendKind.CPU, null, false);
+    return new MemoryBudget(checkExplicit(gb), BudgetSource.EXPLICIT, false);
   }
 
   /**
-   * The budget for work on {@code kind}.
+   * Checks {@code --memory-budget-gb} where it is given (so a bad value is refused, exit 2,
+   * before any work); null (measure) passes.
    *
-   * @param explicitGb {@code --memory-budget-gb}, or null to measure
-   * @param probe the measurements (unused when explicit)
-   * @param capForBatching true when the budget sizes batches
+   * @return the value
    */
-  public static MemoryBudget resolve(Double explicitGb, BackendKind kind, MemoryProbe probe,
-      boolean capForBatching) {
+  public static Double checkExplicit(Double explicitGb) {
     if (explicitGb != null) {
       double gb = explicitGb;
       if (!(gb > 0) || !Double.isFinite(gb)) {
         throw new InvalidInputException("--memory-budget-gb must be a finite number of GB > 0,"
             + " but was: " + explicitGb);
       }
-      return new MemoryBudget(gb, BudgetSource.EXPLICIT, false);
+    }
+    return explicitGb;
+  }
+
+  /**
+   * This budget as batches are sized against it: an explicit budget as given, a measured one
+   * capped at {@link #BATCH_WORKING_SET_CEILING_GB}.
+   */
+  public MemoryBudget forBatching() {
+    if (source == BudgetSource.EXPLICIT || cappedForBatching) {
+      return this;
+    }
+    return new MemoryBudget(Math.min(gb, BATCH_WORKING_SET_CEILING_GB), source, true);
+  }
+
+  /** This budget shared by {@code ways} tiles running at once (a Spark executor's task slots). */
+  public MemoryBudget sharedBy(int ways) {
+    return new MemoryBudget(gb / Math.max(1, ways), source, false);
+  }
+
+  /** As {@link #resolve(Double, OptionalLong, BackendKind, MemoryProbe, boolean)}, no executor. */
+  public static MemoryBudget resolve(Double explicitGb, BackendKind kind, MemoryProbe probe,
+      boolean capForBatching) {
+    return resolve(explicitGb, OptionalLong.empty(), kind, probe, capForBatching);
+  }
+
+  /**
+   * The budget for work on {@code kind}.
+   *
+   * @param explicitGb {@code --memory-budget-gb}, or null to measure
+   * @param executorBytes what one Spark executor may use (its heap minus Spark's reserve, times
+   *     {@code spark.memory.fraction}), or empty outside Spark
+   * @param probe the measurements (unused when explicit or on an executor)
+   * @param capForBatching true when the budget sizes batches
+   */
+  public static MemoryBudget resolve(Double explicitGb, OptionalLong executorBytes,
+      BackendKind kind, MemoryProbe probe, boolean capForBatching) {
+    if (explicitGb != null) {
+      return explicit(explicitGb);
+    }
+    if (executorBytes.isPresent()) {
+      MemoryBudget executor = new MemoryBudget(Math.max(0, executorBytes.getAsLong()) / 1e9,
+          BudgetSource.SPARK_EXECUTOR, false);
+      return capForBatching ? executor.forBatching() : executor;
     }
     Objects.requireNonNull(kind, "[BUG] measuring a memory budget needs a backend kind");
     Objects.requireNonNull(probe, "[BUG] measuring a memory budget needs a memory probe");
@@ -87,9 +132,7 @@ public record MemoryBudget(double gb, BudgetSource source, boolean cappedForBatc
         gb = Math.min(gb, Gb.fromBytes(heap));
       }
     }
-    if (capForBatching) {
-      return new MemoryBudget(Math.min(gb, BATCH_WORKING_SET_CEILING_GB), source, true);
-    }
-    return new MemoryBudget(gb, source, false);
+    MemoryBudget measured = new MemoryBudget(gb, source, false);
+    return capForBatching ? measured.forBatching() : measured;
   }
 }

@@ -6,11 +6,14 @@ import java.util.Map;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.SampleStore;
 import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.memory.BootstrapMemory;
+import org.nlspark.core.memory.BatchPlan;
+import org.nlspark.core.memory.Gb;
 import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.memory.RidgeBatchSizer;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
@@ -19,6 +22,7 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -32,21 +36,16 @@ public final class RidgeAnalysis implements TileAnalysis {
   private final Data data;
   private final RidgeBootstrap.Options options;
   private final int rows;
-  private final int batchSize;
-  private final double preflightGb;
   private final Grid grid;
 
   /** X (n, p), Y (n, targets) and X_test (nTest, p) or null, row-major. */
   public record Data(double[] x, int n, int p, double[] y, int targets, double[] xTest,
       int nTest) implements Serializable {}
 
-  RidgeAnalysis(Data data, RidgeBootstrap.Options options, int rows, int batchSize,
-      double preflightGb) {
+  RidgeAnalysis(Data data, RidgeBootstrap.Options options, int rows) {
     this.data = data;
     this.options = options;
     this.rows = rows;
-    this.batchSize = batchSize;
-    this.preflightGb = preflightGb;
     this.grid = new Grid(Math.max(1, rows * data.targets()), Grid.DEFAULT.window());
   }
 
@@ -70,8 +69,15 @@ public final class RidgeAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return options.budget();
+  public Double requestedBudgetGb() {
+    return options.memoryBudgetGb();
+  }
+
+  /** DESIGN §3.8 against the budget as batches see it (explicit, or measured and capped). */
+  @Override
+  public void preflight(MemoryBudget budget) {
+    BootstrapMemory.preflight(elements(), options.samples(), options.confidence(),
+        options.saveSamples(), 1, budget.forBatching());
   }
 
   @Override
@@ -79,14 +85,27 @@ public final class RidgeAnalysis implements TileAnalysis {
     return options.samples();
   }
 
+  /**
+   * Tiles of the ridge batch (DESIGN §3.7: replicates per batch from the budget, explicit or
+   * measured and capped), in whole windows.
+   */
   @Override
-  public TilePlan plan(MemoryBudget budget, int parallelism) {
-    int perTile = Math.max(1, batchSize / grid.window());
-    int k = BootstrapMemory.retainedTailSize(options.samples(), options.confidence());
-    long bytes = 8L * elements() * (4L * k + grid.window()
-        + (options.saveSamples() ? (long) perTile * grid.window() : 0));
-    return new TilePlan(grid, elements(), options.samples(), perTile, Math.max(1, parallelism),
-        bytes, k, budget.gb(), budget.source().describe());
+  public TileShape shape(MemoryBudget budget) {
+    BatchPlan batches = RidgeBatchSizer.plan((int) options.samples(), data.n(), data.p(),
+        data.targets(), new long[] {rows, data.targets()}, 8, budget.forBatching());
+    return TileShape.fixed(grid, elements(), options.samples(), tailSize(),
+        Math.max(1, batches.batchSize() / grid.window()));
+  }
+
+  /** The tails of every element, a window of solutions, and the saved samples if kept. */
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
+    return 8L * elements() * (4L * tailSize() + grid.window()
+        + (options.saveSamples() ? (long) windowsPerTile * grid.window() : 0));
+  }
+
+  private int tailSize() {
+    return TailSize.retained(options.samples(), options.confidence());
   }
 
   @Override
@@ -118,7 +137,7 @@ public final class RidgeAnalysis implements TileAnalysis {
     params.put("save_samples", options.saveSamples());
     m.put("parameters", params);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", data.n());
@@ -133,9 +152,9 @@ public final class RidgeAnalysis implements TileAnalysis {
     resampling.put("replicates_drawn", options.samples());
     resampling.put("exact_enumeration", false);
     m.put("resampling", resampling);
-    if (preflightGb > 0) {
-      m.put("bootstrap_retained_gb", preflightGb);
-    }
+    // what the preflight checks (DESIGN §3.8); ridge always retains tails
+    m.put("bootstrap_retained_gb", Gb.fromBytes(BootstrapMemory.requiredBytes(elements(),
+        options.samples(), options.confidence(), options.saveSamples(), 1)));
     return m;
   }
 

@@ -6,8 +6,6 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
-import org.nlspark.core.memory.BatchPlan;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.RidgeBatchSizer;
 import org.nlspark.core.resample.Draws;
@@ -29,11 +27,12 @@ public final class RidgeBootstrap {
   private static final String COMMAND = "ridge-bootstrap";
 
   /**
-   * Options. The budget sizes the tiles by the ridge rule of DESIGN §3.7 and gates the retained
-   * output (§3.8); neither changes a bit. {@code saveSamples} keeps every replicate's solution.
+   * Options. The budget the engine resolves from {@code memoryBudgetGb} (null: measured) sizes
+   * the tiles by the ridge rule of DESIGN §3.7 and gates the retained output (§3.8); neither
+   * changes a bit. {@code saveSamples} keeps every replicate's solution.
    */
   public record Options(double alpha, long samples, double confidence, long seed,
-      boolean saveSamples, MemoryBudget budget) implements Serializable {
+      boolean saveSamples, Double memoryBudgetGb) implements Serializable {
     public Options {
       if (!(alpha > 0) || !Double.isFinite(alpha)) {
         throw new InvalidInputException("--alpha must be a finite number > 0, but was: " + alpha);
@@ -45,9 +44,7 @@ public final class RidgeBootstrap {
       if (!(confidence > 0 && confidence < 1)) {
         throw new InvalidInputException("--confidence must be in (0, 1), but was: " + confidence);
       }
-      if (budget == null) {
-        throw new IllegalArgumentException("[BUG] a ridge bootstrap needs a memory budget");
-      }
+      MemoryBudget.checkExplicit(memoryBudgetGb);
     }
   }
 
@@ -98,8 +95,8 @@ public final class RidgeBootstrap {
   }
 
   /**
-   * Validates, runs the retained-output preflight (§3.8) and sizes replicates per tile by the
-   * ridge rule (§3.7), before any replicate is solved.
+   * Validates; the engine then runs the retained-output preflight (§3.8) and sizes replicates per
+   * tile by the ridge rule (§3.7) against its budget, before any replicate is solved.
    */
   public static RidgeAnalysis prepare(double[] x, int n, int p, double[] y, int targets,
       double[] xTest, int nTest, Options o) {
@@ -107,13 +104,8 @@ public final class RidgeBootstrap {
     boolean predict = xTest != null;
     int rows = predict ? nTest : p;
     int elements = Math.multiplyExact(rows, targets);
-    int b = (int) o.samples();
-    double required = BootstrapMemory.preflight(elements, b, o.confidence(), o.saveSamples(), 1,
-        o.budget());
-    BatchPlan batches = RidgeBatchSizer.plan(b, n, p, targets, new long[] {rows, targets}, 8,
-        o.budget());
-    return new RidgeAnalysis(new RidgeAnalysis.Data(x, n, p, y, targets, xTest, nTest), o, rows,
-        batches.batchSize(), required);
+    return new RidgeAnalysis(new RidgeAnalysis.Data(x, n, p, y, targets, xTest, nTest), o,
+        rows);
   }
 
   /**

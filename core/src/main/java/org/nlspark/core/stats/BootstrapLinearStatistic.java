@@ -1,6 +1,7 @@
 package org.nlspark.core.stats;
 
 import org.nlspark.core.job.Precision;
+import org.nlspark.core.job.Statistic.Reduction;
 import org.nlspark.core.resample.Draws;
 
 /**
@@ -11,16 +12,15 @@ import org.nlspark.core.resample.Draws;
  * bootstrap distribution has zero spread and the summary reports it.
  */
 final class BootstrapLinearStatistic extends GemmStatistic {
-  enum Kind { MEAN, SUM, STD }
 
-  private final Kind kind;
+  private final Reduction kind;
   private final long seed;
   private final int[] counts;
   private final int[] constant;
   private final double[] constantValue;
 
   private BootstrapLinearStatistic(Precision precision, double[] data, double[] squares, int n,
-      int b, int window, Kind kind, long seed, int[] constant, double[] constantValue) {
+      int b, int window, Reduction kind, long seed, int[] constant, double[] constantValue) {
     super(precision, data, squares, n, b, window, new int[0]);
     this.kind = kind;
     this.seed = seed;
@@ -30,14 +30,14 @@ final class BootstrapLinearStatistic extends GemmStatistic {
   }
 
   static BootstrapLinearStatistic create(Precision precision, double[] x, int n, int b, int window,
-      Kind kind, long seed) {
+      Reduction kind, long seed) {
     int[] constant = constantColumns(x, n, b);
     double[] constantValue = new double[constant.length];
     for (int k = 0; k < constant.length; k++) {
       double c = x[constant[k]];
-      constantValue[k] = kind == Kind.MEAN ? c : kind == Kind.SUM ? c * n : 0.0;
+      constantValue[k] = kind == Reduction.MEAN ? c : kind == Reduction.SUM ? c * n : 0.0;
     }
-    if (kind != Kind.STD) {
+    if (kind != Reduction.STD) {
       return new BootstrapLinearStatistic(precision, x, null, n, b, window, kind, seed, constant,
           constantValue);
     }

@@ -1,5 +1,6 @@
 package org.nlspark.core.stats;
 
+import org.nlspark.core.job.Statistic.Order;
 import org.nlspark.core.resample.Draws;
 
 /**
@@ -9,9 +10,8 @@ import org.nlspark.core.resample.Draws;
  * of an even-sized resample is the mean of the two middle values, as numpy computes it.
  */
 final class BootstrapOrderStatistic implements BlockStatistic {
-  enum Kind { MEDIAN, MIN, MAX }
 
-  private final Kind kind;
+  private final Order kind;
   private final int n;
   private final int b;
   private final long seed;
@@ -19,7 +19,7 @@ final class BootstrapOrderStatistic implements BlockStatistic {
   private final int[] sortedRows;
   private final int[] counts;
 
-  BootstrapOrderStatistic(double[] x, int n, int b, Kind kind, long seed) {
+  BootstrapOrderStatistic(double[] x, int n, int b, Order kind, long seed) {
     this.kind = kind;
     this.n = n;
     this.b = b;

@@ -21,43 +21,36 @@ public final class Kernels {
     int b = to - from;
     int n = x.rows();
     double[] xb = x.copyColumns(from, to);
-    Statistic stat = spec.statisticRow();
-    switch (stat) {
-      case BOOTSTRAP_MEAN:
-        return BootstrapLinearStatistic.create(spec.precision(), xb, n, b, w,
-            BootstrapLinearStatistic.Kind.MEAN, plan.seed());
-      case BOOTSTRAP_SUM:
-        return BootstrapLinearStatistic.create(spec.precision(), xb, n, b, w,
-            BootstrapLinearStatistic.Kind.SUM, plan.seed());
-      case BOOTSTRAP_STD:
-        return BootstrapLinearStatistic.create(spec.precision(), xb, n, b, w,
-            BootstrapLinearStatistic.Kind.STD, plan.seed());
-      case BOOTSTRAP_MEDIAN:
-        return new BootstrapOrderStatistic(xb, n, b, BootstrapOrderStatistic.Kind.MEDIAN,
+    return spec.statisticRow().dispatch(new Statistic.Dispatch<BlockStatistic>() {
+      @Override
+      public BlockStatistic bootstrapLinear(Statistic.Reduction reduction) {
+        return BootstrapLinearStatistic.create(spec.precision(), xb, n, b, w, reduction,
             plan.seed());
-      case BOOTSTRAP_MIN:
-        return new BootstrapOrderStatistic(xb, n, b, BootstrapOrderStatistic.Kind.MIN,
-            plan.seed());
-      case BOOTSTRAP_MAX:
-        return new BootstrapOrderStatistic(xb, n, b, BootstrapOrderStatistic.Kind.MAX,
-            plan.seed());
-      case SIGN_FLIP_MEAN:
-      case SIGN_FLIP_T:
-        return new SignFlipStatistic(spec.precision(), xb, n, b, w, stat == Statistic.SIGN_FLIP_T,
+      }
+
+      @Override
+      public BlockStatistic bootstrapOrder(Statistic.Order order) {
+        return new BootstrapOrderStatistic(xb, n, b, order, plan.seed());
+      }
+
+      @Override
+      public BlockStatistic signFlip(boolean tStatistic) {
+        return new SignFlipStatistic(spec.precision(), xb, n, b, w, tStatistic,
             plan.enumerated(), plan.seed());
-      case MEAN_DIFFERENCE:
-      case WELCH_T: {
+      }
+
+      @Override
+      public BlockStatistic twoSample(boolean welch) {
         DataMatrix y = inputs.y();
         return TwoSampleStatistic.create(spec.precision(), xb, n, y.copyColumns(from, to),
-            y.rows(), b, w, stat == Statistic.WELCH_T, plan.seed());
+            y.rows(), b, w, welch, plan.seed());
       }
-      case PEARSON:
-      case SPEARMAN:
+
+      @Override
+      public BlockStatistic correlation(boolean spearman) {
         return CorrelationStatistic.create(spec.precision(), xb, n, b, w, inputs.target(),
-            stat == Statistic.SPEARMAN, plan.seed());
-      default:
-        break;
-    }
-    throw new IllegalStateException("[BUG] no kernel for " + stat);
+            spearman, plan.seed());
+      }
+    });
   }
 }

@@ -27,35 +27,64 @@ public final class ObservedStatistic {
   }
 
   static double of(Statistic statistic, double[] c) {
-    int n = c.length;
-    double sum = 0;
-    for (double d : c) {
-      sum += d;
-    }
-    switch (statistic) {
-      case BOOTSTRAP_SUM:
-        return sum;
-      case BOOTSTRAP_MEAN:
-        return sum / n;
-      case BOOTSTRAP_STD: {
-        double m = sum / n;
-        double ss = 0;
+    return statistic.dispatch(new Statistic.Dispatch<Double>() {
+      @Override
+      public Double bootstrapLinear(Statistic.Reduction reduction) {
+        int n = c.length;
+        double sum = 0;
         for (double d : c) {
-          ss += (d - m) * (d - m);
+          sum += d;
         }
-        return Math.sqrt(ss / n);
+        switch (reduction) {
+          case SUM:
+            return sum;
+          case MEAN:
+            return sum / n;
+          default: {
+            double m = sum / n;
+            double ss = 0;
+            for (double d : c) {
+              ss += (d - m) * (d - m);
+            }
+            return Math.sqrt(ss / n);
+          }
+        }
       }
-      case BOOTSTRAP_MIN:
-        return Arrays.stream(c).min().orElse(Double.NaN);
-      case BOOTSTRAP_MAX:
-        return Arrays.stream(c).max().orElse(Double.NaN);
-      case BOOTSTRAP_MEDIAN: {
-        double[] s = c.clone();
-        Arrays.sort(s);
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+
+      @Override
+      public Double bootstrapOrder(Statistic.Order order) {
+        switch (order) {
+          case MIN:
+            return Arrays.stream(c).min().orElse(Double.NaN);
+          case MAX:
+            return Arrays.stream(c).max().orElse(Double.NaN);
+          default: {
+            int n = c.length;
+            double[] s = c.clone();
+            Arrays.sort(s);
+            return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+          }
+        }
       }
-      default:
+
+      @Override
+      public Double signFlip(boolean tStatistic) {
+        return none();
+      }
+
+      @Override
+      public Double twoSample(boolean welch) {
+        return none();
+      }
+
+      @Override
+      public Double correlation(boolean spearman) {
+        return none();
+      }
+
+      private Double none() {
         throw new IllegalArgumentException("[BUG] no observed value for statistic " + statistic);
-    }
+      }
+    });
   }
 }

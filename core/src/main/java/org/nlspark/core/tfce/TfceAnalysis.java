@@ -1,12 +1,10 @@
 package org.nlspark.core.tfce;
 
 import java.io.Serializable;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.GpuProbe;
@@ -18,15 +16,16 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
 
@@ -54,18 +53,16 @@ import org.nlspark.core.tile.TileSpec;
 public final class TfceAnalysis implements TileAnalysis {
   private final PreparedJob job;
   private final WholeMapInference wholeMap;
-  private volatile Map<String, Object> layout;
 
   private TfceAnalysis(PreparedJob job, WholeMapInference wholeMap) {
     this.job = job;
     this.wholeMap = wholeMap;
   }
 
-  /** Prepares with the system's GPU and memory probes. */
+  /** Prepares with the system's GPU probe. */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       MaskGrid mask, boolean tfce, Double clusterThreshold) {
-    return prepare(spec, inputs, workers, grid, mask, tfce, clusterThreshold, GpuProbes.system(),
-        MemoryProbe.system());
+    return prepare(spec, inputs, workers, grid, mask, tfce, clusterThreshold, GpuProbes.system());
   }
 
   /**
@@ -77,21 +74,20 @@ public final class TfceAnalysis implements TileAnalysis {
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      MaskGrid mask, boolean tfce, Double clusterThreshold, GpuProbe gpu, MemoryProbe memory) {
+      MaskGrid mask, boolean tfce, Double clusterThreshold, GpuProbe gpu) {
     return prepare(spec, inputs, workers, grid, mask, WholeMapSettings.of(tfce, clusterThreshold),
-        gpu, memory);
+        gpu);
   }
 
-  /** The same with every whole-map setting ({@code --tfce-e}, ...). */
+  /** The same with every whole-map setting ({@code --tfce-e}, ...) and the system's GPU probe. */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       MaskGrid mask, WholeMapSettings settings) {
-    return prepare(spec, inputs, workers, grid, mask, settings, GpuProbes.system(),
-        MemoryProbe.system());
+    return prepare(spec, inputs, workers, grid, mask, settings, GpuProbes.system());
   }
 
-  /** The same with every whole-map setting and the probes given. */
+  /** The same with every whole-map setting and the GPU probe given. */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      MaskGrid mask, WholeMapSettings settings, GpuProbe gpu, MemoryProbe memory) {
+      MaskGrid mask, WholeMapSettings settings, GpuProbe gpu) {
     Analysis analysis = spec.analysis();
     if (analysis != Analysis.ONE_SAMPLE && analysis != Analysis.TWO_SAMPLE
         && analysis != Analysis.CORRELATION) {
@@ -106,7 +102,7 @@ public final class TfceAnalysis implements TileAnalysis {
     if ("auto".equals(spec.backend())) {
       spec = spec.toBuilder().backend("cpu").build();
     }
-    PreparedJob job = PreparedJob.prepare(spec, inputs, workers, grid, gpu, memory);
+    PreparedJob job = PreparedJob.prepare(spec, inputs, workers, grid, gpu);
     return new TfceAnalysis(job, wholeMap);
   }
 
@@ -135,8 +131,13 @@ public final class TfceAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return job.budget;
+  public Double requestedBudgetGb() {
+    return job.requestedBudgetGb();
+  }
+
+  @Override
+  public void preflight(MemoryBudget budget) {
+    job.preflight(budget);
   }
 
   @Override
@@ -149,24 +150,15 @@ public final class TfceAnalysis implements TileAnalysis {
     return job.workers(processBudget, ceiling);
   }
 
-  /**
-   * One tile per run of replicate windows, all voxels ({@link WholeMapInference#plan}).
-   *
-   * @throws ResourceRefusedException when one window of maps does not fit
-   */
+  /** One tile per run of replicate windows, all voxels ({@link WholeMapInference#shape}). */
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
-    WholeMapInference.Planned planned = wholeMap.plan(job.grid, job.replicates(), perTile,
-        parallelism, this::bytesPerTile, onGpu()
-            ? "gpu kernels (GEMM and epilogue), per (voxel block, replicate window) cell of the"
-                + " grid, maps copied back to the executor"
-            : "cpu kernels, per (voxel block, replicate window) cell of the grid");
-    layout = planned.layout();
-    return planned.plan();
+  public TileShape shape(MemoryBudget budget) {
+    return wholeMap.shape(job.grid, job.replicates());
   }
 
   /** Working set of a tile holding {@code windows} windows of whole maps. */
-  long bytesPerTile(int windows) {
+  @Override
+  public long bytesPerTile(int windows) {
     long n = job.inputs.samples();
     long w = job.grid.window();
     long b = Math.min(job.grid.voxelBlock(), job.inputs.voxels());
@@ -198,9 +190,16 @@ public final class TfceAnalysis implements TileAnalysis {
   public Map<String, Object> describe() {
     Map<String, Object> m = new LinkedHashMap<>(job.describe());
     m.put("whole_map", wholeMap.describe());
-    if (layout != null) {
-      m.put("plan", layout);
-    }
+    return m;
+  }
+
+  @Override
+  public Map<String, Object> describe(TilePlan plan) {
+    Map<String, Object> m = describe();
+    m.put("plan", wholeMap.layout(job.grid, plan, onGpu()
+        ? "gpu kernels (GEMM and epilogue), per (voxel block, replicate window) cell of the"
+            + " grid, maps copied back to the executor"
+        : "cpu kernels, per (voxel block, replicate window) cell of the grid"));
     return m;
   }
 
@@ -261,10 +260,7 @@ public final class TfceAnalysis implements TileAnalysis {
     private final boolean enumerated;
     private final TilePlan plan;
     private final WholeMapMerge merge;
-    private final BitSet seen = new BitSet();
-    private int received;
-    private long flops;
-    private long kernelNanos;
+    private final TileLedger ledger;
 
     Merger(Tail tail, boolean fwer, boolean enumerated, TilePlan plan,
         WholeMapInference wholeMap) {
@@ -273,28 +269,19 @@ public final class TfceAnalysis implements TileAnalysis {
       this.enumerated = enumerated;
       this.plan = plan;
       this.merge = new WholeMapMerge(wholeMap, tail, plan.replicates());
+      this.ledger = TileLedger.of(plan, "TFCE tiles");
     }
 
     @Override
     public synchronized void add(byte[] bytes) {
       TfcePartial part = TfcePartial.fromBytes(bytes);
-      int index = part.tile.index();
-      if (seen.get(index)) {
-        throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
-      }
-      seen.set(index);
-      received++;
-      flops += part.flops;
-      kernelNanos += part.kernelNanos;
+      ledger.record(part.tile.index(), part.flops, part.kernelNanos);
       merge.add(part.statistics.get(0));
     }
 
     @Override
     public synchronized Result finish() {
-      if (received != plan.tileCount()) {
-        throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
-            + " TFCE tiles");
-      }
+      ledger.checkComplete();
       WholeMapMerge.Totals t = merge.finish(fwer, enumerated, "TFCE");
       long p = plan.replicates();
       double[] keys = TfceNullFolder.keys(t.observed(), tail);
@@ -308,12 +295,12 @@ public final class TfceAnalysis implements TileAnalysis {
 
     @Override
     public synchronized long flops() {
-      return flops;
+      return ledger.flops();
     }
 
     @Override
     public synchronized long kernelNanos() {
-      return kernelNanos;
+      return ledger.kernelNanos();
     }
   }
 }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.tile.PartialBytes;
 import org.nlspark.core.tile.TileSpec;
 
@@ -16,13 +17,12 @@ import org.nlspark.core.tile.TileSpec;
  * WholeMapPartial} per statistic it enhanced (one for the permutation tests, one per contrast for
  * {@code glm}).
  *
- * <p>Byte layout (version 2, big-endian): magic 'T', version, tile index, block, first window,
+ * <p>Byte layout (version 3, big-endian): magic 'W' ({@link PartialFamily#WHOLE_MAP_PARTIAL}), version, tile index, block, first window,
  * window count, flops, kernel nanos, statistic count, then each statistic's partial as {@link
  * WholeMapPartial} lays it out.
  */
 public final class TfcePartial {
-  private static final byte MAGIC = 'T';
-  private static final byte VERSION = 3; // 3: cluster mass
+  private static final PartialFamily FAMILY = PartialFamily.WHOLE_MAP_PARTIAL;
 
   public final TileSpec tile;
   public final long flops;
@@ -41,7 +41,7 @@ public final class TfcePartial {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
+      PartialBytes.writeHeader(out, FAMILY, tile);
       out.writeLong(flops);
       out.writeLong(kernelNanos);
       out.writeInt(statistics.size());
@@ -58,7 +58,7 @@ public final class TfcePartial {
   public static TfcePartial fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a TFCE partial result");
+      TileSpec tile = PartialBytes.readHeader(in, FAMILY);
       long flops = in.readLong();
       long kernelNanos = in.readLong();
       int count = in.readInt();

@@ -6,16 +6,14 @@ import java.lang.management.ThreadMXBean;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntToLongFunction;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.job.Tail;
-import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
+import org.nlspark.core.tile.TileShape;
 
 /**
  * Whole-map inference of DESIGN §9 — TFCE ({@code --tfce}), cluster extent ({@code
@@ -152,59 +150,44 @@ public final class WholeMapInference implements Serializable {
     return p;
   }
 
-  /** A whole-map tile plan and what summary.json says of it ({@code plan}). */
-  public record Planned(TilePlan plan, Map<String, Object> layout) {}
+  /** Most (replicate x voxel) values of one tile's maps: one Java array holds them. */
+  public static final long MAX_MAP_VALUES = Integer.MAX_VALUE - 8;
 
   /**
-   * One tile per run of replicate windows, all voxels. Aims at {@link TilePlanner#TILES_PER_SLOT}
-   * tiles per slot, then halves the windows per tile until a tile fits {@code perTile}. Only how
-   * many windows a tile holds depends on the budget; no output bit does.
+   * One tile per run of replicate windows, all voxels: the shape the one planner sizes
+   * ({@link TilePlanner}), which halves the windows per tile until a tile fits the budget and its
+   * maps fit one array. Only how many windows a tile holds depends on the budget; no output bit
+   * does.
    *
    * @param kernelGrid the fixed grid the statistic maps are computed on, cell by cell
-   * @param bytesPerTile a tile's working set for a number of windows
-   * @param statisticMaps how the maps are computed, for summary.json
-   * @throws ResourceRefusedException when one window of maps does not fit
    */
-  public Planned plan(Grid kernelGrid, long replicates, MemoryBudget perTile, int parallelism,
-      IntToLongFunction bytesPerTile, String statisticMaps) {
+  public TileShape shape(Grid kernelGrid, long replicates) {
+    int voxels = mask.voxels();
+    return TileShape.windows(new Grid(Math.max(1, voxels), kernelGrid.window()), voxels,
+        replicates, 0).withMaxCellsPerTile(MAX_MAP_VALUES);
+  }
+
+  /**
+   * What summary.json says of a whole-map plan ({@code plan}).
+   *
+   * @param statisticMaps how the maps are computed
+   */
+  public Map<String, Object> layout(Grid kernelGrid, TilePlan plan, String statisticMaps) {
     int voxels = mask.voxels();
     int window = kernelGrid.window();
-    int windows = kernelGrid.windows(replicates);
-    int slots = Math.max(1, parallelism);
-    int groups = Math.max(1, Math.min(windows, slots * TilePlanner.TILES_PER_SLOT));
-    int perTileWindows = (windows + groups - 1) / groups;
-    long budgetBytes = perTile.bytes();
-    long bytes = bytesPerTile.applyAsLong(perTileWindows);
-    while (perTileWindows > 1 && (bytes > budgetBytes
-        || (long) perTileWindows * window * voxels > Integer.MAX_VALUE - 8)) {
-      perTileWindows = (perTileWindows + 1) / 2;
-      bytes = bytesPerTile.applyAsLong(perTileWindows);
-    }
-    if (bytes > budgetBytes || (long) window * voxels > Integer.MAX_VALUE - 8) {
-      throw new ResourceRefusedException(String.format(Locale.ROOT,
-          "Cannot plan TFCE tiles: a tile holds the whole maps of one %d-replicate window, %d"
-              + " replicates x %d voxels, and needs %.3g GB, more than the %.3g GB per-task"
-              + " budget (%s). Raise --memory-budget-gb or give the executors more memory.",
-          window, window, voxels, bytes / 1e9, perTile.gb(),
-          TilePlanner.budgetSourceLabel(perTile)));
-    }
-    int concurrent = (int) Math.max(1, Math.min(slots, budgetBytes / Math.max(1, bytes)));
-    TilePlan plan = new TilePlan(new Grid(Math.max(1, voxels), window), voxels, replicates,
-        perTileWindows, concurrent, bytes, 0, perTile.gb(),
-        TilePlanner.budgetSourceLabel(perTile));
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("layout", "whole_maps_per_replicate_window");
     m.put("reason", String.format(Locale.ROOT, "TFCE needs each replicate's whole map;"
         + " the inputs are on every executor, so each tile computes all %d voxels of its"
         + " replicates (%d windows of %d, %.3g GB of maps and work space) within the %.3g GB"
-        + " per-task budget, with no shuffle", voxels, perTileWindows, window, bytes / 1e9,
-        perTile.gb()));
+        + " per-task budget, with no shuffle", voxels, plan.windowsPerTile(), window,
+        plan.bytesPerTile() / 1e9, plan.budgetGb()));
     m.put("kernel_grid", kernelGrid.toMap());
-    m.put("replicates_per_tile", (long) perTileWindows * window);
-    m.put("bytes_per_tile", bytes);
+    m.put("replicates_per_tile", (long) plan.windowsPerTile() * window);
+    m.put("bytes_per_tile", plan.bytesPerTile());
     m.put("statistic_maps", statisticMaps);
     m.put("tfce_device", "executor cpu");
-    return new Planned(plan, m);
+    return m;
   }
 
   /**

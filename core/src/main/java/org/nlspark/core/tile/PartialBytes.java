@@ -3,6 +3,7 @@ package org.nlspark.core.tile;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import org.nlspark.core.accumulate.PartialFamily;
 
 /**
  * The building blocks of every partial's byte form (DESIGN §2: tiles return bytes the driver
@@ -12,11 +13,11 @@ import java.io.IOException;
 public final class PartialBytes {
   private PartialBytes() {}
 
-  /** Magic, version and the tile's four coordinates. */
-  public static void writeHeader(DataOutputStream out, byte magic, byte version, TileSpec tile)
+  /** The family's id and version ({@link PartialFamily}) and the tile's four coordinates. */
+  public static void writeHeader(DataOutputStream out, PartialFamily family, TileSpec tile)
       throws IOException {
-    out.writeByte(magic);
-    out.writeByte(version);
+    out.writeByte(family.id());
+    out.writeByte(family.version());
     out.writeInt(tile.index());
     out.writeInt(tile.block());
     out.writeInt(tile.firstWindow());
@@ -24,19 +25,13 @@ public final class PartialBytes {
   }
 
   /**
-   * Reads what {@link #writeHeader} wrote; {@code what} names the kind in messages ("a glm
-   * partial result"). A wrong magic is a bug; a wrong version a mixed deployment.
+   * Reads what {@link #writeHeader} wrote, refusing bytes of another family (or of none) and
+   * another version with the family's message ({@link PartialFamily#check}).
    */
-  public static TileSpec readHeader(DataInputStream in, byte magic, byte version, String what)
+  public static TileSpec readHeader(DataInputStream in, PartialFamily family)
       throws IOException {
-    if (in.readByte() != magic) {
-      throw new IllegalArgumentException("[BUG] not " + what);
-    }
-    byte found = in.readByte();
-    if (found != version) {
-      throw new IllegalArgumentException("Cannot read " + what + ": unknown version " + found
-          + " (this build reads version " + version + ")");
-    }
+    byte id = in.readByte();
+    family.check(id, in.readByte());
     return new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
   }
 

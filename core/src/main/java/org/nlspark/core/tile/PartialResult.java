@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.accumulate.SampleStore;
 import org.nlspark.core.accumulate.TailAccumulator;
 
@@ -21,8 +22,7 @@ import org.nlspark.core.accumulate.TailAccumulator;
  * accumulator bytes in the order observed, counts, null maxima, tails, samples, window moments.
  */
 public final class PartialResult {
-  private static final byte MAGIC = 'P';
-  private static final byte VERSION = 1;
+  private static final PartialFamily FAMILY = PartialFamily.TILE_PARTIAL;
 
   public final TileSpec tile;
   /** Observed statistic of the block (permutation tests; only in a tile starting at window 0). */
@@ -55,7 +55,7 @@ public final class PartialResult {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      PartialBytes.writeHeader(out, MAGIC, VERSION, tile);
+      PartialBytes.writeHeader(out, FAMILY, tile);
       out.writeLong(flops);
       out.writeLong(kernelNanos);
       out.writeInt(undefinedVoxels);
@@ -80,7 +80,7 @@ public final class PartialResult {
   public static PartialResult fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      TileSpec tile = PartialBytes.readHeader(in, MAGIC, VERSION, "a partial result");
+      TileSpec tile = PartialBytes.readHeader(in, FAMILY);
       long flops = in.readLong();
       long nanos = in.readLong();
       int undefined = in.readInt();

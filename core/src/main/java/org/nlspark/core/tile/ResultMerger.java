@@ -1,6 +1,5 @@
 package org.nlspark.core.tile;
 
-import java.util.BitSet;
 import java.util.TreeMap;
 import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.MomentAccumulator;
@@ -32,10 +31,7 @@ public final class ResultMerger {
   private final TilePlan plan;
   private final Grid grid;
   private final int voxels;
-  private final BitSet seen = new BitSet();
-  private int received;
-  private long flops;
-  private long kernelNanos;
+  private final TileLedger ledger;
 
   // permutation state
   private double[] observed;
@@ -71,6 +67,7 @@ public final class ResultMerger {
     this.fwer = fwer;
     this.enumerated = enumerated;
     this.plan = plan;
+    this.ledger = TileLedger.of(plan, "tiles");
     this.grid = plan.grid();
     this.voxels = plan.voxels();
     int blocks = plan.blocks();
@@ -105,14 +102,7 @@ public final class ResultMerger {
 
   /** Adds one tile's partial; thread-safe; each tile exactly once. */
   public synchronized void add(PartialResult part) {
-    int index = part.tile.index();
-    if (seen.get(index)) {
-      throw new IllegalStateException("[BUG] tile " + index + " was merged twice");
-    }
-    seen.set(index);
-    received++;
-    flops += part.flops;
-    kernelNanos += part.kernelNanos;
+    ledger.record(part.tile.index(), part.flops, part.kernelNanos);
     int block = part.tile.block();
     int from = grid.blockStart(block);
     if (bootstrap) {
@@ -150,24 +140,21 @@ public final class ResultMerger {
   }
 
   public synchronized int received() {
-    return received;
+    return ledger.received();
   }
 
   /** GEMM floating-point operations of all merged tiles. */
   public synchronized long flops() {
-    return flops;
+    return ledger.flops();
   }
 
   /** Kernel time summed over tiles (CPU-seconds, not wall time). */
   public synchronized long kernelNanos() {
-    return kernelNanos;
+    return ledger.kernelNanos();
   }
 
   public synchronized Result finish() {
-    if (received != plan.tileCount()) {
-      throw new IllegalStateException("[BUG] merged " + received + " of " + plan.tileCount()
-          + " tiles");
-    }
+    ledger.checkComplete();
     return bootstrap ? finishBootstrap() : finishPermutation();
   }
 

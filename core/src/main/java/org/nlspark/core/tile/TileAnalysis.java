@@ -11,8 +11,11 @@ import org.nlspark.core.memory.MemoryBudget;
  * (work, data, tile) that returns partial bytes, and merge the partials in any order into one
  * result. Every command is one of these; an engine knows nothing of statistics.
  *
- * <p>Implementations are prepared (inputs validated, backend resolved, preflight passed) before
- * an engine sees them, so a refusal leaves nothing computed.
+ * <p>Implementations are prepared (inputs validated, backend resolved) before an engine sees
+ * them. The engine owns budget and plan: it resolves the budget once (explicit, else the Spark
+ * executor's memory, else measured; {@link MemoryBudget#resolve}), runs {@link #preflight},
+ * and sizes the tiles with the one {@link TilePlanner} from what the analysis declares
+ * ({@link #shape}, {@link #bytesPerTile}), so a refusal leaves nothing computed.
  */
 public interface TileAnalysis {
   /** The command's name ("one-sample", "isc", ...), for job descriptions and summary.json. */
@@ -24,14 +27,31 @@ public interface TileAnalysis {
   /** The resolved backend; the runner is chosen from it once per job. */
   Backend backend();
 
-  /** The memory budget of this process (explicit, or measured), for the CPU worker rule. */
-  MemoryBudget budget();
+  /**
+   * The {@code --memory-budget-gb} the run was given (checked when prepared), or null to let the
+   * scheduler resolve it; the scheduler alone turns it into the budget (DESIGN §3.5).
+   */
+  Double requestedBudgetGb();
 
   /**
-   * Cuts the run into tiles for the memory one tile may use and the tiles that may run at once.
-   * Only how many cells a tile holds may depend on these; no output bit does (DESIGN §5).
+   * Refuses (exit 3), before any tile, when what the run holds beyond its tiles cannot fit
+   * {@code budget} (the retained output of a bootstrap, DESIGN §3.8); the default holds nothing
+   * more.
    */
-  TilePlan plan(MemoryBudget perTile, int parallelism);
+  default void preflight(MemoryBudget budget) {}
+
+  /**
+   * The grid, cells and replicates of the run and the windows a tile may hold, for the one
+   * planner ({@link TilePlanner}). {@code budget} is the scheduler's, for analyses whose own
+   * rule fixes a tile's windows from it (ridge's batch, DESIGN §3.7).
+   */
+  TileShape shape(MemoryBudget budget);
+
+  /**
+   * The working set of one tile holding {@code windowsPerTile} replicate windows, in bytes:
+   * what the planner checks against the budget.
+   */
+  long bytesPerTile(int windowsPerTile);
 
   /**
    * The CPU workers this analysis can use within {@code ceiling} threads and {@code budget}
@@ -52,6 +72,11 @@ public interface TileAnalysis {
    * precision, input shapes, resampling (each present when it applies).
    */
   Map<String, Object> describe();
+
+  /** {@link #describe()} for a run planned as {@code plan} (whole-map analyses add their layout). */
+  default Map<String, Object> describe(TilePlan plan) {
+    return describe();
+  }
 
   /** Replicates (or permutations, or surrogates) drawn. */
   long replicates();

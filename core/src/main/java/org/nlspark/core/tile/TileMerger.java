@@ -22,19 +22,27 @@ public interface TileMerger {
 
   /**
    * A merger that decodes each partial, keeps them, and builds the result from all of them at the
-   * end (for analyses whose partials are whole voxel blocks, merged exactly in any order).
+   * end (for analyses whose partials are whole voxel blocks, merged exactly in any order); each
+   * tile of {@code plan} exactly once ({@link TileLedger}).
+   *
+   * @param tileIndex the tile a decoded partial came from
    */
-  static <T> TileMerger collecting(java.util.function.Function<byte[], T> decode,
+  static <T> TileMerger collecting(TilePlan plan, java.util.function.Function<byte[], T> decode,
+      java.util.function.ToIntFunction<T> tileIndex,
       java.util.function.Function<java.util.List<T>, Result> finish) {
     java.util.List<T> parts = new java.util.ArrayList<>();
+    TileLedger ledger = TileLedger.of(plan, "tiles");
     return new TileMerger() {
       @Override
       public synchronized void add(byte[] partial) {
-        parts.add(decode.apply(partial));
+        T part = decode.apply(partial);
+        ledger.record(tileIndex.applyAsInt(part), 0, 0);
+        parts.add(part);
       }
 
       @Override
       public synchronized Result finish() {
+        ledger.checkComplete();
         return finish.apply(parts);
       }
 

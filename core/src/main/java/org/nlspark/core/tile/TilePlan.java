@@ -109,10 +109,14 @@ public final class TilePlan implements Serializable {
         budgetGb, budgetSource);
   }
 
-  /** A copy that records another budget (e.g. a Spark task's share of its executor). */
-  public TilePlan withBudget(double gb, String source) {
-    return new TilePlan(grid, voxels, replicates, windowsPerTile, concurrentTiles, bytesPerTile,
-        tailSize, gb, source);
+  /** The budget a tile was sized against, in GB (a task's share on Spark). */
+  public double budgetGb() {
+    return budgetGb;
+  }
+
+  /** Where that budget came from ({@link org.nlspark.core.memory.BudgetSource#describe()}). */
+  public String budgetSource() {
+    return budgetSource;
   }
 
   public Map<String, Object> toMap() {

@@ -1,18 +1,23 @@
 package org.nlspark.core.tile;
 
+import java.util.Locale;
+import java.util.function.IntToLongFunction;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
 
 /**
- * Sizes tiles from a memory budget and a parallelism (threads, or Spark task slots), never
- * touching the grid. The planner aims for about {@value #TILES_PER_SLOT} tiles per slot so that
- * uneven tiles balance, then lowers windows per tile and tiles at once until the working set fits.
+ * The one planner: sizes every analysis' tiles from a memory budget and a parallelism (threads,
+ * or Spark task slots), never touching the grid. An analysis declares only its {@link TileShape}
+ * and what a tile costs ({@link TileAnalysis#bytesPerTile}); the planner aims for about
+ * {@value #TILES_PER_SLOT} tiles per slot so that uneven tiles balance, then lowers windows per
+ * tile (within the shape's bounds) and tiles at once until a tile fits the budget, and refuses
+ * (exit 3) when even the smallest tile does not.
  */
 public final class TilePlanner {
   /** Tiles per parallel slot to aim for (load balance versus per-tile overhead). */
@@ -21,35 +26,66 @@ public final class TilePlanner {
   private TilePlanner() {}
 
   /**
+   * Plans {@code analysis} for the budget its scheduler resolved.
+   *
    * @param budget memory the tiles running at once may use (a task's or the whole process's)
    * @param parallelism tiles that could run at once (threads or task slots)
    */
+  public static TilePlan plan(TileAnalysis analysis, MemoryBudget budget, int parallelism) {
+    return plan(analysis.shape(budget), analysis::bytesPerTile, analysis.command(), budget,
+        parallelism);
+  }
+
+  /** A resampling job's tiles (the cost of {@link #bytesPerTile}). */
   public static TilePlan plan(JobSpec spec, JobInputs inputs, ResamplingPlan resampling, Grid grid,
       MemoryBudget budget, int parallelism) {
-    int voxels = inputs.voxels();
-    long replicates = resampling.replicates();
-    int blocks = grid.blocks(voxels);
+    int tail = tailSize(spec, resampling.replicates());
+    return plan(TileShape.windows(grid, inputs.voxels(), resampling.replicates(), tail),
+        w -> bytesPerTile(spec, inputs, grid, w, tail), spec.analysis().command(), budget,
+        parallelism);
+  }
+
+  /**
+   * @param bytesPerTile the working set of one tile holding a number of windows
+   * @param command the command's name, for the refusal
+   */
+  public static TilePlan plan(TileShape shape, IntToLongFunction bytesPerTile, String command,
+      MemoryBudget budget, int parallelism) {
+    Grid grid = shape.grid();
+    int cells = shape.cells();
+    long replicates = shape.replicates();
+    int blocks = grid.blocks(cells);
     int windows = grid.windows(replicates);
     int slots = Math.max(1, parallelism);
     int wantedTiles = Math.max(blocks, slots * TILES_PER_SLOT);
-    int groups = Math.min(windows, (wantedTiles + blocks - 1) / blocks);
+    int groups = Math.max(1, Math.min(windows, (wantedTiles + blocks - 1) / blocks));
     int perTile = (windows + groups - 1) / groups;
-    int tail = tailSize(spec, replicates);
+    perTile = Math.max(shape.minWindowsPerTile(), Math.min(shape.maxWindowsPerTile(), perTile));
     long budgetBytes = budget.bytes();
-    long bytes = bytesPerTile(spec, inputs, grid, perTile, tail);
-    while (perTile > 1 && bytes > budgetBytes) {
-      perTile = (perTile + 1) / 2;
-      bytes = bytesPerTile(spec, inputs, grid, perTile, tail);
+    long bytes = bytesPerTile.applyAsLong(perTile);
+    while (perTile > shape.minWindowsPerTile() && (bytes > budgetBytes
+        || shape.cellsPerTile(perTile) > shape.maxCellsPerTile())) {
+      perTile = Math.max(shape.minWindowsPerTile(), (perTile + 1) / 2);
+      bytes = bytesPerTile.applyAsLong(perTile);
+    }
+    long values = shape.cellsPerTile(perTile);
+    int b = Math.min(grid.voxelBlock(), Math.max(1, cells));
+    if (values > shape.maxCellsPerTile()) {
+      throw new ResourceRefusedException(String.format(Locale.ROOT,
+          "Cannot plan tiles: one %s tile of %d cells x %d replicates holds %d values, more than"
+              + " the %d one array can hold. Mask to fewer voxels.",
+          command, b, (long) perTile * grid.window(), values, shape.maxCellsPerTile()));
     }
     if (bytes > budgetBytes) {
-      throw new ResourceRefusedException(String.format(
-          "Cannot plan tiles: one tile of %d voxels x %d replicates needs %.3g GB, more than the"
+      throw new ResourceRefusedException(String.format(Locale.ROOT,
+          "Cannot plan tiles: one %s tile of %d cells x %d replicates needs %.3g GB, more than the"
               + " %.3g GB budget (%s). Raise --memory-budget-gb or give the job more memory.",
-          grid.voxelBlock(), grid.window(), bytes / 1e9, budget.gb(), budgetSourceLabel(budget)));
+          command, b, (long) perTile * grid.window(), bytes / 1e9, budget.gb(),
+          budget.source().describe()));
     }
     int concurrent = (int) Math.max(1, Math.min(slots, budgetBytes / Math.max(1, bytes)));
-    return new TilePlan(grid, voxels, replicates, perTile, concurrent, bytes, tail, budget.gb(),
-        budgetSourceLabel(budget));
+    return new TilePlan(grid, cells, replicates, perTile, concurrent, bytes, shape.tailSize(),
+        budget.gb(), budget.source().describe());
   }
 
   /** Retained tail size for the percentile interval (§3.8), 0 when none is needed. */
@@ -57,7 +93,7 @@ public final class TilePlanner {
     if (spec.analysis() != Analysis.BOOTSTRAP || spec.ci() != CiMethod.PERCENTILE) {
       return 0;
     }
-    return BootstrapMemory.retainedTailSize(replicates, spec.confidence());
+    return TailSize.retained(replicates, spec.confidence());
   }
 
   /** Working set of one tile: data block copies, cell buffers, accumulators. */
@@ -78,19 +114,5 @@ public final class TilePlanner {
       acc = b * 24 + windowsPerTile * w * 8;
     }
     return data + cells + acc;
-  }
-
-  /** How summary.json names where a budget came from. */
-  public static String budgetSourceLabel(MemoryBudget budget) {
-    switch (budget.source()) {
-      case EXPLICIT:
-        return "--memory-budget-gb";
-      case MEASURED_CUDA:
-        return "measured free GPU memory x 0.8";
-      case MEASURED_SYSTEM:
-        return "measured available memory x 0.5, within the JVM heap";
-      default:
-        return "fallback 4 GB (nothing could be measured)";
-    }
   }
 }

@@ -5,14 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
-import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileRunner;
+import org.nlspark.core.tile.TileShape;
 
 /**
  * Time-series correlation against surrogates as an analysis of the pipeline: one tile per fixed
@@ -22,12 +20,18 @@ import org.nlspark.core.tile.TileRunner;
 public final class TimeSeriesAnalysis implements TileAnalysis {
   private final TimeSeriesCorrelation.Data data;
   private final TimeSeriesCorrelation.Options options;
-  private final MemoryBudget budget;
+  private final Double memoryBudgetGb;
 
-  TimeSeriesAnalysis(TimeSeriesCorrelation.Data data, TimeSeriesCorrelation.Options options) {
+  TimeSeriesAnalysis(TimeSeriesCorrelation.Data data, TimeSeriesCorrelation.Options options,
+      Double memoryBudgetGb) {
     this.data = data;
     this.options = options;
-    this.budget = MemoryBudget.resolve(null, BackendKind.CPU, MemoryProbe.system(), false);
+    this.memoryBudgetGb = MemoryBudget.checkExplicit(memoryBudgetGb);
+  }
+
+  /** The same analysis run within {@code --memory-budget-gb} (null: the engine measures). */
+  public TimeSeriesAnalysis withRequestedBudgetGb(Double gb) {
+    return new TimeSeriesAnalysis(data, options, gb);
   }
 
   @Override
@@ -46,8 +50,8 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
   }
 
   @Override
-  public MemoryBudget budget() {
-    return budget;
+  public Double requestedBudgetGb() {
+    return memoryBudgetGb;
   }
 
   @Override
@@ -55,15 +59,18 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
     return options.permutations();
   }
 
+  /** One tile per voxel block with every surrogate (folded window by window). */
   @Override
-  public TilePlan plan(MemoryBudget perTile, int parallelism) {
+  public TileShape shape(MemoryBudget budget) {
+    return TileShape.perBlock(options.grid(), data.voxels(), options.permutations(), 0);
+  }
+
+  /** The block standardised, its lag table (circle shifts), a window of nulls, the maxima. */
+  @Override
+  public long bytesPerTile(int windowsPerTile) {
     int vb = Math.min(options.grid().voxelBlock(), data.voxels());
     int t = data.timepoints();
-    // the block standardised, its lag table (circle shifts), a window of nulls, the maxima
-    long bytes = 8L * vb * (2L * t + options.grid().window()) + 8L * options.permutations();
-    int windows = options.grid().windows(options.permutations());
-    return new TilePlan(options.grid(), data.voxels(), options.permutations(), windows,
-        Math.max(1, parallelism), bytes, 0, perTile.gb(), perTile.source().describe());
+    return 8L * vb * (2L * t + options.grid().window()) + 8L * options.permutations();
   }
 
   @Override
@@ -78,8 +85,10 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
   public TileMerger merger(TilePlan plan) {
     int voxels = data.voxels();
     TimeSeriesCorrelation.Options o = options;
-    return TileMerger.collecting(TimeSeriesCorrelation.BlockOut::fromBytes,
-        outs -> TimeSeriesCorrelation.merge(outs, voxels, o));
+    // one tile per voxel block: a block's tile index is the block
+    int block = options.grid().voxelBlock();
+    return TileMerger.collecting(plan, TimeSeriesCorrelation.BlockOut::fromBytes,
+        out -> out.from() / block, outs -> TimeSeriesCorrelation.merge(outs, voxels, o));
   }
 
   @Override
@@ -92,7 +101,7 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
     params.put("fwer", options.fwer());
     m.put("parameters", params);
     m.put("seed", options.seed());
-    m.put("backend", PreparedJob.backendMap("cpu", backend()));
+    m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("timepoints", data.timepoints());

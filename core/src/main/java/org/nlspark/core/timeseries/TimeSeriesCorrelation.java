@@ -118,7 +118,8 @@ public final class TimeSeriesCorrelation {
         Series.standardize(surrogates, r * timepoints, timepoints);
       }
     }
-    return new TimeSeriesAnalysis(new Data(x, timepoints, voxels, zy, surrogates, shifts), o);
+    return new TimeSeriesAnalysis(new Data(x, timepoints, voxels, zy, surrogates, shifts), o,
+        null);
   }
 
   /** What every block reads: X, the standardised y and its surrogates (or shift table). */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.stats.NumpyPercentile;
 
 /**
@@ -49,7 +48,7 @@ class ElementTailUpdateTest {
     for (int kind = 0; kind < KINDS; kind++) {
       int cols = 17;
       int b = 400;
-      int k = BootstrapMemory.retainedTailSize(b, 0.9);
+      int k = TailSize.retained(b, 0.9);
       double[] x = values(rnd, b, cols, kind);
       TailAccumulator element = new TailAccumulator(cols, k);
       TailAccumulator row = new TailAccumulator(cols, k);
@@ -73,7 +72,7 @@ class ElementTailUpdateTest {
 
   private static void check(SplittableRandom rnd, int b, int cols, double c, int kind) {
     String what = String.format("B=%d c=%s kind=%d", b, c, kind);
-    int k = BootstrapMemory.retainedTailSize(b, c);
+    int k = TailSize.retained(b, c);
     double[] x = values(rnd, b, cols, kind);
     TailAccumulator element = new TailAccumulator(cols, k);
     TailAccumulator row = new TailAccumulator(cols, k);

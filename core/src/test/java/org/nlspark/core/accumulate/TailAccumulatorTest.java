@@ -214,7 +214,7 @@ class TailAccumulatorTest {
     byte[] m = new MomentAccumulator(2).toBytes();
     assertThatThrownBy(() -> TailAccumulator.fromBytes(m))
         .hasMessage("Cannot read TailAccumulator: magic byte must be 0x54, but was: 0x4d (bytes of"
-            + " another summary?)");
+            + " MomentAccumulator)");
     TailAccumulator full = new TailAccumulator(1, 2);
     full.update(new double[] {1, 2, 3}, 0, 3, 1);
     byte[] cut = Arrays.copyOf(full.toBytes(), full.toBytes().length - 1);

@@ -16,7 +16,6 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Tail;
-import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.ridge.RidgeResult;
@@ -55,7 +54,7 @@ class BootstrapIntervalSweepTest {
         check(at + " isc", isc.samples, b, 2, c, isc.ciLower, isc.ciUpper);
 
         RidgeResult ridge = RidgeBootstrap.run(ENGINE, design, 6, 2, target, 1, null, 0,
-            new RidgeBootstrap.Options(0.5, b, c, b, true, MemoryBudget.explicit(1)));
+            new RidgeBootstrap.Options(0.5, b, c, b, true, 1.0));
         check(at + " ridge", ridge.samples, b, 2, c, ridge.ciLower, ridge.ciUpper);
       }
     }

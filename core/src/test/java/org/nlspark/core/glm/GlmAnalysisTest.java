@@ -146,7 +146,8 @@ class GlmAnalysisTest {
     GlmAnalysis a = GlmAnalysis.prepare(data, GlmContrastStatisticTest.named(m), contrasts, o,
         "cpu", 1.0);
     GlmResult reference = GlmRun.run(a.model(), data, a.options());
-    org.nlspark.core.tile.TilePlan plan = a.plan(a.budget(), 3).withWindowsPerTile(2);
+    org.nlspark.core.tile.TilePlan plan = org.nlspark.core.tile.TilePlanner.plan(a,
+        org.nlspark.core.memory.MemoryBudget.explicit(1.0), 3).withWindowsPerTile(2);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
       out.writeObject(a.runner(plan));

@@ -305,7 +305,8 @@ class GlmWholeMapAnalysisTest {
 
     // Partials from a runner that went through Java serialization, merged in a shuffled order.
     GlmWholeMapAnalysis a = prepare(y, design, contrasts(), o, grid, true, 1.5);
-    TilePlan plan = a.plan(a.budget(), 3).withWindowsPerTile(1);
+    TilePlan plan = org.nlspark.core.tile.TilePlanner.plan(a, MemoryBudget.explicit(1.0), 3)
+        .withWindowsPerTile(1);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
       out.writeObject(a.runner(plan));
@@ -412,9 +413,11 @@ class GlmWholeMapAnalysisTest {
     assertThatThrownBy(() -> GlmAnalysis.prepare(y, GlmContrastStatisticTest.named(design), c, o,
         "gpu", 1.0)).isInstanceOf(ResourceRefusedException.class);
     GlmWholeMapAnalysis a = prepare(y, design, c, o, MaskGrid.of(NI, NJ, NK, m), true, null);
-    assertThatThrownBy(() -> a.plan(MemoryBudget.explicit(1e-6), 1))
+    assertThatThrownBy(() -> org.nlspark.core.tile.TilePlanner.plan(a,
+        MemoryBudget.explicit(1e-6), 1))
         .isInstanceOf(ResourceRefusedException.class)
-        .hasMessageStartingWith("Cannot plan TFCE tiles: a tile holds the whole maps of one"
-            + " 32-replicate window");
+        .hasMessageStartingWith("Cannot plan tiles: one glm tile of " + count(m)
+            + " cells x 32 replicates needs ")
+        .hasMessageContaining("GB budget (set by --memory-budget-gb)");
   }
 }

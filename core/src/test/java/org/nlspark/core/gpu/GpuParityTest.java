@@ -12,12 +12,12 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TileExecutor;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 
 /** GPU tiles against CPU tiles in float64 (skipped, never failed, where no GPU is usable). */
@@ -38,7 +38,7 @@ class GpuParityTest {
         .precision(Precision.FLOAT64).build();
     JobInputs inputs = DeviceCheck.randomInputs(analysis, 24, 300, 4);
     ResamplingPlan resampling = ResamplingPlan.forJob(spec, inputs);
-    int tail = analysis == Analysis.BOOTSTRAP ? BootstrapMemory.tailSize(500, 0.95) : 0;
+    int tail = TilePlanner.tailSize(spec, resampling.replicates());
     TilePlan plan = new TilePlan(new Grid(128, 64), 300, resampling.replicates(), 3, 1, 0, tail,
         1.0, "test");
     for (TileSpec tile : plan.tiles()) {

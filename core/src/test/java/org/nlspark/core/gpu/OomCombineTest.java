@@ -12,7 +12,6 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.DeviceOutOfMemoryException;
 import org.nlspark.core.memory.OomRecovery;
 import org.nlspark.core.resample.ResamplingPlan;
@@ -20,6 +19,7 @@ import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.PartialResult;
 import org.nlspark.core.tile.TileExecutor;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileSpec;
 
 /**
@@ -40,7 +40,7 @@ class OomCombineTest {
     JobSpec spec = b.build();
     JobInputs inputs = inputs(analysis);
     ResamplingPlan resampling = ResamplingPlan.forJob(spec, inputs);
-    int tail = analysis == Analysis.BOOTSTRAP ? BootstrapMemory.tailSize(300, 0.95) : 0;
+    int tail = TilePlanner.tailSize(spec, resampling.replicates());
     TilePlan plan = new TilePlan(new Grid(8, 16), inputs.voxels(), resampling.replicates(), 19, 1,
         0, tail, 1.0, "test");
     TileSpec tile = plan.tiles().get(1); // block 1, all 19 windows (the last one partial)

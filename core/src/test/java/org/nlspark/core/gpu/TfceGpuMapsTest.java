@@ -29,7 +29,6 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.MaskGrid;
@@ -39,6 +38,7 @@ import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileRunner;
 
 /**
@@ -114,7 +114,7 @@ class TfceGpuMapsTest {
     TfceAnalysis cpu = TfceAnalysis.prepare(spec(analysis, statistic, precision, tail, "cpu"),
         inputs, 1, SMALL, grid, true, 2.0);
     TfceAnalysis gpu = TfceAnalysis.prepare(spec(analysis, statistic, precision, tail, "gpu"),
-        inputs, 1, SMALL, grid, true, 2.0, FakeGpus.usable(), MemoryProbe.system());
+        inputs, 1, SMALL, grid, true, 2.0, FakeGpus.usable());
     assertThat(gpu.backend().kind()).isEqualTo(org.nlspark.core.backend.BackendKind.GPU);
     HostDevice device = new HostDevice(Long.MAX_VALUE);
     Result expected = new LocalEngine(1, SMALL, 2).run(cpu).result;
@@ -141,11 +141,11 @@ class TfceGpuMapsTest {
     JobInputs inputs = inputs(Analysis.ONE_SAMPLE, m);
     assertThatThrownBy(() -> TfceAnalysis.prepare(spec(Analysis.ONE_SAMPLE, "t",
         Precision.FLOAT32, Tail.TWO, "gpu"), inputs, 1, SMALL, MaskGrid.of(NI, NJ, NK, m), true,
-        null, FakeGpus.none("no CUDA driver"), MemoryProbe.system()))
+        null, FakeGpus.none("no CUDA driver")))
         .isInstanceOf(ResourceRefusedException.class).hasMessageContaining("no CUDA driver");
     TfceAnalysis auto = TfceAnalysis.prepare(spec(Analysis.ONE_SAMPLE, "t", Precision.FLOAT64,
         Tail.TWO, "auto"), inputs, 1, SMALL, MaskGrid.of(NI, NJ, NK, m), true, null,
-        FakeGpus.mustNotBeCalled(), MemoryProbe.system());
+        FakeGpus.mustNotBeCalled());
     assertThat(auto.backend().kind()).isEqualTo(org.nlspark.core.backend.BackendKind.CPU);
   }
 
@@ -171,13 +171,18 @@ class TfceGpuMapsTest {
       }
 
       @Override
-      public MemoryBudget budget() {
-        return a.budget();
+      public Double requestedBudgetGb() {
+        return a.requestedBudgetGb();
       }
 
       @Override
-      public TilePlan plan(MemoryBudget perTile, int parallelism) {
-        return a.plan(perTile, parallelism);
+      public TileShape shape(MemoryBudget budget) {
+        return a.shape(budget);
+      }
+
+      @Override
+      public long bytesPerTile(int windowsPerTile) {
+        return a.bytesPerTile(windowsPerTile);
       }
 
       @Override
@@ -193,6 +198,11 @@ class TfceGpuMapsTest {
       @Override
       public Map<String, Object> describe() {
         return a.describe();
+      }
+
+      @Override
+      public Map<String, Object> describe(TilePlan plan) {
+        return a.describe(plan);
       }
 
       @Override

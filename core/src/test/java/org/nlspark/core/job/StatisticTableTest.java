@@ -43,4 +43,40 @@ class StatisticTableTest {
                   || s.statisticName().equals("max")));
     }
   }
+
+  /** What the dispatch chose, as "family variant". */
+  private static final Statistic.Dispatch<String> NAMES = new Statistic.Dispatch<>() {
+    @Override
+    public String bootstrapLinear(Statistic.Reduction reduction) {
+      return Statistic.Kernel.BOOTSTRAP_LINEAR + " " + reduction.name().toLowerCase();
+    }
+
+    @Override
+    public String bootstrapOrder(Statistic.Order order) {
+      return Statistic.Kernel.BOOTSTRAP_ORDER + " " + order.name().toLowerCase();
+    }
+
+    @Override
+    public String signFlip(boolean tStatistic) {
+      return Statistic.Kernel.SIGN_FLIP + (tStatistic ? " t" : " mean");
+    }
+
+    @Override
+    public String twoSample(boolean welch) {
+      return Statistic.Kernel.TWO_SAMPLE + (welch ? " welch-t" : " mean-diff");
+    }
+
+    @Override
+    public String correlation(boolean spearman) {
+      return Statistic.Kernel.CORRELATION + (spearman ? " spearman" : " pearson");
+    }
+  };
+
+  @Test
+  void theOneDispatchSendsEachRowToItsKernelFamilyWithItsOwnVariant() {
+    for (Statistic s : Statistic.values()) {
+      assertThat(s.dispatch(NAMES)).as(s.label())
+          .isEqualTo(s.kernel() + " " + s.statisticName());
+    }
+  }
 }

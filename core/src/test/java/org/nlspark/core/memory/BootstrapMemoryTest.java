@@ -9,28 +9,6 @@ import org.nlspark.core.ResourceRefusedException;
 
 class BootstrapMemoryTest {
   @Test
-  void tailSizeFollowsTheReferenceIncludingItsFloatingPointOrder() {
-    assertThat(BootstrapMemory.tailSize(1000, 0.95)).isEqualTo(26); // 999*0.025.. = 24.975 -> 25+1
-    // (1-0.95)/2 = 0.025000000000000022, so 1000 x it is just above 25 -> 26+1
-    assertThat(BootstrapMemory.tailSize(1001, 0.95)).isEqualTo(27);
-    // (1-0.9)/2 = 0.04999999999999999, so 100 x it is just below 5 -> 5+1
-    assertThat(BootstrapMemory.tailSize(101, 0.9)).isEqualTo(6);
-    assertThat(BootstrapMemory.tailSize(10, 0.5)).isEqualTo(4); // ceil(2.25)+1
-    assertThat(BootstrapMemory.tailSize(2, 0.95)).isEqualTo(2); // ceil(0.025)+1 = 2
-    assertThat(BootstrapMemory.tailSize(1, 0.95)).isEqualTo(1); // never more than B
-  }
-
-  @Test
-  void tailSizeRejectsBadSamplesAndConfidence() {
-    assertThatThrownBy(() -> BootstrapMemory.tailSize(0, 0.95))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessage("--samples must be >= 1, but was: 0");
-    assertThatThrownBy(() -> BootstrapMemory.tailSize(100, 1.0))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessage("--confidence must be in (0, 1), but was: 1.0");
-  }
-
-  @Test
   void replicateWindowScalesWithWorkersNotReplicates() {
     assertThat(BootstrapMemory.replicateWindow(5000, 4)).isEqualTo(256);
     assertThat(BootstrapMemory.replicateWindow(50, 4)).isEqualTo(50);

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyDtype;
-import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.Draws;
 import org.nlspark.core.stats.NumpyPercentile;
 
@@ -76,7 +75,7 @@ class RidgeBootstrapTest {
   }
 
   static RidgeBootstrap.Options options(long b, int threads, double budgetGb) {
-    return new RidgeBootstrap.Options(0.7, b, 0.9, 5L, false, MemoryBudget.explicit(budgetGb));
+    return new RidgeBootstrap.Options(0.7, b, 0.9, 5L, false, (Double) budgetGb);
   }
 
   @Test
@@ -168,7 +167,7 @@ class RidgeBootstrapTest {
   void badInputIsRefusedWithTheFlagAndTheValue() {
     for (double a : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
       assertThatThrownBy(() -> new RidgeBootstrap.Options(a, 10, 0.9, 1L, false,
-          MemoryBudget.explicit(1)))
+          1.0))
           .isInstanceOf(InvalidInputException.class)
           .hasMessage("--alpha must be a finite number > 0, but was: " + a);
     }

@@ -339,17 +339,18 @@ class TfceAnalysisTest {
     JobSpec gpu = spec(Tail.TWO, 10).toBuilder().backend("gpu").build();
     // A GPU request runs the maps on the GPU kernels (TfceGpuMapsTest); without one it is exit 3.
     assertThatThrownBy(() -> TfceAnalysis.prepare(gpu, inputs, 1, SMALL, grid, true, null,
-        () -> org.nlspark.core.backend.GpuStatus.unavailable("no CUDA driver"),
-        org.nlspark.core.memory.MemoryProbe.system()))
+        () -> org.nlspark.core.backend.GpuStatus.unavailable("no CUDA driver")))
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageContaining("Cannot run on a GPU: GPU requested explicitly")
         .hasMessageContaining("no CUDA driver");
     TfceAnalysis analysis = TfceAnalysis.prepare(spec(Tail.TWO, 10), inputs, 1, SMALL, grid,
         true, null);
-    assertThatThrownBy(() -> analysis.plan(MemoryBudget.explicit(1e-6), 1))
+    assertThatThrownBy(() -> org.nlspark.core.tile.TilePlanner.plan(analysis,
+        MemoryBudget.explicit(1e-6), 1))
         .isInstanceOf(ResourceRefusedException.class)
-        .hasMessageStartingWith("Cannot plan TFCE tiles: a tile holds the whole maps of one"
-            + " 32-replicate window");
+        .hasMessageStartingWith("Cannot plan tiles: one " + analysis.command() + " tile of "
+            + analysis.mask().voxels() + " cells x 32 replicates needs ")
+        .hasMessageContaining("GB budget (set by --memory-budget-gb)");
   }
 
   @Test

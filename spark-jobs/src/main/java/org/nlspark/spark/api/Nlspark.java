@@ -105,13 +105,14 @@ public final class Nlspark {
     if (!input.hasGrid()) {
       return run(spark, TimeSeriesCorrelation.prepare(
           HadoopFiles.readNpy(conf, input.uri(), "--input", 2),
-          HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts), o, false);
+          HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts)
+          .withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
     }
     double[] y = HadoopFiles.readNpy(conf, targetPath, "--target", 1).data();
     SeriesInputs.Series s = input.read(conf);
     o.mask(s.mask()).maskSource(input.maskSource());
     return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
-        ts), o, false);
+        ts).withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
   }
 
   /**

@@ -1,13 +1,11 @@
 package org.nlspark.spark.api;
 
 import org.nlspark.core.ResourceRefusedException;
-import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscSummary;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.timeseries.SurrogateMethod;
@@ -167,7 +165,7 @@ public final class NlsparkOptions implements Serializable {
         fwer == null || fwer, seed == null ? 0 : seed, grid);
   }
 
-  /** The options of a ridge-bootstrap run (budget: explicit, else measured and capped, §3.5). */
+  /** The options of a ridge-bootstrap run (budget: explicit, else resolved by the engine). */
   public RidgeBootstrap.Options toRidgeOptions() {
     if (backend != null && backend.equals("gpu")) {
       throw gpuRefused("ridge-bootstrap");
@@ -175,7 +173,7 @@ public final class NlsparkOptions implements Serializable {
     return new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha,
         replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
         seed == null ? 0 : seed, saveSamples != null && saveSamples,
-        MemoryBudget.resolve(memoryBudgetGb, BackendKind.CPU, MemoryProbe.system(), true));
+        memoryBudgetGb);
   }
 
   private static ResourceRefusedException gpuRefused(String command) {
@@ -249,6 +247,7 @@ public final class NlsparkOptions implements Serializable {
 
   /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */
   public JobSpec toSpec(Analysis analysis) {
+    MemoryBudget.checkExplicit(memoryBudgetGb); // exit 2 before any Spark work
     JobSpec.Builder b = JobSpec.builder(analysis);
     if (statistic != null) b.statistic(statistic);
     if (replicates != null) b.replicates(replicates);

@@ -1,17 +1,20 @@
 package org.nlspark.spark.budget;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
-import org.nlspark.core.memory.BudgetSource;
+import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.memory.MemoryBudget;
 
 /**
  * The memory and task slots a Spark job's tiles may use, read on the driver before any task runs.
  *
- * <p>Precedence: {@code --memory-budget-gb} (core's {@link MemoryBudget} rule: explicit, &gt; 0,
- * uncapped) &gt; what Spark will give each executor &gt; nothing else. Spark's unified memory per
+ * <p>Precedence: core's one rule, {@link MemoryBudget#resolve(Double, java.util.OptionalLong,
+ * BackendKind, org.nlspark.core.memory.MemoryProbe, boolean)}: {@code --memory-budget-gb}
+ * (explicit, &gt; 0, uncapped) &gt; what Spark will give each executor. Spark's unified memory per
  * executor is {@code (heap - 300 MB) * spark.memory.fraction}; the heap is
  * {@code spark.executor.memory} on a cluster and the driver heap in local mode, where the driver is
  * the executor. Either budget is shared by the tiles running at once in one executor, so a tile
@@ -23,11 +26,11 @@ import org.nlspark.core.memory.MemoryBudget;
  * @param slotsPerExecutor tasks one executor runs at once
  * @param executors executors the job may use (1 in local mode)
  * @param taskCpus {@code spark.task.cpus}
- * @param perExecutor the budget of one executor (explicit or measured)
- * @param source how {@code perExecutor} was decided, in words (for summary.json)
+ * @param perExecutor the budget of one executor (explicit, or what Spark gives it)
+ * @param executorMemory how Spark's figure was read, in words (for summary.json)
  */
 public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int slotsPerExecutor,
-    int executors, int taskCpus, MemoryBudget perExecutor, String source) {
+    int executors, int taskCpus, MemoryBudget perExecutor, String executorMemory) {
 
   /** Spark's reserved system memory per executor (not usable by tasks). */
   public static final long RESERVED_BYTES = 300L * 1024 * 1024;
@@ -63,20 +66,15 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
   public static ExecutorBudget compute(long heapBytes, double memoryFraction, int coresPerExecutor,
       int taskCpus, int executors, boolean local, Double explicitGb) {
     int slots = Math.max(1, coresPerExecutor / Math.max(1, taskCpus));
-    MemoryBudget budget;
-    String source;
-    if (explicitGb != null) {
-      budget = MemoryBudget.explicit(explicitGb);
-      source = "--memory-budget-gb per executor";
-    } else {
-      long usable = (long) (Math.max(0, heapBytes - RESERVED_BYTES) * memoryFraction);
-      budget = new MemoryBudget(usable / 1e9, BudgetSource.MEASURED_SYSTEM, false);
-      source = String.format("%s heap %.3g GB minus 300 MB reserved, x spark.memory.fraction %s",
-          local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9,
-          memoryFraction);
-    }
+    long usable = (long) (Math.max(0, heapBytes - RESERVED_BYTES) * memoryFraction);
+    // Tiles are on-heap on the CPU whatever the backend; the executor's memory is never measured.
+    MemoryBudget budget = MemoryBudget.resolve(explicitGb, OptionalLong.of(usable),
+        BackendKind.CPU, null, false);
+    String memory = String.format(Locale.ROOT,
+        "%s heap %.3g GB minus 300 MB reserved, x spark.memory.fraction %s",
+        local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9, memoryFraction);
     return new ExecutorBudget(heapBytes, memoryFraction, slots, Math.max(1, executors),
-        Math.max(1, taskCpus), budget, source);
+        Math.max(1, taskCpus), budget, memory);
   }
 
   /** Tasks that run at once over the whole job: executors x slots per executor. */
@@ -86,12 +84,7 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
 
   /** What one tile may use: the executor's budget shared by its running tasks. */
   public MemoryBudget perTask() {
-    return new MemoryBudget(perExecutor.gb() / slotsPerExecutor, perExecutor.source(), false);
-  }
-
-  /** A label for the tile plan: where the per-task budget came from. */
-  public String perTaskSource() {
-    return source + ", / " + slotsPerExecutor + " task slot(s) per executor";
+    return perExecutor.sharedBy(slotsPerExecutor);
   }
 
   public Map<String, Object> toMap() {
@@ -103,7 +96,8 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
     m.put("task_cpus", taskCpus);
     m.put("executor_budget_gb", perExecutor.gb());
     m.put("task_budget_gb", perTask().gb());
-    m.put("budget_source", source);
+    m.put("budget_source", perExecutor.source().describe());
+    m.put("executor_memory", executorMemory);
     return m;
   }
 }

@@ -6,11 +6,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
-import org.nlspark.core.backend.BackendKind;
-import org.nlspark.core.backend.GpuProbes;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
@@ -121,12 +118,6 @@ abstract class CoreCommand extends NlsparkCommand {
     return v;
   }
 
-  /** The budget batches are sized against: --memory-budget-gb, else measured and capped. */
-  final MemoryBudget budget() {
-    return MemoryBudget.resolve(common.memoryBudgetGb, BackendKind.CPU,
-        MemoryProbe.system(GpuProbes.system()), true);
-  }
-
   /** These kernels run on CPU in float64; anything else is refused, not silently replaced. */
   private void backendAndPrecision() {
     if (common.backend().equals("gpu")) {
@@ -142,7 +133,9 @@ abstract class CoreCommand extends NlsparkCommand {
     if (n != null && n < 1) {
       throw new InvalidInputException("--partitions must be >= 1, but was: " + n);
     }
-    budget(); // an explicit --memory-budget-gb must be > 0 (DESIGN §3.5), checked before Spark
+    // An explicit --memory-budget-gb must be > 0 (DESIGN §3.5), checked before Spark; the engine
+    // resolves the budget itself.
+    MemoryBudget.checkExplicit(common.memoryBudgetGb);
   }
 
 

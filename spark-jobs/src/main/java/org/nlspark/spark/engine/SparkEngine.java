@@ -22,8 +22,6 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Statistic;
-import org.nlspark.core.memory.BudgetSource;
-import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
@@ -35,6 +33,7 @@ import org.nlspark.core.tile.TileSpec;
 import org.nlspark.spark.budget.ExecutorBudget;
 import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.conf.SparkLine;
+import org.nlspark.spark.conf.TestHooks;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
@@ -92,6 +91,18 @@ public final class SparkEngine {
     this.progress = progress;
   }
 
+  /**
+   * The run's budget (DESIGN §3.5), resolved once here by core's one rule: the analysis'
+   * {@code --memory-budget-gb}, else what Spark gives each executor; then the analysis'
+   * preflight against one executor's budget (in local mode, the driver's). Tiles are planned
+   * against one task's share of it ({@link ExecutorBudget#perTask()}).
+   */
+  private ExecutorBudget budget(TileAnalysis analysis) {
+    ExecutorBudget budget = ExecutorBudget.of(spark.sparkContext(), analysis.requestedBudgetGb());
+    analysis.preflight(budget.perExecutor());
+    return budget;
+  }
+
   /** Task slots of the session's cluster: what analyses prepare their preflight for. */
   public int parallelism() {
     return ExecutorBudget.of(spark.sparkContext(), null).taskSlots();
@@ -140,12 +151,9 @@ public final class SparkEngine {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    MemoryBudget explicit = job.budget();
-    ExecutorBudget budget = ExecutorBudget.of(sc,
-        explicit.source() == BudgetSource.EXPLICIT ? explicit.gb() : null);
+    ExecutorBudget budget = budget(job);
     int slots = budget.taskSlots();
-    TilePlan plan = job.plan(budget.perTask(), slots)
-        .withBudget(budget.perTask().gb(), budget.perTaskSource());
+    TilePlan plan = TilePlanner.plan(job, budget.perTask(), slots);
     List<TileSpec> tiles = plan.tiles();
     int blocks = grid.blocks(job.inputs.voxels());
     // Tasks are block partitions (a block's tiles run where the block is). By default about
@@ -157,7 +165,7 @@ public final class SparkEngine {
         : (int) Math.min(blocks, Math.max((long) TilePlanner.TILES_PER_SLOT * slots,
             (heldBytes + BLOCK_PARTITION_BYTES - 1) / BLOCK_PARTITION_BYTES));
     TileSpec[][] tilesByBlock = tilesByBlock(tiles, blocks);
-    int failOnce = NlsparkConf.failOnceTile(spark);
+    TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = job.runner(plan);
     String runId = UUID.randomUUID().toString();
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
@@ -197,8 +205,8 @@ public final class SparkEngine {
       handler = new MergeHandler(merger);
       jobStart = System.nanoTime();
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, job.inputs, tilesByBlock, failOnce,
-          NlsparkConf.holdTileMillis(spark)), handler, tag);
+      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, job.inputs, tilesByBlock, hooks),
+          handler, tag);
       jobEnd = System.nanoTime();
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
@@ -254,12 +262,9 @@ public final class SparkEngine {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    MemoryBudget explicit = analysis.budget();
-    ExecutorBudget budget = ExecutorBudget.of(sc,
-        explicit.source() == BudgetSource.EXPLICIT ? explicit.gb() : null);
+    ExecutorBudget budget = budget(analysis);
     int slots = budget.taskSlots();
-    TilePlan plan = analysis.plan(budget.perTask(), slots)
-        .withBudget(budget.perTask().gb(), budget.perTaskSource());
+    TilePlan plan = TilePlanner.plan(analysis, budget.perTask(), slots);
 
     Serializable data = analysis.data();
     long broadcastBytes = estimateBytes(data);
@@ -273,7 +278,7 @@ public final class SparkEngine {
     List<TileSpec> tiles = plan.tiles();
     // More partitions than tiles would only add empty tasks.
     int numPartitions = partitions == null ? tiles.size() : Math.min(partitions, tiles.size());
-    int failOnce = NlsparkConf.failOnceTile(spark);
+    TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = analysis.runner(plan);
     TileMerger merger = analysis.merger(plan);
     Broadcast<Serializable> shared = jsc.broadcast(data);
@@ -290,8 +295,7 @@ public final class SparkEngine {
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, numPartitions);
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(rdd.rdd(), new TileTask(runner, shared, failOnce,
-          NlsparkConf.holdTileMillis(spark)), handler, tag);
+      sc.runJob(rdd.rdd(), new TileTask(runner, shared, hooks), handler, tag);
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
     } finally {
@@ -412,15 +416,12 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     private final TileRunner runner;
     private final Broadcast<Serializable> inputs;
-    private final int failOnceTile;
-    private final long holdMillis;
+    private final TestHooks hooks;
 
-    TileTask(TileRunner runner, Broadcast<Serializable> inputs, int failOnceTile,
-        long holdMillis) {
+    TileTask(TileRunner runner, Broadcast<Serializable> inputs, TestHooks hooks) {
       this.runner = runner;
       this.inputs = inputs;
-      this.failOnceTile = failOnceTile;
-      this.holdMillis = holdMillis;
+      this.hooks = hooks;
     }
 
     @Override
@@ -431,33 +432,11 @@ public final class SparkEngine {
       List<byte[]> out = new ArrayList<>();
       while (tiles.hasNext()) {
         TileSpec tile = tiles.next();
-        if (tile.index() == failOnceTile && context.attemptNumber() == 0) {
-          throw new IllegalStateException("Injected failure of tile " + tile.index()
-              + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
-        }
-        if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
-          holdForTest(context, holdMillis);
-        }
+        hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
         out.add(runner.run(data, tile, gpuDevice(context)));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
           fetched - start);
-    }
-
-    /**
-     * Test hook for the killed-executor check: the first attempt of tile 0 says which executor
-     * runs it (a marker line on stderr, which the worker writes to that executor's log) and waits,
-     * so a script can kill exactly that executor while the task is running.
-     */
-    static void holdForTest(TaskContext context, long holdMillis) {
-      System.err.println("NLSPARK_HOLDING_TILE_0 pid=" + ProcessHandle.current().pid()
-          + " stage=" + context.stageId());
-      System.err.flush();
-      try {
-        Thread.sleep(holdMillis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 
@@ -468,16 +447,14 @@ public final class SparkEngine {
     private final TileRunner runner;
     private final JobInputs shape;
     private final TileSpec[][] tilesByBlock;
-    private final int failOnceTile;
-    private final long holdMillis;
+    private final TestHooks hooks;
 
-    BlockTileTask(TileRunner runner, JobInputs shape, TileSpec[][] tilesByBlock, int failOnceTile,
-        long holdMillis) {
+    BlockTileTask(TileRunner runner, JobInputs shape, TileSpec[][] tilesByBlock,
+        TestHooks hooks) {
       this.runner = runner;
       this.shape = shape;
       this.tilesByBlock = tilesByBlock;
-      this.failOnceTile = failOnceTile;
-      this.holdMillis = holdMillis;
+      this.hooks = hooks;
     }
 
     @Override
@@ -491,13 +468,7 @@ public final class SparkEngine {
         JobInputs block = next._2().inputs(shape);
         fetchNanos += System.nanoTime() - fetch;
         for (TileSpec tile : tilesByBlock[next._1()]) {
-          if (tile.index() == failOnceTile && context.attemptNumber() == 0) {
-            throw new IllegalStateException("Injected failure of tile " + tile.index()
-                + " on its first attempt (" + NlsparkConf.TEST_FAIL_ONCE_TILE + ")");
-          }
-          if (holdMillis > 0 && tile.index() == 0 && context.attemptNumber() == 0) {
-            TileTask.holdForTest(context, holdMillis);
-          }
+          hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
           out.add(runner.run(block, tile, gpuDevice(context)));
         }
       }

@@ -27,6 +27,7 @@ import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.result.Output;
+import org.nlspark.spark.conf.TestHooks;
 
 /**
  * Reads inputs and writes output directories on any Hadoop file system (file:, hdfs:, gs:, s3a:,
@@ -220,9 +221,6 @@ public final class HadoopFiles {
    * which the next run on the directory removes.
    */
   public static final class OutputDir implements AutoCloseable {
-    /** Test hook: pause at a named point ({@code first-write}, {@code between-renames}). */
-    static final String PAUSE_PROPERTY = "nlspark.test.pauseAt";
-
     private static final Map<String, Reservation> RESERVED = new HashMap<>();
 
     private final Reservation reservation;
@@ -724,24 +722,9 @@ public final class HadoopFiles {
       reservation.release();
     }
 
-    /** The test hook: {@code -Dnlspark.test.pauseAt=POINT[:MILLIS]} (default 4000 ms). */
+    /** The test hook ({@link TestHooks#pauseAt}): first-write, between-renames. */
     static void pause(String point) {
-      String spec = System.getProperty(PAUSE_PROPERTY);
-      if (spec == null || spec.isBlank()) {
-        return;
-      }
-      String[] parts = spec.split(":");
-      if (!parts[0].equals(point)) {
-        return;
-      }
-      long millis = parts.length > 1 ? Long.parseLong(parts[1]) : 4000;
-      System.err.println("nlspark-test: paused at " + point);
-      System.err.flush();
-      try {
-        Thread.sleep(millis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      TestHooks.pauseAt(point);
     }
   }
 

@@ -1,0 +1,103 @@
+package org.nlspark.core.accumulate;
+
+import java.util.Locale;
+
+/**
+ * The one registry of the byte forms partials travel in (DESIGN §2: tiles return bytes the
+ * driver merges), after DataSketches' {@code Family}: each family's first byte (its id) and its
+ * format version. A form starts with the id and the version; a reader rejects another family's
+ * bytes, and bytes of no family, with a message naming what it found.
+ *
+ * <p>Invariants: 1. no two families share an id (checked when the class loads); 2. a family's
+ * version changes when its layout does, so mixed builds fail loudly instead of misreading.
+ * These bytes never leave a run: no output file or fixture stores them.
+ */
+public enum PartialFamily {
+  /** {@link TailAccumulator}: the retained tails (little-endian). */
+  TAIL_ACCUMULATOR('T', 1, "TailAccumulator"),
+  /** {@link MomentAccumulator}: window moments (little-endian). */
+  MOMENT_ACCUMULATOR('M', 1, "MomentAccumulator"),
+  /** {@link ExceedanceCounter}: exceedance counts (little-endian). */
+  EXCEEDANCE_COUNTER('E', 1, "ExceedanceCounter"),
+  /** {@link NullMaxAccumulator}: per-replicate maxima (little-endian). */
+  NULL_MAX_ACCUMULATOR('N', 1, "NullMaxAccumulator"),
+  /** {@link SampleStore}: saved replicates (little-endian). */
+  SAMPLE_STORE('S', 1, "SampleStore"),
+  /** A voxelwise tile's partial ({@code tile.PartialResult}, big-endian). */
+  TILE_PARTIAL('P', 1, "a partial result"),
+  /** A glm tile's partial ({@code glm.GlmAnalysis}, big-endian). */
+  GLM_PARTIAL('G', 1, "a glm partial result"),
+  /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}, big-endian). */
+  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"); // 3: cluster mass
+
+  private final byte id;
+  private final byte version;
+  private final String what;
+
+  PartialFamily(char id, int version, String what) {
+    this.id = (byte) id;
+    this.version = (byte) version;
+    this.what = what;
+  }
+
+  static {
+    for (PartialFamily a : values()) {
+      for (PartialFamily b : values()) {
+        if (a != b && a.id == b.id) {
+          throw new ExceptionInInitializerError("[BUG] partial families " + a + " and " + b
+              + " share the id byte " + hex(a.id));
+        }
+      }
+    }
+  }
+
+  /** The first byte of this family's form. */
+  public byte id() {
+    return id;
+  }
+
+  /** The format version this build writes and reads. */
+  public byte version() {
+    return version;
+  }
+
+  /** What messages call bytes of this family ("TailAccumulator", "a glm partial result"). */
+  public String what() {
+    return what;
+  }
+
+  /** The family whose id is {@code id}, or null for bytes of no family. */
+  public static PartialFamily of(byte id) {
+    for (PartialFamily f : values()) {
+      if (f.id == id) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Checks the two header bytes of a form of this family.
+   *
+   * @throws IllegalArgumentException naming the family found (or that none has that id), or the
+   *     version found and the one this build reads
+   */
+  public void check(byte foundId, byte foundVersion) {
+    if (foundId != id) {
+      PartialFamily found = of(foundId);
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "Cannot read %s: magic byte must be %s, but was: %s (%s)", what, hex(id),
+          hex(foundId), found == null ? "bytes of no partial this build knows"
+              : "bytes of " + found.what));
+    }
+    if (foundVersion != version) {
+      throw new IllegalArgumentException("Cannot read " + what + ": unknown format version "
+          + foundVersion + " (this build reads version " + version + "); use the same nlspark"
+          + " version on driver and executors");
+    }
+  }
+
+  private static String hex(byte b) {
+    return String.format(Locale.ROOT, "0x%02x", b);
+  }
+}
