@@ -87,12 +87,52 @@ async function main() {
         alpha: e.dataset.alpha ? Number(e.dataset.alpha) : null,
         lower: e.dataset.lower || null, upper: e.dataset.upper || null }));
       const peaks = [...document.querySelectorAll('td.peak-mm')].map((e) => e.textContent.trim());
+      // each montage's coloured (thresholded) pixels per slice plane, read back from the PNG
+      const maps = [];
+      for (const img of document.querySelectorAll('img.map[data-planes]')) {
+        if (!img.dataset.planes) continue;
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const g = canvas.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
+        const top = Number(img.dataset.planeTop);
+        const height = Number(img.dataset.planeHeight);
+        const planes = img.dataset.planes.split(';').map((p) => {
+          const [x0, w] = p.split(',').map(Number);
+          let count = 0;
+          let sx = 0;
+          for (let y = top; y < top + height; y++) {
+            for (let x = x0; x < x0 + w; x++) {
+              const i = 4 * (y * canvas.width + x);
+              const hot = px[i] === 255 && px[i + 2] === 0;
+              const cool = px[i] === 0 && px[i + 2] === 255;
+              if (hot || cool) { count++; sx += x; }
+            }
+          }
+          return { x0, w, count, cx: count ? sx / count : null };
+        });
+        const part = img.closest('.inference');
+        maps.push({ view: img.dataset.view, labels: img.dataset.labels.split(','),
+          slicesMm: img.dataset.slicesMm.split(',').map(Number), planes,
+          caption: img.closest('figure').querySelector('figcaption').textContent.trim(),
+          inference: part ? part.dataset.inference : null,
+          statistic: part ? part.dataset.statistic : null });
+      }
+      const parts = [...document.querySelectorAll('.inference')].map((e) => ({
+        inference: e.dataset.inference, statistic: e.dataset.statistic,
+        line: (e.querySelector('.line') || {}).textContent || '',
+        nothing: (e.querySelector('.nothing') || {}).textContent || null,
+        maps: e.querySelectorAll('img.map').length }));
       return { title: document.title, sections: document.querySelectorAll('section').length,
-        imgs, counts, peaks, findings: [...document.querySelectorAll('.findings')]
+        imgs, counts, peaks, maps, parts, findings: [...document.querySelectorAll('.findings')]
           .map((e) => e.textContent.trim()) };
     })()` });
   if (shotPath) {
-    const shot = await send('Page.captureScreenshot', { format: 'png' });
+    // the top of the page at 60%: small enough for docs/, large enough to read the findings
+    const shot = await send('Page.captureScreenshot', { format: 'png',
+      clip: { x: 0, y: 0, width: 1200, height: 2100, scale: 0.6 } });
     writeFileSync(shotPath, Buffer.from(shot.data, 'base64'));
   }
   await sleep(200); // late console messages

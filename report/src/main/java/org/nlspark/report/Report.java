@@ -51,14 +51,22 @@ public final class Report {
 
   /** Renders report.html of the directory; throws when it holds no summary.json at all. */
   public static String render(ReportFiles files) {
+    return render(files, null, null);
+  }
+
+  /**
+   * The same with a grey underlay under the maps (a 3-D NIfTI on the runs' grid; null: the
+   * run's mean image when it wrote one, else the mask).
+   */
+  public static String render(ReportFiles files, byte[] underlay, String underlayName) {
     try {
       List<RunData> runs = new ArrayList<>();
-      RunData top = RunData.load(files, "");
+      RunData top = RunData.load(files, "", underlay, underlayName);
       if (top != null) {
         runs.add(top);
       } else {
         for (String sub : subRuns(files)) {
-          RunData r = RunData.load(files, sub + "/");
+          RunData r = RunData.load(files, sub + "/", underlay, underlayName);
           if (r != null) {
             runs.add(r);
           }
@@ -171,6 +179,160 @@ public final class Report {
     return parts.isEmpty() ? null : String.join(", ", parts);
   }
 
+  /**
+   * What a run found, one line per inference and statistic, from summary.json's
+   * {@code findings.inferences} (see core's {@code Findings}): e.g. "tstat1 TFCE: 123 voxels
+   * p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, upper tail". Family-wise (and FDR) inferences
+   * are listed; the uncorrected one only for a statistic that has no other. A summary written
+   * before the inferences were recorded gets its one {@link #findingsLine}; empty when there are
+   * no findings at all.
+   */
+  public static List<String> findingsLines(Map<String, Object> summary, NiftiMask mask) {
+    List<Map<String, Object>> inferences = inferences(summary);
+    if (inferences.isEmpty()) {
+      String line = findingsLine(summary, mask);
+      return line == null ? List.of() : List.of(line);
+    }
+    boolean glm = false;
+    java.util.Set<String> corrected = new java.util.HashSet<>();
+    for (Map<String, Object> e : inferences) {
+      glm |= String.valueOf(e.get("statistic")).matches("[tf]stat[0-9]+");
+      if (!"uncorrected".equals(e.get("inference"))) {
+        corrected.add(String.valueOf(e.get("statistic")));
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    for (Map<String, Object> e : inferences) {
+      if ("uncorrected".equals(e.get("inference")) && corrected.contains(e.get("statistic"))) {
+        continue;
+      }
+      lines.add(inferenceLine(e, glm, mask));
+    }
+    return lines;
+  }
+
+  /** The inferences summary.json records (an empty list for older summaries). */
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> inferences(Map<String, Object> summary) {
+    Object f = summary.get("findings");
+    Object list = f instanceof Map ? ((Map<?, ?>) f).get("inferences") : null;
+    List<Map<String, Object>> out = new ArrayList<>();
+    if (list instanceof List) {
+      for (Object o : (List<?>) list) {
+        if (o instanceof Map) {
+          out.add((Map<String, Object>) o);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** One inference's line (see {@link #findingsLines}). */
+  static String inferenceLine(Map<String, Object> e, boolean named, NiftiMask mask) {
+    String kind = String.valueOf(e.get("inference"));
+    String head = (named ? e.get("statistic") + " " : "") + kind + ": ";
+    String label = String.valueOf(e.getOrDefault("statistic_label", "statistic"));
+    String where = where(e, mask);
+    if ("bootstrap interval".equals(kind)) {
+      Object conf = e.get("confidence");
+      String level = conf instanceof Number ? percent(((Number) conf).doubleValue()) + " " : "";
+      String peak = e.get("peak_z") instanceof Number
+          ? String.format(Locale.ROOT, ", largest |z| %s (%s %s)%s",
+              number(Math.abs(((Number) e.get("peak_z")).doubleValue())), label,
+              number(((Number) e.get("peak_statistic")).doubleValue()), where) : "";
+      return head + e.get("intervals_excluding_0") + " voxels whose " + level
+          + "interval excludes 0" + peak;
+    }
+    String measure = String.valueOf(e.get("measure"));
+    long n = e.get("below_0_05") instanceof Number ? ((Number) e.get("below_0_05")).longValue()
+        : 0;
+    String tail = tailPhrase(String.valueOf(e.get("tail")));
+    StringBuilder b = new StringBuilder(head);
+    String alphaName = measure.equals("p") ? "p < 0.05 (uncorrected)"
+        : measure.equals("q") ? "q < 0.05" : measure + " < 0.05";
+    Double peakStat = e.get("peak_statistic") instanceof Number
+        ? ((Number) e.get("peak_statistic")).doubleValue() : null;
+    if (n > 0) {
+      b.append(n).append(" voxels ").append(alphaName);
+      if (peakStat != null) {
+        b.append(", peak ").append(label).append(' ').append(number(peakStat)).append(where);
+      }
+    } else {
+      String what = measure.equals("p_fwer") ? "FWER 0.05"
+          : measure.equals("p_cfwer") ? "FWER 0.05 across contrasts"
+          : measure.equals("q") ? "FDR 0.05" : "p < 0.05 uncorrected";
+      b.append("nothing survives at ").append(what);
+      if (e.get("peak_p") instanceof Number) {
+        b.append(" (smallest ").append(measure).append(' ')
+            .append(number(((Number) e.get("peak_p")).doubleValue())).append(')');
+      }
+      if (peakStat != null) {
+        b.append(", max ").append(label).append(' ').append(number(peakStat)).append(where);
+      }
+    }
+    if (e.get("cluster_threshold") instanceof Number) {
+      b.append(", clusters at ").append(label).append(' ')
+          .append(number(((Number) e.get("cluster_threshold")).doubleValue()));
+    }
+    b.append(", ").append(tail);
+    if (e.get("smallest_possible_p") instanceof Number
+        && ((Number) e.get("smallest_possible_p")).doubleValue() >= ALPHA) {
+      b.append("; the smallest p these draws can give is ")
+          .append(number(((Number) e.get("smallest_possible_p")).doubleValue()))
+          .append(", not below 0.05: more samples (or permutations) are needed");
+    }
+    return b.toString();
+  }
+
+  /** " at (x, y, z) mm" from the entry (or the mask), else " at voxel N", else "". */
+  static String where(Map<String, Object> e, NiftiMask mask) {
+    double[] mm = peakMm(e, mask);
+    if (mm != null) {
+      return String.format(Locale.ROOT, " at (%.0f, %.0f, %.0f) mm", mm[0], mm[1], mm[2]);
+    }
+    return e.get("peak_voxel") instanceof Number ? " at voxel " + e.get("peak_voxel") : "";
+  }
+
+  /** The peak in mm: recorded in summary.json, else from the mask; null without a grid. */
+  static double[] peakMm(Map<String, Object> e, NiftiMask mask) {
+    Object mm = e.get("peak_mm");
+    if (mm instanceof List && ((List<?>) mm).size() == 3) {
+      double[] d = new double[3];
+      for (int i = 0; i < 3; i++) {
+        d[i] = ((Number) ((List<?>) mm).get(i)).doubleValue();
+      }
+      return d;
+    }
+    if (mm instanceof double[]) {
+      return (double[]) mm;
+    }
+    if (mask != null && e.get("peak_voxel") instanceof Number) {
+      int voxel = ((Number) e.get("peak_voxel")).intValue();
+      if (voxel >= 0 && voxel < mask.count()) {
+        return Clusters.toMm(mask.grid().affine(), mask.ijk(voxel));
+      }
+    }
+    return null;
+  }
+
+  /** 0.95 -> "95%", 0.975 -> "97.5%". */
+  static String percent(double fraction) {
+    double p = 100 * fraction;
+    return (p == Math.rint(p) ? String.valueOf((long) p)
+        : String.format(Locale.ROOT, "%.4g", p).replaceAll("0+$", "")) + "%";
+  }
+
+  static String tailPhrase(String tail) {
+    switch (tail) {
+      case "upper":
+        return "upper tail";
+      case "lower":
+        return "lower tail";
+      default:
+        return "two-tailed";
+    }
+  }
+
   /** "t", "mean", "isc" ...: the parameter when recorded, else the findings' output name. */
   static String statisticName(Map<String, Object> summary) {
     Object p = summary.get("parameters");
@@ -223,10 +385,13 @@ public final class Report {
   private static final class Section {
     private final RunData run;
     private final String prefix;
+    /** summary.json's findings.inferences (empty for a summary written before them). */
+    private final List<Map<String, Object>> inferences;
 
     Section(RunData run) {
       this.run = run;
       this.prefix = run.name.isEmpty() ? "" : run.name + "/";
+      this.inferences = Report.inferences(run.summary);
     }
 
     Map<String, Object> build() {
@@ -234,17 +399,23 @@ public final class Report {
       s.put("title", run.command() + (run.name.isEmpty() || run.name.equals(run.command())
           ? "" : " (" + run.name + ")"));
       s.put("id", run.name.isEmpty() ? "run" : run.name);
-      String line = findingsLine(run.summary, run.mask);
-      s.put("findings", line);
+      List<String> lines = findingsLines(run.summary, run.mask);
+      s.put("findings", lines.isEmpty() ? null : lines);
       s.put("commandLine", run.summary.get("command_line"));
       s.put("facts", facts());
       List<String> warnings = warnings();
       s.put("warnings", warnings.isEmpty() ? null : warnings);
-      List<Map<String, Object>> counts = counts();
+      List<Map<String, Object>> counts = inferences.isEmpty() ? counts() : List.of();
       s.put("counts", counts.isEmpty() ? null : counts);
+      List<Map<String, Object>> sections = inferenceSections();
+      s.put("inferences", sections.isEmpty() ? null : sections);
       List<Map<String, Object>> charts = new ArrayList<>();
-      permutationCharts(charts);
-      bootstrapCharts(charts, s);
+      if (inferences.isEmpty()) {
+        permutationCharts(charts);
+        bootstrapCharts(charts, s);
+      } else {
+        pHistogram(charts);
+      }
       statisticChart(charts);
       s.put("charts", charts.isEmpty() ? null : charts);
       maps(s);
@@ -274,6 +445,10 @@ public final class Report {
       }
       if (!run.section("parameters").isEmpty()) {
         rows.add(row("name", "parameters", "value", joined(run.section("parameters"))));
+      }
+      if (!run.section("whole_map").isEmpty()) {
+        // TFCE and cluster settings (whole-map inference) live beside the parameters
+        rows.add(row("name", "whole-map inference", "value", joined(run.section("whole_map"))));
       }
       rows.add(row("name", "seed", "value", String.valueOf(run.summary.get("seed"))));
       Map<String, Object> backend = run.section("backend");
@@ -327,6 +502,225 @@ public final class Report {
         }
       }
       return w;
+    }
+
+    /**
+     * One part per inference and contrast (those the result line lists): what it is, its line,
+     * its thresholds table, "nothing survives" where so, its maps and clusters, and the null
+     * distribution of its maximum.
+     */
+    private List<Map<String, Object>> inferenceSections() {
+      List<Map<String, Object>> out = new ArrayList<>();
+      boolean glm = false;
+      java.util.Set<String> corrected = new java.util.HashSet<>();
+      for (Map<String, Object> e : inferences) {
+        glm |= String.valueOf(e.get("statistic")).matches("[tf]stat[0-9]+");
+        if (!"uncorrected".equals(e.get("inference"))) {
+          corrected.add(String.valueOf(e.get("statistic")));
+        }
+      }
+      for (Map<String, Object> e : inferences) {
+        String kind = String.valueOf(e.get("inference"));
+        String statistic = String.valueOf(e.get("statistic"));
+        if ("uncorrected".equals(kind) && corrected.contains(statistic)) {
+          continue;
+        }
+        Map<String, Object> part = "bootstrap interval".equals(kind) ? bootstrapSection(e)
+            : permutationSection(e, glm);
+        // a key a part lacks must not be looked up in the run's section by the template
+        for (String k : List.of("nothing", "unattainable", "excludes", "maps", "mapRule",
+            "clusters", "charts", "thresholds")) {
+          part.putIfAbsent(k, null);
+        }
+        out.add(part);
+      }
+      return out;
+    }
+
+    private Map<String, Object> permutationSection(Map<String, Object> e, boolean glm) {
+      String kind = String.valueOf(e.get("inference"));
+      String statistic = String.valueOf(e.get("statistic"));
+      String label = String.valueOf(e.getOrDefault("statistic_label", statistic));
+      String measure = String.valueOf(e.get("measure"));
+      String tail = String.valueOf(e.get("tail"));
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", (run.name.isEmpty() ? "run" : run.name) + "-" + statistic + "-"
+          + kind.replaceAll("[^A-Za-z0-9]+", "-").toLowerCase(Locale.ROOT));
+      m.put("title", (glm ? statistic + " (" + label + "): " : "") + kind + ", "
+          + tailPhrase(tail));
+      m.put("statistic", statistic);
+      m.put("inference", kind);
+      m.put("line", inferenceLine(e, glm, run.mask));
+      m.put("explain", explain(kind, label, e));
+      String pMap = String.valueOf(e.get("p_map"));
+      double[] p = run.voxelValues(pMap);
+      List<Map<String, Object>> rows = new ArrayList<>();
+      if (p != null) {
+        for (double alpha : new double[] {0.05, 0.01}) {
+          rows.add(row("label", measure + " < " + alpha, "count", countBelow(p, alpha),
+              "file", prefix + pMap + ".npy", "alpha", alpha, "of", p.length));
+        }
+      }
+      m.put("thresholds", rows);
+      int survivors = p == null ? 0 : countBelow(p, ALPHA);
+      if (survivors == 0) {
+        String what = measure.equals("q") ? "FDR 0.05" : measure.equals("p") ? "p < 0.05"
+            : "FWER 0.05";
+        m.put("nothing", "Nothing survives at " + what + (p == null ? "" : ": the smallest "
+            + measure + " is " + number(Arrays.stream(p).filter(v -> !Double.isNaN(v)).min()
+                .orElse(Double.NaN))) + ".");
+      }
+      if (e.get("smallest_possible_p") instanceof Number
+          && ((Number) e.get("smallest_possible_p")).doubleValue() >= ALPHA) {
+        m.put("unattainable", "These draws cannot give a p below 0.05: the smallest possible is "
+            + number(((Number) e.get("smallest_possible_p")).doubleValue())
+            + ". More samples (or permutations) are needed.");
+      }
+      double[] stat = run.voxelValues(statistic);
+      if (p != null && stat != null && survivors > 0) {
+        boolean[] keep = new boolean[stat.length];
+        for (int v = 0; v < keep.length; v++) {
+          keep[v] = p[v] < ALPHA;
+        }
+        m.putAll(drawMaps(stat, keep, label, measure + " < 0.05"));
+      }
+      List<Map<String, Object>> charts = new ArrayList<>();
+      Object nullName = e.get("null_map");
+      double[] nullMax = nullName == null ? null : run.voxelValues(String.valueOf(nullName));
+      double[] score = run.voxelValues(String.valueOf(e.get("score_map")));
+      if (nullMax != null && score != null) {
+        Tail t = Tail.of(tail);
+        boolean signed = !"cluster extent".equals(kind);
+        double observedMax = Double.NaN;
+        for (double v : score) {
+          double k = signed ? t.key(v) : v;
+          if (!Double.isNaN(k) && (Double.isNaN(observedMax) || k > observedMax)) {
+            observedMax = k;
+          }
+        }
+        String what = scoreName(kind, label, signed ? t : Tail.UPPER);
+        double threshold = fwerThreshold(nullMax, ALPHA);
+        BufferedImage h = Charts.histogram("Null distribution of the maximum " + what + " ("
+            + nullMax.length + " draws)", "max " + what, nullMax,
+            new Charts.Marker("observed max " + number(observedMax), observedMax,
+                new Color(200, 30, 30)),
+            new Charts.Marker("FWER 0.05 threshold " + number(threshold), threshold,
+                new Color(20, 140, 40)));
+        if (h != null) {
+          charts.add(image("null distribution of the maximum " + what, h, "The maximum over"
+              + " voxels of " + what + " in each draw; a voxel survives at FWER 0.05 when its "
+              + what + " is above the green line" + (Double.isNaN(threshold)
+                  ? " (too few draws for one: need at least 19)" : "") + "."));
+        }
+      }
+      m.put("charts", charts.isEmpty() ? null : charts);
+      return m;
+    }
+
+    private Map<String, Object> bootstrapSection(Map<String, Object> e) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", (run.name.isEmpty() ? "run" : run.name) + "-bootstrap-interval");
+      Object conf = e.get("confidence");
+      String level = conf instanceof Number ? percent(((Number) conf).doubleValue())
+          : "the run's";
+      m.put("title", "Bootstrap intervals (" + level + ")");
+      m.put("statistic", e.get("statistic"));
+      m.put("inference", "bootstrap interval");
+      m.put("line", inferenceLine(e, false, run.mask));
+      m.put("explain", "Read the interval. A voxel whose " + level + " interval (ci_lower to"
+          + " ci_upper, from the bootstrap draws) excludes 0 is one where the statistic differs"
+          + " from 0 at that confidence, without assuming normality. z = mean / std of the draws"
+          + " and p = 2(1 - Phi(|z|)) are a normal approximation of the same evidence: where p"
+          + " and the interval disagree, the interval is the one to read. Neither is corrected"
+          + " for the number of voxels; for family-wise error control use a permutation test"
+          + " (one-sample, glm).");
+      List<Map<String, Object>> rows = new ArrayList<>();
+      double[] lo = run.voxelValues("ci_lower");
+      double[] hi = run.voxelValues("ci_upper");
+      double[] p = run.voxelValues("p");
+      if (p != null) {
+        for (double alpha : new double[] {0.05, 0.01}) {
+          rows.add(row("label", "p < " + alpha + " (normal approximation, uncorrected)",
+              "count", countBelow(p, alpha), "file", prefix + "p.npy", "alpha", alpha,
+              "of", p.length));
+        }
+      }
+      m.put("thresholds", rows);
+      if (lo != null && hi != null && lo.length == hi.length) {
+        boolean[] keep = new boolean[lo.length];
+        int excludes = 0;
+        double[] width = new double[lo.length];
+        for (int v = 0; v < lo.length; v++) {
+          keep[v] = lo[v] > 0 || hi[v] < 0;
+          excludes += keep[v] ? 1 : 0;
+          width[v] = hi[v] - lo[v];
+        }
+        m.put("excludes", row("count", excludes, "of", lo.length,
+            "lower", prefix + "ci_lower.npy", "upper", prefix + "ci_upper.npy"));
+        if (excludes == 0) {
+          m.put("nothing", "No interval excludes 0.");
+        } else {
+          double[] stat = run.voxelValues(String.valueOf(e.get("statistic")));
+          m.putAll(drawMaps(stat, keep, String.valueOf(e.get("statistic")),
+              "interval excludes 0"));
+        }
+        BufferedImage h = Charts.histogram("Bootstrap interval widths", "ci_upper - ci_lower",
+            width);
+        if (h != null) {
+          m.put("charts", List.of(image("histogram of interval widths", h, excludes + " of "
+              + lo.length + " intervals exclude 0.")));
+        }
+      }
+      return m;
+    }
+
+    /** What the kind of inference is, in a sentence or two. */
+    private String explain(String kind, String label, Map<String, Object> e) {
+      Map<String, Object> wm = run.section("whole_map");
+      switch (kind) {
+        case "max-T":
+          return "Family-wise error by the maximum " + label + " over voxels of each draw (the"
+              + " max-statistic method): p_fwer = (#{draws whose maximum >= the voxel's} + 1) /"
+              + " (draws + 1).";
+        case "TFCE":
+          return "Threshold-free cluster enhancement of the " + label + " map (E "
+              + wm.getOrDefault("tfce_extent_exponent", 0.5) + ", H "
+              + wm.getOrDefault("tfce_height_exponent", 2.0)
+              + ", face-connected, as FSL -T and nilearn); FWER by the maximum TFCE score of"
+              + " each draw. The map shows the " + label + " values where p_fwer(TFCE) < 0.05.";
+        case "cluster extent":
+          return "Clusters of voxels with " + label + " beyond "
+              + (e.get("cluster_threshold") == null ? "the cluster-forming threshold"
+                  : number(((Number) e.get("cluster_threshold")).doubleValue()))
+              + " on the tested tail; each voxel carries its cluster's size, FWER by the largest"
+              + " cluster of each draw. Inference is on whole clusters, not on their voxels.";
+        case "cluster mass":
+          return "Clusters of voxels with " + label + " beyond the cluster-forming threshold;"
+              + " each voxel carries its cluster's mass (the sum of " + label + "), FWER by the"
+              + " largest mass of each draw.";
+        case "max-T across contrasts":
+          return "Family-wise error over all contrasts at once (statistics converted to z, as"
+              + " PALM).";
+        case "FDR":
+          return "Benjamini-Hochberg false discovery rate q from the uncorrected p.";
+        default:
+          return "Uncorrected p: (#{draws at least as extreme} + 1) / (draws + 1), voxel by"
+              + " voxel; not corrected for the number of voxels.";
+      }
+    }
+
+    /** The histogram of this run's uncorrected p, when there is one. */
+    private void pHistogram(List<Map<String, Object>> charts) {
+      double[] p = run.voxelValues("p");
+      if (p == null || run.voxelValues("null_max") == null) {
+        return;
+      }
+      BufferedImage hp = Charts.histogram("Uncorrected p-values", "p", p,
+          new Charts.Marker("p = 0.05", 0.05, new Color(20, 140, 40)));
+      if (hp != null) {
+        charts.add(image("histogram of uncorrected p", hp, "Flat under the null; a peak near"
+            + " 0 is the effect."));
+      }
     }
 
     private List<Map<String, Object>> counts() {
@@ -460,6 +854,9 @@ public final class Report {
     }
 
     private void maps(Map<String, Object> s) {
+      if (!inferences.isEmpty()) {
+        return; // each inference draws its own
+      }
       NiftiMask mask = run.mask;
       if (mask == null) {
         return;
@@ -505,6 +902,21 @@ public final class Report {
         rule = "not thresholded";
         Arrays.fill(keep, true);
       }
+      s.putAll(drawMaps(stat, keep, statName, rule));
+    }
+
+    /**
+     * Montages (axial, coronal, sagittal; world orientation, see {@link Slices}) of {@code stat}
+     * where {@code keep}, over the underlay (else the mask), the colour bar, and the cluster
+     * table: keys maps, mapRule, clusters, noClusters. Empty without a grid.
+     */
+    private Map<String, Object> drawMaps(double[] stat, boolean[] keep, String statName,
+        String rule) {
+      Map<String, Object> s = new LinkedHashMap<>();
+      NiftiMask mask = run.mask;
+      if (mask == null || stat == null || stat.length != mask.count()) {
+        return s;
+      }
       int[] dims = mask.grid().dims();
       double[][] affine = mask.grid().affine();
       double[] overlay = new double[mask.grid().voxels()];
@@ -536,18 +948,42 @@ public final class Report {
       }
       int[] peakIjk = peak < 0 ? null : mask.ijk(peak);
       List<Map<String, Object>> images = new ArrayList<>();
+      Slices.Orientation orientation = Slices.Orientation.of(affine);
       for (Slices.View view : Slices.View.values()) {
-        int[] picked = Slices.pick(dims, view, overlay, background,
-            peakIjk == null ? -1 : peakIjk[view.through]);
+        int[] picked = Slices.pick(dims, orientation, view, overlay, background,
+            peakIjk == null ? -1 : peakIjk[orientation.axis[view.through]]);
         BufferedImage img = Slices.montage(dims, affine, view, picked, overlay, background,
             floor, limit);
-        images.add(image(view.title + " slices", img, view.title));
+        Map<String, Object> im = image(view.title + " slices", img, view.title + " ("
+            + (view == Slices.View.SAGITTAL ? "" : "neurological: the subject's left on the left, ")
+            + view.leftLabel + " to " + view.rightLabel + ", " + view.topLabel + " up)");
+        im.put("view", view.title);
+        im.put("slices", joinedInts(picked));
+        // where each slice's plane lies in the image, and its world coordinate: for checkers
+        StringBuilder planes = new StringBuilder();
+        StringBuilder mm = new StringBuilder();
+        for (int n = 0; n < picked.length; n++) {
+          planes.append(n == 0 ? "" : ";").append(Slices.planeX(dims, orientation, view, n))
+              .append(',').append(Slices.planeWidth(dims, orientation, view));
+          mm.append(n == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.1f",
+              Slices.sliceMm(affine, dims, orientation, view, picked[n])));
+        }
+        im.put("planes", planes.toString());
+        im.put("planeTop", Slices.planeY());
+        im.put("planeHeight", dims[orientation.axis[view.up]]
+            * Slices.scale(dims, orientation, view));
+        im.put("slicesMm", mm.toString());
+        im.put("labels", view.leftLabel + "," + view.rightLabel + "," + view.topLabel + ","
+            + view.bottomLabel);
+        im.put("axisVoxel", orientation.axis[view.through]);
+        im.put("flipX", orientation.flip[view.across]);
+        images.add(im);
       }
       images.add(image("colour bar", Slices.colourBar(floor, limit, negative, statName + " (" + rule
           + ")"), "colour bar"));
       s.put("maps", images);
       s.put("mapRule", statName + " where " + rule + ", over the "
-          + (run.background == null ? "mask" : "mean image"));
+          + (run.background == null ? "mask (no underlay given)" : run.backgroundName));
       List<Map<String, Object>> table = new ArrayList<>();
       int n = 0;
       for (Clusters.Cluster c : Clusters.find(dims, affine, overlay)) {
@@ -562,6 +998,7 @@ public final class Report {
       }
       s.put("clusters", table.isEmpty() ? null : table);
       s.put("noClusters", table.isEmpty());
+      return s;
     }
 
     private List<Map<String, Object>> outputs() {
@@ -598,6 +1035,49 @@ public final class Report {
     }
     long index = sorted.length - 1 - k;
     return index < 0 ? Double.NEGATIVE_INFINITY : sorted[(int) index];
+  }
+
+  /** "|t|", "t", "-t", "TFCE of t", "cluster size": what a null maximum is a maximum of. */
+  static String scoreName(String kind, String label, Tail tail) {
+    String base = switch (kind) {
+      case "TFCE" -> "TFCE score";
+      case "cluster extent" -> "cluster size";
+      case "cluster mass" -> "cluster mass";
+      default -> label;
+    };
+    if ("cluster extent".equals(kind)) {
+      return base;
+    }
+    return switch (tail) {
+      case UPPER -> base;
+      case LOWER -> "-" + base;
+      default -> "|" + base + "|";
+    };
+  }
+
+  /** A tail as summary.json spells it (two, upper, lower; older: greater, less). */
+  enum Tail {
+    TWO, UPPER, LOWER;
+
+    static Tail of(String s) {
+      return switch (s) {
+        case "upper", "greater" -> UPPER;
+        case "lower", "less" -> LOWER;
+        default -> TWO;
+      };
+    }
+
+    double key(double v) {
+      return this == UPPER ? v : this == LOWER ? -v : Math.abs(v);
+    }
+  }
+
+  static String joinedInts(int[] a) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < a.length; i++) {
+      b.append(i == 0 ? "" : ",").append(a[i]);
+    }
+    return b.toString();
   }
 
   static int countBelow(double[] values, double alpha) {

@@ -25,8 +25,10 @@ final class RunData {
   final Map<String, Object> summary;
   final Map<String, NpyArray> arrays = new LinkedHashMap<>();
   final NiftiMask mask;
-  /** Background volume in file order (the mean image), or null to draw the mask. */
+  /** Background volume in file order (the underlay), or null to draw the mask. */
   final double[] background;
+  /** What the background is, for the page ("the underlay mean.nii.gz"). */
+  String backgroundName = "mask";
   final List<String> notes = new ArrayList<>();
 
   private RunData(String name, Map<String, Object> summary, NiftiMask mask, double[] background) {
@@ -39,6 +41,17 @@ final class RunData {
   /** The run whose summary.json is at {@code prefix + "summary.json"}, or null when none is. */
   @SuppressWarnings("unchecked")
   static RunData load(ReportFiles files, String prefix) throws IOException {
+    return load(files, prefix, null, null);
+  }
+
+  /**
+   * The same with an underlay (a 3-D NIfTI on the mask's grid, e.g. the mean of the inputs or
+   * an anatomical image resampled to it) drawn in grey under the maps; null for none, when the
+   * run's mean_image.nii.gz (if any) is drawn, else the mask.
+   */
+  @SuppressWarnings("unchecked")
+  static RunData load(ReportFiles files, String prefix, byte[] underlay, String underlayName)
+      throws IOException {
     byte[] json = files.read(prefix + "summary.json");
     if (json == null) {
       return null;
@@ -52,12 +65,26 @@ final class RunData {
     Map<String, Object> summary = (Map<String, Object>) parsed;
     NiftiMask mask = readMask(files, prefix, summary);
     double[] background = null;
-    byte[] mean = files.read(prefix + "mean_image.nii.gz");
-    if (mask != null && mean != null) {
-      background = readVolume(mean, prefix + "mean_image.nii.gz", mask.grid().voxels());
+    String backgroundName = "mask";
+    if (mask != null && underlay != null) {
+      background = readVolume(underlay, underlayName, mask.grid().voxels());
+      if (background == null) {
+        throw new InvalidInputException("Cannot use " + underlayName + " as the underlay: it is"
+            + " not on the grid of the run's mask (" + mask.grid().dims()[0] + " x "
+            + mask.grid().dims()[1] + " x " + mask.grid().dims()[2] + "); resample it to the"
+            + " mask's grid first");
+      }
+      backgroundName = "underlay " + underlayName;
+    } else {
+      byte[] mean = files.read(prefix + "mean_image.nii.gz");
+      if (mask != null && mean != null) {
+        background = readVolume(mean, prefix + "mean_image.nii.gz", mask.grid().voxels());
+        backgroundName = "mean image";
+      }
     }
     String name = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
     RunData run = new RunData(name, summary, mask, background);
+    run.backgroundName = background == null ? "mask" : backgroundName;
     for (String file : outputNames(summary)) {
       // the saved draws (samples.npy, B x V) are not drawn and can be large: not read
       if (!file.endsWith(".npy") || file.contains("/") || file.startsWith("samples")) {

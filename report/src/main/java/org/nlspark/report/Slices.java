@@ -10,9 +10,16 @@ import java.util.Locale;
 /**
  * Slice montages drawn with Java2D: a grey background (mean image or mask) with the
  * thresholded statistic over it, warm colours for positive values and cool for negative, one
- * montage per view, and the colour bar that goes with them. Views assume the usual RAS-like
- * voxel axes (i left-right, j posterior-anterior, k inferior-superior); rows are flipped so
- * that anterior/superior is up.
+ * montage per view, and the colour bar that goes with them.
+ *
+ * <p>Slices are drawn in world (scanner/MNI, RAS+) orientation in the neurological convention,
+ * as nilearn ({@code radiological=False}, its default) and FSLeyes show them: the subject's left
+ * on the left of the image and +x (right) on the right in axial and coronal slices; anterior up
+ * (axial) and on the right (sagittal, as nilearn's x cuts); superior up. Which voxel axis runs
+ * along each world axis, and in which direction, comes from the affine ({@link Orientation}), so
+ * a LAS-stored image (negative x step, as FSL's MNI templates) is drawn the same way round as a
+ * RAS one. Each slice is labelled with its world coordinate in mm, each montage with L/R, A/P,
+ * S/I at its edges.
  */
 final class Slices {
   static final int SLICES = 6;
@@ -23,34 +30,102 @@ final class Slices {
 
   private Slices() {}
 
+  /** A view by world axes (0 x, 1 y, 2 z): the one cut through, across (left to right), up. */
   enum View {
-    AXIAL("axial", 2, 0, 1, "z"),
-    CORONAL("coronal", 1, 0, 2, "y"),
-    SAGITTAL("sagittal", 0, 1, 2, "x");
+    AXIAL("axial", 2, 0, 1, "z", "L", "R", "A", "P"),
+    CORONAL("coronal", 1, 0, 2, "y", "L", "R", "S", "I"),
+    SAGITTAL("sagittal", 0, 1, 2, "x", "P", "A", "S", "I");
 
     final String title;
     final int through;
     final int across;
     final int up;
     final String axis;
+    final String leftLabel;
+    final String rightLabel;
+    final String topLabel;
+    final String bottomLabel;
 
-    View(String title, int through, int across, int up, String axis) {
+    View(String title, int through, int across, int up, String axis, String left, String right,
+        String top, String bottom) {
       this.title = title;
       this.through = through;
       this.across = across;
       this.up = up;
       this.axis = axis;
+      this.leftLabel = left;
+      this.rightLabel = right;
+      this.topLabel = top;
+      this.bottomLabel = bottom;
     }
   }
 
+  /**
+   * For each world axis w (x, y, z), the voxel axis {@code axis[w]} that runs along it (the
+   * largest |affine| entry of row w among the axes not yet taken) and whether the voxel index
+   * decreases as the world coordinate grows ({@code flip[w]}).
+   */
+  static final class Orientation {
+    final int[] axis = new int[3];
+    final boolean[] flip = new boolean[3];
+
+    static Orientation of(double[][] affine) {
+      Orientation o = new Orientation();
+      boolean[] taken = new boolean[3];
+      // rows in order of their clearest column, so an oblique affine still gets a permutation
+      for (int pass = 0; pass < 3; pass++) {
+        int bestRow = -1;
+        int bestCol = -1;
+        double best = -1;
+        for (int w = 0; w < 3; w++) {
+          boolean done = false;
+          for (int q = 0; q < pass; q++) {
+            done |= o.order[q] == w;
+          }
+          if (done) {
+            continue;
+          }
+          for (int i = 0; i < 3; i++) {
+            if (!taken[i] && Math.abs(affine[w][i]) > best) {
+              best = Math.abs(affine[w][i]);
+              bestRow = w;
+              bestCol = i;
+            }
+          }
+        }
+        o.order[pass] = bestRow;
+        taken[bestCol] = true;
+        o.axis[bestRow] = bestCol;
+        o.flip[bestRow] = affine[bestRow][bestCol] < 0;
+      }
+      return o;
+    }
+
+    private final int[] order = {-1, -1, -1};
+
+    /** Voxel index along the voxel axis of world axis w at display position d (0 = lowest). */
+    int index(int w, int d, int[] dims) {
+      int n = dims[axis[w]];
+      return flip[w] ? n - 1 - d : d;
+    }
+  }
+
+  /** Margin around a montage for the orientation letters. */
+  static final int MARGIN = 14;
+
   /** Pixels per voxel: about 150 px for the larger in-plane side, 1 to 8. */
-  static int scale(int[] dims, View v) {
-    int side = Math.max(dims[v.across], dims[v.up]);
+  static int scale(int[] dims, Orientation o, View v) {
+    int side = Math.max(dims[o.axis[v.across]], dims[o.axis[v.up]]);
     return Math.max(1, Math.min(8, 150 / Math.max(1, side)));
   }
 
-  /** Slice indices along the view's axis: evenly over where the overlay (else the mask) is. */
-  static int[] pick(int[] dims, View v, double[] overlay, double[] background, int peakAlong) {
+  /**
+   * Slice indices (along the voxel axis of the view's world axis, in increasing world order):
+   * evenly over where the overlay (else the mask) is, the peak's own slice among them.
+   */
+  static int[] pick(int[] dims, Orientation o, View v, double[] overlay, double[] background,
+      int peakAlong) {
+    int axis = o.axis[v.through];
     int lo = Integer.MAX_VALUE;
     int hi = -1;
     for (int pass = 0; pass < 2 && hi < 0; pass++) {
@@ -58,7 +133,7 @@ final class Slices {
       for (int f = 0; f < where.length; f++) {
         boolean in = pass == 0 ? !Double.isNaN(where[f]) : where[f] != 0 && !Double.isNaN(where[f]);
         if (in) {
-          int c = coord(dims, f, v.through);
+          int c = coord(dims, f, axis);
           lo = Math.min(lo, c);
           hi = Math.max(hi, c);
         }
@@ -66,7 +141,7 @@ final class Slices {
     }
     if (hi < 0) {
       lo = 0;
-      hi = dims[v.through] - 1;
+      hi = dims[axis] - 1;
     }
     int n = Math.min(SLICES, hi - lo + 1);
     int[] picked = new int[n];
@@ -82,7 +157,15 @@ final class Slices {
         }
       }
       picked[best] = peakAlong;
-      java.util.Arrays.sort(picked);
+    }
+    java.util.Arrays.sort(picked);
+    if (o.flip[v.through]) {
+      // increasing world coordinate from left to right in the montage
+      for (int a = 0, b = picked.length - 1; a < b; a++, b--) {
+        int t = picked[a];
+        picked[a] = picked[b];
+        picked[b] = t;
+      }
     }
     return picked;
   }
@@ -98,17 +181,46 @@ final class Slices {
     }
   }
 
-  static int width(int[] dims, View v, int slices) {
-    return slices * dims[v.across] * scale(dims, v) + (slices - 1) * GAP;
+  static int planeWidth(int[] dims, Orientation o, View v) {
+    return dims[o.axis[v.across]] * scale(dims, o, v);
   }
 
-  static int height(int[] dims, View v) {
-    return dims[v.up] * scale(dims, v) + LABEL_HEIGHT;
+  static int width(int[] dims, Orientation o, View v, int slices) {
+    return 2 * MARGIN + slices * planeWidth(dims, o, v) + (slices - 1) * GAP;
+  }
+
+  static int height(int[] dims, Orientation o, View v) {
+    return dims[o.axis[v.up]] * scale(dims, o, v) + LABEL_HEIGHT + 2 * MARGIN;
+  }
+
+  /** The x pixel (from the image's left) where slice {@code n}'s plane starts. */
+  static int planeX(int[] dims, Orientation o, View v, int n) {
+    return MARGIN + n * (planeWidth(dims, o, v) + GAP);
+  }
+
+  /** The y pixel where the planes start (below the slice labels). */
+  static int planeY() {
+    return MARGIN + LABEL_HEIGHT;
   }
 
   /**
-   * One view's montage.
+   * The pixel (x, y) of the centre of voxel {@code ijk} in slice {@code n} of the view's montage;
+   * for checks that a voxel is drawn where its world coordinates say.
+   */
+  static int[] pixelOf(int[] dims, Orientation o, View v, int n, int[] ijk) {
+    int s = scale(dims, o, v);
+    int across = ijk[o.axis[v.across]];
+    int up = ijk[o.axis[v.up]];
+    int col = o.flip[v.across] ? dims[o.axis[v.across]] - 1 - across : across;
+    int rowFromBottom = o.flip[v.up] ? dims[o.axis[v.up]] - 1 - up : up;
+    int row = dims[o.axis[v.up]] - 1 - rowFromBottom;
+    return new int[] {planeX(dims, o, v, n) + col * s + s / 2, planeY() + row * s + s / 2};
+  }
+
+  /**
+   * One view's montage, in world orientation (see the class comment).
    *
+   * @param slices voxel indices along the through axis, as {@link #pick} gives them
    * @param overlay per grid voxel (file order): the value to colour, NaN for none
    * @param background per grid voxel: grey level source (mask 0/1 or mean image)
    * @param floor smallest |value| shown (drawn darkest)
@@ -116,9 +228,10 @@ final class Slices {
    */
   static BufferedImage montage(int[] dims, double[][] affine, View v, int[] slices,
       double[] overlay, double[] background, double floor, double limit) {
-    int s = scale(dims, v);
-    int w = width(dims, v, slices.length);
-    int h = height(dims, v);
+    Orientation o = Orientation.of(affine);
+    int s = scale(dims, o, v);
+    int w = width(dims, o, v, slices.length);
+    int h = height(dims, o, v);
     double bgMin = Double.POSITIVE_INFINITY;
     double bgMax = Double.NEGATIVE_INFINITY;
     for (double b : background) {
@@ -134,16 +247,16 @@ final class Slices {
     g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
         RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-    int planeW = dims[v.across];
-    int planeH = dims[v.up];
+    int planeW = dims[o.axis[v.across]];
+    int planeH = dims[o.axis[v.up]];
     int[] ijk = new int[3];
     for (int n = 0; n < slices.length; n++) {
-      int x0 = n * (planeW * s + GAP);
-      ijk[v.through] = slices[n];
-      for (int a = 0; a < planeW; a++) {
-        for (int u = 0; u < planeH; u++) {
-          ijk[v.across] = a;
-          ijk[v.up] = u;
+      int x0 = planeX(dims, o, v, n);
+      ijk[o.axis[v.through]] = slices[n];
+      for (int col = 0; col < planeW; col++) {
+        for (int rowFromBottom = 0; rowFromBottom < planeH; rowFromBottom++) {
+          ijk[o.axis[v.across]] = o.index(v.across, col, dims);
+          ijk[o.axis[v.up]] = o.index(v.up, rowFromBottom, dims);
           int f = ijk[0] + dims[0] * (ijk[1] + dims[1] * ijk[2]);
           Color c = colour(overlay[f], floor, limit);
           if (c == null) {
@@ -155,21 +268,31 @@ final class Slices {
             c = new Color(grey, grey, grey);
           }
           g.setColor(c);
-          g.fillRect(x0 + a * s, LABEL_HEIGHT + (planeH - 1 - u) * s, s, s);
+          g.fillRect(x0 + col * s, planeY() + (planeH - 1 - rowFromBottom) * s, s, s);
         }
       }
-      double mm = sliceMm(affine, dims, v, slices[n]);
+      double mm = sliceMm(affine, dims, o, v, slices[n]);
       g.setColor(Color.WHITE);
-      g.drawString(String.format(Locale.ROOT, "%s=%.0f", v.axis, mm), x0 + 2, LABEL_HEIGHT - 4);
+      g.drawString(String.format(Locale.ROOT, "%s = %.0f mm", v.axis, mm), x0 + 2,
+          MARGIN + LABEL_HEIGHT - 4);
     }
+    // orientation letters: left and right edges at mid-height, top and bottom at the centre
+    g.setColor(new Color(255, 255, 160));
+    g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
+    int midY = planeY() + planeH * s / 2 + 5;
+    g.drawString(v.leftLabel, 2, midY);
+    g.drawString(v.rightLabel, w - MARGIN + 2, midY);
+    int cx = MARGIN + planeWidth(dims, o, v) / 2 - 4;
+    g.drawString(v.topLabel, cx, MARGIN - 2);
+    g.drawString(v.bottomLabel, cx, h - 2);
     g.dispose();
     return img;
   }
 
   /** World coordinate along the view's axis at the grid centre of the slice. */
-  static double sliceMm(double[][] affine, int[] dims, View v, int index) {
+  static double sliceMm(double[][] affine, int[] dims, Orientation o, View v, int index) {
     int[] c = {dims[0] / 2, dims[1] / 2, dims[2] / 2};
-    c[v.through] = index;
+    c[o.axis[v.through]] = index;
     return Clusters.toMm(affine, c)[v.through];
   }
 

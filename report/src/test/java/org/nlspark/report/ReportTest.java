@@ -189,4 +189,173 @@ class ReportTest {
     assertThat(c.get(0).volumeMm3()).isEqualTo(24);
     assertThat(c.get(1).peak()).isEqualTo(-4);
   }
+
+  /** The fixture's run with summary.json's findings as core writes them (with inferences). */
+  @SuppressWarnings("unchecked")
+  static void withInferences(Path dir, GridFixture f, double[] pFwer) throws Exception {
+    java.util.Map<String, Object> summary = (java.util.Map<String, Object>)
+        org.nlspark.core.io.Json.parse(Files.readString(dir.resolve("summary.json")));
+    List<org.nlspark.core.result.Output> outs = List.of(out("observed", f.observed),
+        out("p", f.p), out("p_fwer", pFwer), out("null_max", f.nullMax));
+    GridFixture.npy(dir.resolve("p_fwer.npy"), pFwer);
+    org.nlspark.core.result.Result result = new org.nlspark.core.result.Result() {
+      @Override
+      public List<org.nlspark.core.result.Output> outputs() {
+        return outs;
+      }
+
+      @Override
+      public java.util.Map<String, Object> facts() {
+        return java.util.Map.of();
+      }
+
+      @Override
+      public int voxels() {
+        return f.observed.length;
+      }
+    };
+    summary.put("findings", org.nlspark.core.result.Findings.of(result, summary, f.mask));
+    Files.writeString(dir.resolve("summary.json"), org.nlspark.core.io.Json.write(summary));
+  }
+
+  static org.nlspark.core.result.Output out(String name, double[] v) {
+    return new org.nlspark.core.result.Output(name, new long[] {v.length}, v);
+  }
+
+  @Test
+  void eachInferenceHasItsPartWithCountsMapsAndNullAndSaysWhenNothingSurvives()
+      throws Exception {
+    GridFixture f = GridFixture.make(11);
+    Path dir = tmp.resolve("run");
+    f.write(dir, true);
+    withInferences(dir, f, f.pFwer);
+    String html = Files.readString(Report.write(dir), StandardCharsets.UTF_8);
+    assertThat(html).contains("data-inference=\"max-T\"")
+        .contains("max-T: " + Report.countBelow(f.pFwer, 0.05) + " voxels p_fwer &lt; 0.05, peak t ")
+        .doesNotContain("Nothing survives");
+    Matcher m = COUNT.matcher(html);
+    int seen = 0;
+    while (m.find()) {
+      double[] values = NpyReader.read(dir.resolve(m.group(1)), 1).data();
+      int expected = 0;
+      for (double v : values) {
+        expected += v < Double.parseDouble(m.group(2)) ? 1 : 0;
+      }
+      assertThat(Integer.parseInt(m.group(3))).as(m.group(0)).isEqualTo(expected);
+      seen++;
+    }
+    assertThat(seen).isEqualTo(2); // max-T's p_fwer < 0.05 and < 0.01
+    assertThat(html).contains("alt=\"null distribution of the maximum |t|\"")
+        .contains("data-view=\"axial\"");
+
+    // no effect: p_fwer 1 everywhere; the part says so and draws no map
+    Path none = tmp.resolve("none");
+    f.write(none, true);
+    double[] ones = new double[f.pFwer.length];
+    java.util.Arrays.fill(ones, 1.0);
+    withInferences(none, f, ones);
+    String empty = Files.readString(Report.write(none), StandardCharsets.UTF_8);
+    assertThat(empty).contains("Nothing survives at FWER 0.05: the smallest p_fwer is 1.00.")
+        .contains("max-T: nothing survives at FWER 0.05").doesNotContain("class=\"map\"");
+  }
+
+  /**
+   * Neurological convention whatever the storage order: a voxel at +x mm is drawn in the right
+   * half of its axial slice and a voxel at +y mm in the upper half, for a RAS and a LAS affine
+   * (and with the axes permuted); the pixel is where {@link Slices#pixelOf} says.
+   */
+  @Test
+  void plusXIsOnTheRightAndAnteriorUpForAnyStorageOrder() {
+    int[] dims = {9, 7, 5};
+    double[][][] affines = {
+      {{2, 0, 0, -8}, {0, 2, 0, -6}, {0, 0, 2, -4}, {0, 0, 0, 1}},
+      {{-2, 0, 0, 8}, {0, 2, 0, -6}, {0, 0, 2, -4}, {0, 0, 0, 1}},
+      {{-2, 0, 0, 8}, {0, -2, 0, 6}, {0, 0, 2, -4}, {0, 0, 0, 1}}};
+    for (double[][] a : affines) {
+      for (int i = 0; i < dims[0]; i++) {
+        for (int j = 0; j < dims[1]; j++) {
+          int[] ijk = {i, j, 2};
+          double[] mm = Clusters.toMm(a, ijk);
+          if (mm[0] == 0 || mm[1] == 0) {
+            continue; // on the midline: neither half
+          }
+          double[] overlay = new double[dims[0] * dims[1] * dims[2]];
+          java.util.Arrays.fill(overlay, Double.NaN);
+          overlay[i + dims[0] * (j + dims[1] * 2)] = 5.0;
+          double[] background = new double[overlay.length];
+          java.util.Arrays.fill(background, 1.0);
+          Slices.Orientation o = Slices.Orientation.of(a);
+          int[] slices = {2};
+          BufferedImage img = Slices.montage(dims, a, Slices.View.AXIAL, slices, overlay,
+              background, 5.0, 5.0);
+          // the one coloured voxel, found by scanning the image
+          int sumX = 0;
+          int sumY = 0;
+          int n = 0;
+          for (int y = 0; y < img.getHeight(); y++) {
+            for (int x = 0; x < img.getWidth(); x++) {
+              int rgb = img.getRGB(x, y) & 0xffffff;
+              if (rgb == 0xffff00) {
+                sumX += x;
+                sumY += y;
+                n++;
+              }
+            }
+          }
+          assertThat(n).as("coloured pixels").isPositive();
+          int px = sumX / n;
+          int py = sumY / n;
+          int left = Slices.planeX(dims, o, Slices.View.AXIAL, 0);
+          int width = Slices.planeWidth(dims, o, Slices.View.AXIAL);
+          int top = Slices.planeY();
+          int height = dims[o.axis[1]] * Slices.scale(dims, o, Slices.View.AXIAL);
+          assertThat(px > left + width / 2).as("x %.0f mm drawn at column %d of [%d, %d)",
+              mm[0], px, left, left + width).isEqualTo(mm[0] > 0);
+          assertThat(py < top + height / 2).as("y %.0f mm drawn at row %d", mm[1], py)
+              .isEqualTo(mm[1] > 0);
+          int[] expected = Slices.pixelOf(dims, o, Slices.View.AXIAL, 0, ijk);
+          assertThat(Math.abs(expected[0] - px)).isLessThanOrEqualTo(1);
+          assertThat(Math.abs(expected[1] - py)).isLessThanOrEqualTo(1);
+        }
+      }
+    }
+  }
+
+  /**
+   * The result line reads the findings: one line per inference with the contrast named for glm,
+   * the peak on the tested tail (an upper-tailed contrast whose largest |t| is negative quotes
+   * its largest t), nothing-survives wording, and the warning when the draws cannot reach 0.05.
+   */
+  @Test
+  void resultLinesPerInferenceWithTailPeakAndUnattainableP() {
+    java.util.Map<String, Object> one = new java.util.LinkedHashMap<>();
+    one.put("statistic", "tstat1");
+    one.put("statistic_label", "t");
+    one.put("inference", "TFCE");
+    one.put("measure", "p_fwer");
+    one.put("tail", "upper");
+    one.put("below_0_05", 123);
+    one.put("smallest_possible_p", 1.0 / 501);
+    one.put("peak_voxel", 7);
+    one.put("peak_statistic", 11.04);
+    one.put("peak_mm", List.of(26.0, 8.0, 14.0));
+    one.put("peak_p", 0.002);
+    java.util.Map<String, Object> two = new java.util.LinkedHashMap<>(one);
+    two.put("statistic", "tstat2");
+    two.put("inference", "max-T");
+    two.put("below_0_05", 0);
+    two.put("peak_statistic", 2.5);
+    two.put("peak_p", 0.5);
+    two.put("smallest_possible_p", 1.0 / 16);
+    java.util.Map<String, Object> unc = new java.util.LinkedHashMap<>(two);
+    unc.put("inference", "uncorrected");
+    unc.put("measure", "p");
+    java.util.Map<String, Object> summary = java.util.Map.of("findings",
+        java.util.Map.of("inferences", List.of(one, two, unc)));
+    assertThat(Report.findingsLines(summary, null)).containsExactly(
+        "tstat1 TFCE: 123 voxels p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, upper tail",
+        "tstat2 max-T: nothing survives at FWER 0.05 (smallest p_fwer 0.500), max t 2.50 at"
+            + " (26, 8, 14) mm, upper tail; the smallest p these draws can give is 0.0625, not"
+            + " below 0.05: more samples (or permutations) are needed");
+  }
 }

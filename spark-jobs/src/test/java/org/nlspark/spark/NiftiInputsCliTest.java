@@ -406,8 +406,19 @@ class NiftiInputsCliTest {
         "100");
     assertThat(demo.code()).as(demo.err()).isZero();
     String[] lines = demo.out().strip().split("\n");
-    assertThat(lines[lines.length - 1]).matches("\\d+ voxels p_fwer < 0\\.05, max t [0-9.]+ at "
-        + "\\(-?\\d+, -?\\d+, -?\\d+\\) mm; report: .*/one-sample/report\\.html");
+    assertThat(lines[lines.length - 1]).matches("max-T: \\d+ voxels p_fwer < 0\\.05, peak t [0-9.]+ at "
+        + "\\(-?\\d+, -?\\d+, -?\\d+\\) mm, two-tailed");
+    assertThat(lines[lines.length - 2]).matches("report: .*/one-sample/report\\.html");
+    // a second demo into the same directory replaces its own results, and says so
+    CliRun again = CliRun.of("demo", "--output", p("demo"), "--samples", "40", "--permutations",
+        "100");
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.err()).contains("nlspark demo: replacing the results of an earlier demo in "
+        + p("demo"));
+    String[] second = again.out().strip().split("\n");
+    // the same seed: the same findings, lines for lines
+    assertThat(second[second.length - 2]).isEqualTo(lines[lines.length - 2]);
+    assertThat(second[second.length - 1]).isEqualTo(lines[lines.length - 1]);
     Path data = dir.resolve("demo/data");
     CliRun tfce = CliRun.of("one-sample", "--input", data.resolve("subjects.txt").toString(),
         "--mask", data.resolve("mask.nii.gz").toString(), "--stat", "t", "--tfce",

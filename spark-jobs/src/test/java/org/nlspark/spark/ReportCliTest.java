@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,11 +43,20 @@ class ReportCliTest {
     }
     assertThat(findings.get("p_fwer_below_0_05")).isEqualTo((long) significant);
     String[] lines = r.out().strip().split("\n");
-    assertThat(lines).hasSize(2);
-    assertThat(lines[1]).isEqualTo(String.format(Locale.ROOT,
-        "%d voxels p_fwer < 0.05, max t %s at voxel %s; report: %s", significant,
-        lineNumber(((Number) findings.get("max_abs_statistic")).doubleValue()),
-        findings.get("max_abs_statistic_voxel"), page));
+    // the run line, the report's line, max-T's line (p_fwer counted from the map here)
+    assertThat(lines).hasSize(3);
+    assertThat(lines[1]).isEqualTo("report: " + page);
+    double[] t = TestData.outputValues(out.resolve("observed.npy"));
+    int peak = 0;
+    for (int v = 1; v < t.length; v++) {
+      peak = Math.abs(t[v]) > Math.abs(t[peak]) ? v : peak;
+    }
+    assertThat(lines[2]).isEqualTo(String.format(Locale.ROOT,
+        significant > 0 ? "max-T: %d voxels p_fwer < 0.05, peak t %s at voxel %d, two-tailed"
+            : "max-T: nothing survives at FWER 0.05 (smallest p_fwer %4$s), max t %2$s at voxel"
+            + " %3$d, two-tailed", significant, lineNumber(t[peak]), peak,
+        lineNumber(Arrays.stream(pFwer).min().orElseThrow())));
+    assertThat(findings.get("max_abs_statistic_voxel")).isEqualTo((long) peak);
     // the report is not an output of the run, and the directory holds no temporary file
     assertThat(String.valueOf(((Map<?, ?>) Json.parse(Files.readString(out.resolve(
         "summary.json")))).get("outputs"))).doesNotContain("report.html");
@@ -86,8 +96,8 @@ class ReportCliTest {
     CliRun r = CliRun.of("report", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     // voxel (1, 2, 3) at 2 mm from (-4, -6, -3): (-2, -2, 3) mm
-    assertThat(r.out().strip()).contains(" at (-2, -2, 3) mm; report: ")
-        .endsWith(out.resolve("report.html").toString());
+    assertThat(r.out().strip()).startsWith("report: " + out.resolve("report.html") + "\n")
+        .endsWith(" at (-2, -2, 3) mm, two-tailed");
     String html = Files.readString(out.resolve("report.html"));
     assertThat(html).contains("class=\"map\"").contains("<td class=\"peak-mm\">-2.0, -2.0, 3.0");
   }

@@ -96,7 +96,7 @@ public final class RunReport {
     m.put("blas", Blas.describe());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());
-    m.put("findings", Findings.of(result));
+    m.put("findings", Findings.of(result, m, mask));
     m.put("warnings", RunWarnings.of(this));
     java.util.List<String> notes = RunWarnings.resultNotes(this);
     if (!notes.isEmpty()) {

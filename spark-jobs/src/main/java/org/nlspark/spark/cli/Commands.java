@@ -18,7 +18,10 @@ public final class Commands {
   /** The top level: {@code nlspark <command> [options]}. */
   @Command(sortOptions = false, name = "nlspark",
       customSynopsis = "nlspark <command> [options]   (nlspark <command> --help for its options)",
-      description = "Resampling statistics over a samples x voxels .npy matrix, on Apache Spark.",
+      description = {"Resampling statistics for brain data on Apache Spark: permutation tests"
+          + " (max-T, TFCE, clusters), GLM and bootstrap intervals over samples x voxels.",
+          "Inputs: NIfTI images (a 4-D file, a list file, a directory or a glob of 3-D files)"
+              + " with --mask, a Parquet dataset, or an .npy (n_samples, n_voxels) array."},
       subcommands = {BootstrapCommand.class, OneSampleCommand.class, TwoSampleCommand.class,
           CorrelationCommand.class, IscCommand.class, TimeSeriesCorrelationCommand.class,
           RidgeBootstrapCommand.class, GlmCommand.class, EnvCommand.class, DemoCommand.class,

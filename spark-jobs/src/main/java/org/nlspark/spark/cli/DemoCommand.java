@@ -77,10 +77,13 @@ public final class DemoCommand extends NlsparkCommand {
     return o;
   }
 
+  /** Whether the run replaces files: --overwrite, or the directory holds an earlier demo. */
+  private boolean overwrite;
+
   @Override
   protected int run() {
     String dir = common.output == null ? DEFAULT_OUTPUT : common.output;
-    boolean overwrite = common.overwrite;
+    overwrite = common.overwrite;
     validate();
     String data = child(dir, "data");
     String bootDir = child(dir, "bootstrap");
@@ -88,6 +91,14 @@ public final class DemoCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark demo")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
+      if (!overwrite && earlierDemo(conf, dir)) {
+        // a second `nlspark demo` replaces its own results (only the files they listed)
+        overwrite = true;
+        if (!common.quiet) {
+          err.println("nlspark demo: replacing the results of an earlier demo in "
+              + Untrusted.escape(dir));
+        }
+      }
       // All three directories checked and locked before anything is written.
       try (HadoopFiles.OutputDir.Reservation dataDir = HadoopFiles.OutputDir.preflight(conf, data,
               overwrite, 0);
@@ -101,10 +112,41 @@ public final class DemoCommand extends NlsparkCommand {
     return 0;
   }
 
+  /**
+   * Whether {@code dir} holds an earlier demo's results and nothing else of the user's: its
+   * data/summary.json says command demo, and each of bootstrap/ and one-sample/ is absent or
+   * holds a summary.json (the files a run lists there are all --overwrite replaces).
+   */
+  static boolean earlierDemo(Configuration conf, String dir) {
+    try {
+      org.nlspark.report.ReportFiles files = org.nlspark.spark.io.HadoopReport.files(conf, dir);
+      byte[] about = files.read("data/summary.json");
+      if (about == null) {
+        return false;
+      }
+      Object parsed = org.nlspark.core.io.Json.parse(new String(about,
+          java.nio.charset.StandardCharsets.UTF_8));
+      if (!(parsed instanceof Map) || !"demo".equals(((Map<?, ?>) parsed).get("command"))) {
+        return false;
+      }
+      for (String sub : new String[] {"bootstrap", "one-sample"}) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(
+            org.nlspark.spark.io.UserPaths.toPath(dir, "--output"), sub);
+        org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(conf);
+        if (fs.exists(p) && fs.listStatus(p).length > 0
+            && files.read(sub + "/summary.json") == null) {
+          return false;
+        }
+      }
+      return true;
+    } catch (java.io.IOException | RuntimeException e) {
+      return false; // then the usual checks say what is in the way
+    }
+  }
+
   /** Writes the study into {@code data}, runs both analyses on it and writes their results. */
   private void runStudy(SparkSession spark, Configuration conf, String dir, String data,
       String bootDir, String permDir) {
-    boolean overwrite = common.overwrite;
     boolean quiet = common.quiet;
     long seed = common.seed();
     NlsparkOptions boot = bootstrapOptions();

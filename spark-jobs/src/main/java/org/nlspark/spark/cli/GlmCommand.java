@@ -163,6 +163,8 @@ final class GlmCommand extends NlsparkCommand {
     validate(); // every flag checked before Spark starts
     NlsparkOptions options = options();
     String output = common.output(name());
+    Summaries.printStartLine(err, common.quiet, "glm", permutations == null ? 5000 : permutations,
+        input, mask, output, common.master);
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark glm")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();

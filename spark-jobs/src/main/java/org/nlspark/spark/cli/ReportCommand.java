@@ -12,12 +12,18 @@ import picocli.CommandLine.Parameters;
 @Command(sortOptions = false, name = "report",
     description = {"Writes DIR/report.html from a finished output directory (summary.json, the"
         + " .npy outputs and, with a grid, mask.nii.gz): one self-contained page of what was run"
-        + " and what it found. Every run writes it; this regenerates it."},
-    customSynopsis = "nlspark report DIR [--quiet]")
+        + " and what it found. Every run writes it; this regenerates it, optionally over an"
+        + " underlay image."},
+    customSynopsis = "nlspark report DIR [--underlay FILE] [--quiet]")
 final class ReportCommand extends NlsparkCommand {
   @Parameters(index = "0", paramLabel = "DIR", arity = "0..1",
       description = "the output directory of a finished run (local path or Hadoop URI)")
   String dir;
+
+  @Option(names = "--underlay", order = 0, paramLabel = "FILE", description = "a 3-D NIfTI on"
+      + " the run's grid drawn in grey under the maps (e.g. the mean of the input images, or an"
+      + " anatomical image resampled to the mask's grid); default: the mask")
+  String underlay;
 
   @Option(names = "--quiet", order = 1, description = "print nothing when done")
   boolean quiet;
@@ -42,25 +48,26 @@ final class ReportCommand extends NlsparkCommand {
   protected int run() {
     require("DIR", dir);
     Configuration conf = new Configuration();
-    String written = HadoopReport.write(conf, dir);
+    String written = HadoopReport.write(conf, dir, underlay);
     if (!quiet) {
+      out.println("report: " + Untrusted.escape(Summaries.displayPath(written)));
       byte[] summary = null;
       try {
         summary = HadoopReport.files(conf, dir).read("summary.json");
       } catch (java.io.IOException e) {
-        // the report was written from it a moment ago; without it the line says less
+        // the report was written from it a moment ago; without it the lines say less
       }
-      String found = null;
       if (summary != null) {
         Object parsed = Json.parse(new String(summary, java.nio.charset.StandardCharsets.UTF_8));
         if (parsed instanceof Map) {
           @SuppressWarnings("unchecked")
           Map<String, Object> m = (Map<String, Object>) parsed;
-          found = org.nlspark.report.Report.findingsLine(m, HadoopReport.mask(conf, dir, m));
+          for (String found : org.nlspark.report.Report.findingsLines(m,
+              HadoopReport.mask(conf, dir, m))) {
+            out.println(Untrusted.escape(found));
+          }
         }
       }
-      out.println((found == null ? "" : Untrusted.escape(found) + "; ") + "report: "
-          + Untrusted.escape(Summaries.displayPath(written)));
     }
     return 0;
   }

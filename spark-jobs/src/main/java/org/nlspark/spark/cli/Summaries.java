@@ -54,38 +54,55 @@ public final class Summaries {
   }
 
   /**
-   * The result line after the run line: what was found and where the report is, e.g.
-   * "312 voxels p_fwer < 0.05, max t 7.9 at (-42, 18, 6) mm; report: out/report.html".
-   * Null when there is neither a finding nor a report.
+   * The result lines after the run line: where the report is, the notes on the draws ("note:
+   * tstat1 tested by sign flips ..."), then what each inference found (one line per inference and
+   * contrast, {@link Report#findingsLines}; the findings come last,
+   * nearest the prompt), e.g. "report: out/report.html" and "max-T: 87 voxels p_fwer < 0.05,
+   * peak t 11.0 at (26, 8, 14) mm, two-tailed". Empty when there is neither.
    */
-  public static String resultLine(Configuration conf, Map<String, Object> summary,
+  public static List<String> resultLines(Configuration conf, Map<String, Object> summary,
       String written) {
-    String found = Report.findingsLine(summary, HadoopReport.mask(conf, written, summary));
-    String report = HadoopReport.exists(conf, written)
-        ? displayPath(written) + "/" + Report.FILE : null;
-    String notes = summary.get("result_notes") instanceof java.util.List
-        ? String.join("; ", ((java.util.List<?>) summary.get("result_notes")).stream()
-            .map(String::valueOf).toList()) : "";
-    if (found == null && report == null && notes.isEmpty()) {
-      return null;
+    List<String> lines = new ArrayList<>();
+    if (HadoopReport.exists(conf, written)) {
+      lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
     }
-    String line = found == null ? "" : found;
-    if (!notes.isEmpty()) { // how the p-values were drawn, and what they cannot reach
-      line += (line.isEmpty() ? "" : "; ") + notes;
+    // How the p-values were drawn and what they cannot reach (RunWarnings.resultNotes).
+    if (summary.get("result_notes") instanceof List) {
+      for (Object note : (List<?>) summary.get("result_notes")) {
+        lines.add("note: " + Untrusted.escape(String.valueOf(note)));
+      }
     }
-    if (report != null) {
-      line += (line.isEmpty() ? "" : "; ") + "report: " + report;
+    for (String found : Report.findingsLines(summary,
+        HadoopReport.mask(conf, written, summary))) {
+      lines.add(Untrusted.escape(found));
     }
-    return Untrusted.escape(line);
+    return lines;
   }
 
-  /** Prints {@link #resultLine} when there is one. */
+  /** Prints {@link #resultLines}. */
   public static void printResultLine(java.io.PrintStream out, Configuration conf,
       Map<String, Object> summary, String written) {
-    String line = resultLine(conf, summary, written);
-    if (line != null) {
+    for (String line : resultLines(conf, summary, written)) {
       out.println(line);
     }
+  }
+
+  /**
+   * The first line a person at a terminal sees (stderr, only with the progress line: a
+   * terminal and not --quiet), before Spark starts: what will run on what, e.g. "nlspark
+   * one-sample: 5000 replicates of subjects.txt (mask mask.nii.gz) into out; starting Spark on
+   * local[*] ...". The samples x voxels and the tiles follow on the progress line and the run line.
+   */
+  public static void printStartLine(java.io.PrintStream err, boolean quiet, String command,
+      long replicates, String input, String mask, String output, String master) {
+    if (!progressWanted(quiet)) {
+      return;
+    }
+    err.println(Untrusted.escape("nlspark " + command + ": " + (replicates > 0 ? replicates
+        + " replicates of " : "") + input + (mask == null ? "" : " (mask " + mask + ")")
+        + " into " + output + "; starting Spark on " + (master == null ? "local[*]" : master)
+        + " ..."));
+    err.flush();
   }
 
   /** A local directory as a plain path (file:/a/b -> /a/b); other schemes as they are. */

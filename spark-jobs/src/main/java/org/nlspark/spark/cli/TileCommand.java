@@ -136,6 +136,8 @@ abstract class TileCommand extends NlsparkCommand {
     validate(); // every setting checked before Spark starts
     NlsparkOptions options = options();
     String output = common.output(name());
+    Summaries.printStartLine(err, common.quiet, name(), options.toSpec(analysis()).replicates(),
+        input, mask, output, common.master);
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
       Configuration conf = conf(spark);

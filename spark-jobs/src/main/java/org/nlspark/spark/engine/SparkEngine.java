@@ -66,6 +66,9 @@ import scala.runtime.BoxedUnit;
  * are read on the driver and broadcast as before; both give the same bytes.
  */
 public final class SparkEngine {
+  /** In the description of the jobs that read the inputs into voxel blocks (for the progress). */
+  static final String INGEST_JOB_MARK = ": read samples into ";
+
   /** Local property that tags this engine's Spark jobs (the progress listener filters on it). */
   static final String RUN_ID_PROPERTY = "nlspark.run.id";
 
@@ -181,8 +184,10 @@ public final class SparkEngine {
     long jobEnd;
     TileMerger merger;
     try {
+      // the progress line first follows the reading of the inputs into blocks, then the tiles
+      sc.addSparkListener(listener);
       sc.setLocalProperty(RUN_ID_PROPERTY, runId);
-      sc.setJobDescription("nlspark " + job.command() + ": read samples into " + blocks
+      sc.setJobDescription("nlspark " + job.command() + INGEST_JOB_MARK + blocks
           + " voxel blocks");
       ingestStart = System.nanoTime();
       // One action reads the files and fills the persisted blocks, so ingest is timed alone.
@@ -199,7 +204,6 @@ public final class SparkEngine {
         observed = observed(blockRdd, job.spec.statisticRow(), job.inputs.voxels());
       }
       merger = job.merger(plan, observed);
-      sc.addSparkListener(listener);
       sc.setJobDescription("nlspark " + job.command() + " (" + tiles.size() + " tiles on "
           + blocks + " voxel blocks)");
       handler = new MergeHandler(merger);

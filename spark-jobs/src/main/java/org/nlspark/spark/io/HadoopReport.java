@@ -66,7 +66,37 @@ public final class HadoopReport {
 
   /** Renders and writes report.html into {@code dir}; returns its path. */
   public static String write(Configuration conf, String dir) {
-    String html = Report.render(files(conf, dir));
+    return write(conf, dir, null);
+  }
+
+  /**
+   * The same with a grey underlay under the maps ({@code --underlay}: a 3-D NIfTI on the run's
+   * grid, local path or Hadoop URI; null for none).
+   */
+  public static String write(Configuration conf, String dir, String underlay) {
+    byte[] under = null;
+    if (underlay != null) {
+      Path u = UserPaths.toPath(underlay, "--underlay");
+      FileSystem ufs = UserPaths.fileSystem(u, conf, "--underlay", underlay);
+      try {
+        if (!ufs.isFile(u)) {
+          throw new org.nlspark.core.InvalidInputException("Cannot read the underlay "
+              + underlay + ": no such file; give --underlay a 3-D NIfTI on the run's grid");
+        }
+        long size = ufs.getFileStatus(u).getLen();
+        if (size > MAX_READ) {
+          throw new org.nlspark.core.InvalidInputException("Cannot read the underlay "
+              + underlay + ": it has " + size + " bytes, more than a 3-D image needs");
+        }
+        under = new byte[(int) size];
+        try (FSDataInputStream in = ufs.open(u)) {
+          in.readFully(0, under);
+        }
+      } catch (IOException e) {
+        throw UserPaths.environment(e, "read", "the underlay", underlay);
+      }
+    }
+    String html = Report.render(files(conf, dir), under, underlay);
     Path root = UserPaths.toPath(dir, "DIR");
     FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     Path target = new Path(root, Report.FILE);
