@@ -86,6 +86,37 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
       GlmRun.Options options, String backendRequested, Double memoryBudgetGb) {
+    return prepare(y, design, contrasts, options, backendRequested, memoryBudgetGb, false);
+  }
+
+  /**
+   * The same; with {@code demean} the data and the design columns are centred first and the
+   * intercept removed ({@link GlmDemean}, PALM's {@code -demean}), which summary.json's
+   * parameters record.
+   */
+  public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
+      GlmRun.Options options, String backendRequested, Double memoryBudgetGb, boolean demean) {
+    String removed = null;
+    if (demean) {
+      checkData(y);
+      GlmDemean.Demeaned d = GlmDemean.apply(y, design, contrasts);
+      y = d.y();
+      design = d.design();
+      contrasts = d.contrasts();
+      removed = d.removedColumn();
+    }
+    GlmAnalysis a = prepareModel(y, design, contrasts, options, backendRequested,
+        memoryBudgetGb);
+    if (demean) {
+      a.sources.put("demean", true);
+      a.sources.put("demean_removed_column", removed);
+    }
+    return a;
+  }
+
+  private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb) {
     String requested = backendRequested == null ? "cpu" : backendRequested;
     if (requested.equals("gpu")) {
       throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
@@ -95,10 +126,7 @@ public final class GlmAnalysis implements TileAnalysis {
     GlmModel model = GlmModel.prepare(design, contrasts, y.rows());
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
-    List<GlmDraws> draws = new ArrayList<>();
-    for (GlmContrast c : model.contrasts()) {
-      draws.add(GlmRun.drawsOf(model, c, o));
-    }
+    List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
     MemoryBudget.checkExplicit(memoryBudgetGb);
     Map<String, Object> sources = new LinkedHashMap<>();
     sources.put("design", design.source());
@@ -130,8 +158,15 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask, boolean tfce,
       Double clusterThreshold) {
-    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask, tfce,
-        clusterThreshold, data.y().cols()));
+    return withWholeMaps(mask, org.nlspark.core.tfce.WholeMapSettings.of(tfce,
+        clusterThreshold));
+  }
+
+  /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+      org.nlspark.core.tfce.WholeMapSettings settings) {
+    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
+        settings, data.y().cols()));
   }
 
   List<GlmDraws> draws() {
@@ -205,7 +240,7 @@ public final class GlmAnalysis implements TileAnalysis {
     Map<String, Object> m = new LinkedHashMap<>();
     Map<String, Object> p = new LinkedHashMap<>(sources);
     p.put("method", "freedman-lane");
-    p.put("errors", options.errors().name().toLowerCase(java.util.Locale.ROOT));
+    p.put("errors", errorsUsed());
     p.put("whole_blocks", options.wholeBlocks());
     p.put("permutations", options.permutations());
     p.put("tail", options.tTail().cliName());
@@ -240,6 +275,19 @@ public final class GlmAnalysis implements TileAnalysis {
     resampling.put("contrasts", per);
     m.put("resampling", resampling);
     return m;
+  }
+
+  /**
+   * The errors of the draws, for summary.json: those of every contrast, or "per contrast" when
+   * some contrast flips signs because permutations cannot change it ({@link GlmRun#drawsOf}).
+   */
+  private String errorsUsed() {
+    java.util.Set<GlmDraws.Errors> used = java.util.EnumSet.noneOf(GlmDraws.Errors.class);
+    for (GlmDraws d : draws) {
+      used.add(d.errors());
+    }
+    GlmDraws.Errors one = used.size() == 1 ? used.iterator().next() : options.errors();
+    return used.size() > 1 ? "per contrast" : one.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** Runs one tile: every contrast over the tile's block and windows. */
