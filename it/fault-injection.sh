@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Fault injection: drives the real launcher (bin/nlspark one-sample on small .npy files) through
 # signals at several moments, full and read-only file systems, a mount point as output,
-# symlinks, FIFOs, bad schemes and small heaps. For each case it checks the exit code, the
-# message, and the state of the output directory: the old results intact or the new ones
-# complete, no other file touched, no temporary file or lock left.
+# symlinks, FIFOs, bad schemes and small heaps, the user's own files beside or instead of an
+# earlier run, listeners that are not Spark masters, immutable files, and a hostile environment
+# (scratch directories, SPARK_LOCAL_IP, JVM options, a deleted working directory). For each case
+# it checks the exit code, the message (one sentence, no stack trace), and the state of the
+# output directory: the old results intact or the new ones complete, no other file touched, no
+# temporary file or lock left.
 #
 # Needs root for the tmpfs cases: they run in a private mount namespace (unshare -m) on a mount
 # point made under this script's own temporary directory; no existing mount is touched. Without
-# unshare (or not root) those cases are skipped and reported.
+# unshare (or not root) those cases are skipped and reported. The immutable-file case needs root
+# and chattr on ext4/xfs/btrfs (its temporary directory or it/work); without them it fails.
 #
 # Every exit code is enforced; NLSPARK_FI_STRICT=0 reports the signal and small-heap codes as
 # "pending" instead (for trying a change to the command-line layer).
@@ -83,6 +87,17 @@ assert ((v > 0) & (v <= 1)).all()
 EOF
   expect_no_temps "$d"
 }
+# The failure is said in one sentence: one line on stderr besides the JVM's incubator notice,
+# no stack trace, none of Spark's log lines.
+expect_one_sentence() {
+  local lines
+  lines=$(grep -v 'Using incubator modules' "$ERR" | grep -c .)
+  ((lines == 1)) || problem "stderr has $lines lines, not one sentence: $(head -c 600 "$ERR" | tr '\n' '|')"
+}
+expect_no_traces() {
+  ! grep -qE '^\s+at |Exception|ERROR ' "$ERR" \
+    || problem "a stack trace or an error log line on stderr: $(grep -m3 -E '^\s+at |Exception|ERROR ' "$ERR" | tr '\n' '|')"
+}
 seed_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seed"])' "$1/summary.json" 2>/dev/null; }
 
 # run_nl ARGS...: runs the launcher in the foreground; RC and ERR are set.
@@ -93,6 +108,7 @@ run_nl() {
 }
 # start_nl ARGS...: in the background; PID is the JVM (the launcher execs it).
 start_nl() {
+  : >"$ERR" # emptied here, not in the child: wait_for must never see the previous run's text
   timeout 300 "$NL" one-sample --quiet "$@" 2>"$ERR" >/dev/null &
   PID=$!
 }
@@ -120,6 +136,8 @@ r = np.random.default_rng(0)
 np.save(w + "/x.npy", r.standard_normal((12, 200)))
 np.save(w + "/wide.npy", r.standard_normal((12, 20000)))   # outputs of ~160 KB each
 np.save(w + "/slow.npy", r.standard_normal((30, 20000)))   # a computation of several seconds
+x = r.standard_normal((12, 200)); x[3, 5] = np.inf
+np.save(w + "/inf.npy", x)                                  # refused where it is read
 EOF
 X=$WORK/x.npy
 ARGS=(--permutations 50 --seed 1)
@@ -140,7 +158,9 @@ OUT=$WORK/fresh
 run_nl --input "$X" --output "$OUT" "${ARGS[@]}"
 expect_code 0
 expect_complete "$OUT"
-verdict "a fresh run writes one complete result"
+python3 -c 'import json,sys; k = list(json.load(open(sys.argv[1]))); assert k[0] == "nlspark_output_format", k' \
+  "$OUT/summary.json" || problem "summary.json does not start with nlspark's mark"
+verdict "a fresh run writes one complete result, its summary.json marked as nlspark's"
 
 OUT=$WORK/over
 old_results "$OUT"
@@ -169,7 +189,8 @@ for sig in INT TERM; do
   signal_and_wait "$sig"
   expect_code "$code" pending
   expect_old_or_new "$OUT" "$BEFORE"
-  verdict "SIG$sig during the computation: old results or complete new ones"
+  expect_no_traces
+  verdict "SIG$sig during the computation: old results or complete new ones, no stack trace"
 
   OUT=$WORK/sig-write-$sig
   old_results "$OUT"
@@ -243,7 +264,8 @@ verdict "kill -9 at the first write: the next run removes the stale temporaries"
 
 OUT=$WORK/two-runs
 mkdir -p "$OUT"
-NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=first-write:8000" \
+# The first run waits long enough for the second to start its JVM and Spark on a loaded machine.
+NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=first-write:45000" \
   start_nl --input "$X" --output "$OUT" "${ARGS[@]}"
 FIRST=$PID
 if wait_for "paused at first-write" 120; then
@@ -315,6 +337,234 @@ run_nl --input "hdfs://127.0.0.1:1/x.npy" --output "$WORK/o-hdfs" "${ARGS[@]}"
 expect_code 2
 expect_message "connection refused"
 verdict "hdfs:// with nothing listening is exit 2"
+
+# ---- the user's files: --overwrite and report only where nlspark wrote the summary ------------
+OUT=$WORK/users-own
+mkdir -p "$OUT"
+echo mine >"$OUT/p.npy"
+echo mine >"$OUT/report.html"
+echo '{"my": 1}' >"$OUT/summary.json"
+ln -s "$OUT" "$WORK/users-link"
+BEFORE=$(snapshot "$OUT")
+run_nl --input "$X" --output "$OUT" "${ARGS[@]}" --overwrite
+expect_code 2
+expect_message "summary.json there was not written by nlspark"
+expect_one_sentence
+expect_same "$OUT" "$BEFORE"
+rm "$OUT/summary.json"
+BEFORE=$(snapshot "$OUT")
+run_nl --input "$X" --output "$WORK/users-link" "${ARGS[@]}" --overwrite
+expect_code 2
+expect_message "report.html exists there and no earlier nlspark run listed it"
+expect_same "$OUT" "$BEFORE"
+rm "$OUT/report.html"
+BEFORE=$(snapshot "$OUT")
+run_nl --input "$X" --output "$WORK/users-link" "${ARGS[@]}" --overwrite
+expect_code 2
+expect_message "p.npy exists there and no earlier nlspark run listed it"
+expect_same "$OUT" "$BEFORE"
+expect_no_temps "$OUT"
+verdict "--overwrite replaces none of the user's files where nlspark wrote no summary (also through a symlink)"
+
+OUT=$WORK/report-foreign
+mkdir -p "$OUT"
+echo '{"my": 1}' >"$OUT/summary.json"
+echo theirs >"$OUT/report.html"
+BEFORE=$(snapshot "$OUT")
+timeout 300 "$NL" report "$OUT" 2>"$ERR" >/dev/null
+RC=$?
+expect_code 2
+expect_message "summary.json there was not written by nlspark"
+expect_same "$OUT" "$BEFORE"
+verdict "report DIR leaves another tool's report.html alone"
+
+# ---- inputs that would block: FIFOs wherever a NIfTI input stands -------------------------------
+command -v mkfifo >/dev/null || problem "mkfifo is missing"
+D=$WORK/fifo-nifti
+mkdir -p "$D/dir"
+mkfifo "$D/in.nii.gz" "$D/dir/sub-01.nii.gz" "$D/list.txt" "$D/mask.nii.gz" "$D/entry.nii.gz"
+printf 'not read\n' >"$D/a.nii.gz"
+printf 'a.nii.gz\n' >"$D/ok-list.txt"
+printf 'a.nii.gz\nentry.nii.gz\n' >"$D/fifo-entry-list.txt"
+for input in in.nii.gz dir list.txt fifo-entry-list.txt; do
+  run_nl --input "$D/$input" --output "$D/out" "${ARGS[@]}"
+  expect_code 2
+  expect_message "not a regular file (a FIFO"
+  expect_one_sentence
+  [[ ! -e $D/out ]] || problem "output created for --input $input"
+done
+run_nl --input "$D/ok-list.txt" --mask "$D/mask.nii.gz" --output "$D/out" "${ARGS[@]}"
+expect_code 2
+expect_message "Cannot read --mask $D/mask.nii.gz: it is not a regular file"
+[[ ! -e $D/out ]] || problem "output created for the FIFO mask"
+verdict "a FIFO as NIfTI input, directory entry, list file, list entry or mask is refused, not waited on"
+
+run_nl --input "$D/ok-list.txt" --mask "$D/dir" --output "$D/out" "${ARGS[@]}"
+expect_code 2
+expect_message "it is a directory, not a NIfTI file"
+expect_one_sentence
+verdict "--mask naming a directory is a usage error"
+
+# ---- --master that is not a Spark master ----------------------------------------------------------
+# A silent listener and a web server on loopback; they write their ports when ready.
+cat >"$WORK/listeners.py" <<'PY'
+import os, socket, sys, threading, time
+silent = socket.socket(); silent.bind(("127.0.0.1", 0)); silent.listen(8)
+web = socket.socket(); web.bind(("127.0.0.1", 0)); web.listen(8)
+def serve():
+    while True:
+        c, _ = web.accept()
+        c.recv(4096)
+        c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        c.close()
+threading.Thread(target=serve, daemon=True).start()
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write("%d %d\n" % (silent.getsockname()[1], web.getsockname()[1]))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(3600)
+PY
+python3 "$WORK/listeners.py" "$WORK/ports" &
+LISTENER=$!
+for _ in $(seq 1 300); do [[ -s $WORK/ports ]] && break; sleep 0.1; done
+SILENT=0 WEB=0
+read -r SILENT WEB <"$WORK/ports" || problem "the listeners did not start"
+run_nl --input "$X" --output "$WORK/o-master" --master "spark://127.0.0.1:$SILENT" "${ARGS[@]}"
+expect_code 2
+expect_message "gave no answer in Spark's RPC protocol"
+expect_one_sentence
+run_nl --input "$X" --output "$WORK/o-master" --master "spark://127.0.0.1:$WEB" "${ARGS[@]}"
+expect_code 2
+expect_message "answered in HTTP"
+expect_one_sentence
+[[ ! -e $WORK/o-master ]] || problem "output created"
+kill "$LISTENER" 2>/dev/null
+wait "$LISTENER" 2>/dev/null
+verdict "--master naming a silent listener or a web server is exit 2 before Spark starts"
+
+# ---- the environment: each refusal is exit 2 or 3 in one sentence -------------------------------
+run_nl --input "$X" --output "$WORK/$(printf 'n%.0s' {1..300})/out" "${ARGS[@]}"
+expect_code 2
+expect_message "a name in the path is too long"
+expect_one_sentence
+verdict "an output name over 255 bytes is a usage error"
+
+# Immutable files (chattr +i, root): on the first file system here that takes the flag.
+IMM=
+command -v chattr >/dev/null || problem "chattr is missing"
+for base in "$WORK" "$ROOT/it/work"; do
+  probe=$base/imm-probe
+  if mkdir -p "$probe" && touch "$probe/f" && chattr +i "$probe/f" 2>/dev/null; then
+    chattr -i "$probe/f"
+    rm -rf "$probe"
+    IMM=$base/imm
+    break
+  fi
+  rm -rf "$probe"
+done
+if [[ -n $IMM ]]; then
+  rm -rf "$IMM"
+  old_results "$IMM/res"
+  chattr +i "$IMM/res/p.npy"
+  BEFORE=$(snapshot "$IMM/res")
+  run_nl --input "$X" --output "$IMM/res" "${ARGS[@]}" --overwrite
+  expect_code 2
+  expect_message "operation not permitted"
+  expect_one_sentence
+  expect_same "$IMM/res" "$BEFORE"
+  chattr -i "$IMM/res/p.npy"
+  mkdir -p "$IMM/locked"
+  chattr +i "$IMM/locked"
+  run_nl --input "$X" --output "$IMM/locked" "${ARGS[@]}"
+  expect_code 2
+  expect_message "operation not permitted"
+  chattr -i "$IMM/locked"
+  rm -rf "$IMM"
+else
+  problem "no file system here takes chattr +i (needs root on ext4, xfs or btrfs)"
+fi
+verdict "an immutable result or directory (EPERM) is exit 2, old results intact, nothing left aside"
+
+NLSPARK_JAVA_OPTS="-Djava.io.tmpdir=$X" run_nl --input "$X" --output "$WORK/o-tmpdir" "${ARGS[@]}"
+expect_code 2
+expect_message "Cannot start Spark: its scratch directory (java.io.tmpdir=$X)"
+expect_one_sentence
+NLSPARK_JAVA_OPTS="-Dspark.local.dir=$X/sub" run_nl --input "$X" --output "$WORK/o-tmpdir" "${ARGS[@]}"
+expect_code 2
+expect_message "(spark.local.dir=$X/sub) cannot be written"
+verdict "an unusable java.io.tmpdir or spark.local.dir is exit 2 in one sentence"
+
+SPARK_LOCAL_IP=garbage.invalid run_nl --input "$X" --output "$WORK/o-ip" "${ARGS[@]}"
+expect_code 2
+expect_message "SPARK_LOCAL_IP=garbage.invalid cannot be used"
+expect_one_sentence
+NLSPARK_JAVA_OPTS=-Xmx run_nl --input "$X" --output "$WORK/o-ip" "${ARGS[@]}"
+expect_code 2
+expect_message "Cannot start Java with NLSPARK_JAVA_OPTS='-Xmx'"
+mkdir -p "$WORK/gone"
+(cd "$WORK/gone" && rmdir "$WORK/gone" && timeout 300 "$NL" one-sample --quiet --input "$X" \
+  --output "$WORK/o-gone" "${ARGS[@]}" 2>"$ERR" >/dev/null)
+RC=$?
+expect_code 2
+expect_message "the current directory no longer exists"
+verdict "SPARK_LOCAL_IP=garbage, NLSPARK_JAVA_OPTS=-Xmx and a deleted working directory are exit 2"
+
+run_nl --input "hdfs://no-such-host.invalid:8020/x.npy" --output "$WORK/o-hdfs2" "${ARGS[@]}"
+expect_code 2
+expect_message "unknown host"
+expect_one_sentence
+run_nl --input "http://127.0.0.1:1/x.npy" --output "$WORK/o-http" "${ARGS[@]}"
+expect_code 2
+expect_message "connection refused"
+expect_one_sentence
+verdict "an unknown hdfs:// host and an unreachable http:// input are exit 2"
+
+NLSPARK_JAVA_OPTS=-Dspark.nlspark.ingest=blocks run_nl --input "$WORK/inf.npy" --output "$WORK/o-inf" "${ARGS[@]}"
+expect_code 2
+expect_message "row 3 holds Infinity at voxel 5"
+expect_one_sentence
+expect_no_traces
+verdict "an executor's refusal (blocks ingest) is said once by nlspark, without Spark's task errors"
+
+OUT=$WORK/demo-users
+mkdir -p "$OUT"
+echo "the user's own notes" >"$OUT/notes.txt"
+BEFORE=$(snapshot "$OUT")
+timeout 300 "$NL" demo --quiet --output "$OUT" 2>"$ERR" >/dev/null
+RC=$?
+expect_code 2
+expect_message "the directory exists and is not empty (it holds notes.txt)"
+expect_one_sentence
+expect_same "$OUT" "$BEFORE"
+verdict "demo into a directory holding the user's files needs --overwrite"
+
+OUT=$WORK/to-dev-full
+timeout 300 "$NL" one-sample --input "$X" --output "$OUT" "${ARGS[@]}" >/dev/full 2>"$ERR"
+RC=$?
+expect_code 3
+expect_message "Cannot write to standard output"
+expect_complete "$OUT"
+verdict "a result line lost to a full stdout is exit 3, the results in place"
+
+# A run killed with SIGKILL leaves Spark's spill directories; the next start removes them.
+SPILL_TMP=$WORK/spill-tmp
+mkdir -p "$SPILL_TMP/nlspark-spill-1-1/blockmgr-x" "$SPILL_TMP/blockmgr-not-ours"
+echo spilled >"$SPILL_TMP/nlspark-spill-1-1/blockmgr-x/shuffle_0_0_0.data"
+NLSPARK_JAVA_OPTS="-Djava.io.tmpdir=$SPILL_TMP" run_nl --input "$X" --output "$WORK/o-spill" "${ARGS[@]}"
+expect_code 0
+[[ ! -e $SPILL_TMP/nlspark-spill-1-1 ]] || problem "the killed run's spill directory is still there"
+[[ -d $SPILL_TMP/blockmgr-not-ours ]] || problem "a directory that is not nlspark's was removed"
+left=$(find "$SPILL_TMP" -maxdepth 1 -name 'nlspark-spill-*' | tr '\n' ' ')
+[[ -z $left ]] || problem "this run's spill directory was left: $left"
+verdict "spill directories of a killed run are removed by the next start, and a run removes its own"
+
+CUDA_TMP=$WORK/cuda-tmp
+mkdir -p "$CUDA_TMP"
+NLSPARK_JAVA_OPTS="-Djava.io.tmpdir=$CUDA_TMP" timeout 300 "$NL" env >/dev/null 2>"$ERR"
+RC=$?
+expect_code 0
+left=$(find "$CUDA_TMP" -mindepth 1 -maxdepth 1 | tr '\n' ' ')
+[[ -z $left ]] || problem "env left in java.io.tmpdir: $left"
+verdict "env leaves nothing in java.io.tmpdir"
 
 # ---- memory ------------------------------------------------------------------------------------
 python3 - "$WORK/huge.npy" <<'EOF'
@@ -390,6 +640,21 @@ wait
 rm -f "\$MNT/filler"
 snap "\$MNT/out" >"\$R.fill-after"
 umount "\$MNT"
+# 5. the disk fills while report.html is written, after the results were committed
+mount -t tmpfs -o size=4m tmpfs "\$MNT"
+nl --input "\$X" --output "\$MNT/out" --permutations 20 --seed 7 2>/dev/null >/dev/null
+( NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=report:4000" timeout 300 "\$NL" one-sample \
+    --quiet --input "\$X" --output "\$MNT/out" --permutations 50 --seed 5 --overwrite \
+    >/dev/null 2>"\$R.report.err"; echo "report-full \$?" >>"\$R" ) &
+for _ in \$(seq 1 600); do
+  grep -q "paused at report" "\$R.report.err" 2>/dev/null && break
+  sleep 0.2
+done
+dd if=/dev/zero of="\$MNT/filler" bs=64k 2>/dev/null
+wait
+rm -f "\$MNT/filler"
+cp -a "\$MNT/out" "\$R.report-dir"
+umount "\$MNT"
 EOF
   : >"$WORK/fs-results"
   unshare -m --propagation private bash "$WORK/fs-cases.sh"
@@ -427,6 +692,18 @@ EOF
   cmp -s "$R.fill-before" "$R.fill-after" || problem "the old results changed: $(diff "$R.fill-before" "$R.fill-after" | head -5 | tr '\n' ' ')"
   ERR=$WORK/stderr
   verdict "disk full while writing is exit 3, old results intact, no temporary left"
+
+  RC=$(code_of report-full); ERR=$R.report.err
+  expect_code 3
+  expect_message "the results are in place, only report.html is missing"
+  grep -v 'paused at report' "$ERR" >"$ERR.cut"
+  ERR=$ERR.cut
+  expect_one_sentence
+  expect_complete "$R.report-dir"
+  [[ $(seed_of "$R.report-dir") == 5 ]] || problem "not the new results"
+  [[ ! -e $R.report-dir/report.html ]] || problem "a report.html of other results is left"
+  ERR=$WORK/stderr
+  verdict "disk full while report.html is written is exit 3, the results committed, no temporary left"
 else
   say "skipped the tmpfs cases (mount point, read-only, disk full): need root and unshare -m"
 fi

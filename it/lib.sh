@@ -17,7 +17,10 @@ if [[ -z ${LINE_MODULE:-} ]]; then
   exit 2
 fi
 export NLSPARK_LINE
-SPARK_HOME=$IT_CACHE/spark-home-$NLSPARK_LINE
+# NLSPARK_IT_SPARK_VERSION=4.0.1 submits to another release of the same line instead (the line's
+# jar on the Spark 4.0 or 4.1 that platforms run); the embedded reference stays the line's build.
+LINE_SPARK_VERSION=${NLSPARK_IT_SPARK_VERSION:-$LINE_SPARK_VERSION}
+SPARK_HOME=$IT_CACHE/spark-home-$LINE_SPARK_VERSION
 export SPARK_HOME
 # The launcher library (used by the worker to build executor commands) asks for these.
 export SPARK_SCALA_VERSION=$LINE_SCALA

@@ -8,6 +8,9 @@
 # line's: the lines give the same bytes.
 # Usage: it/spark-submit.sh              (the default line; NLSPARK_LINE=3.5 for the other)
 # Env:   IT_SUBMIT_COMMANDS='a|b'           only these commands (one-sample is always needed)
+#        NLSPARK_IT_SPARK_VERSION=4.0.1     submit to that release of the line instead (lib.sh)
+#        IT_NEWEST_JDK_REFUSED=1            that release cannot run on the newest JDK: expect
+#                                           exit 2 and the sentence that says so
 #        NLSPARK_NEWEST_JDK=DIR          JDK home of the newest JDK (default: it/newest-jdk.sh)
 #        NLSPARK_FILE_REPO=DIR           the file repository (default target/maven-repo)
 set -euo pipefail
@@ -107,6 +110,20 @@ for entry in "${COMMANDS[@]}"; do
   for java_bin in "${JDKS[@]}"; do
     jdk=$(java_major "$java_bin")
     out=$WORK/submit-jdk$jdk/$name
+    if [[ ${IT_NEWEST_JDK_REFUSED:-0} == 1 && $java_bin != java ]]; then
+      # This Spark cannot run on the newest JDK (Spark 4.0's Hadoop on Java 24+): nlspark must
+      # say so in one sentence, exit 2, and write nothing.
+      set +e
+      submit "$java_bin" "$name-jdk$jdk" --class org.nlspark.spark.Main "$APP_JAR" \
+        "${args[@]}" --quiet --output "$out"
+      code=$?
+      set -e
+      [[ $code -eq 2 ]] || die "spark-submit $name on JDK $jdk exited $code, not 2"
+      grep -q "^nlspark $name: Cannot run on Spark $LINE_SPARK_VERSION with Java $jdk: " \
+        "$LOGS/$name-jdk$jdk.log" || die "spark-submit $name on JDK $jdk did not say why it cannot run"
+      [[ ! -e $out ]] || die "the refused run wrote $out"
+      continue
+    fi
     submit "$java_bin" "$name-jdk$jdk" --class org.nlspark.spark.Main "$APP_JAR" \
       "${args[@]}" --quiet --output "$out" || die "spark-submit $name on JDK $jdk failed"
     compare_npy_dirs "$ref" "$out" "spark-submit $name on JDK $jdk"

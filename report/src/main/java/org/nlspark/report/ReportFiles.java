@@ -1,7 +1,6 @@
 package org.nlspark.report;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ public interface ReportFiles {
         String local = path.startsWith("file:") ? java.net.URI.create(path).getPath() : path;
         Path p = dir.resolve(local);
         if (!Files.isRegularFile(p)) {
-          throw new UncheckedIOException(new NoSuchFileException(p.toString()));
+          throw new NoSuchFileException(p.toString());
         }
         return Files.readAllBytes(p);
       }

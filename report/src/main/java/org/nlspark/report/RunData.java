@@ -11,6 +11,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.Json;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyReader;
+import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
 
@@ -62,6 +63,13 @@ final class RunData {
           + files.location() + ": it must hold a JSON object, but holds: "
           + (parsed == null ? "null" : parsed.getClass().getSimpleName()));
     }
+    if (!OutputFormat.isNlsparks(parsed)) {
+      // the page would replace report.html in a directory nlspark did not write
+      throw new InvalidInputException("Cannot write a report of " + files.location() + ": "
+          + prefix + "summary.json there was not written by nlspark (it lacks \""
+          + OutputFormat.KEY + "\"), and the report is written only beside nlspark's own"
+          + " results; name the output directory of an nlspark run");
+    }
     Map<String, Object> summary = (Map<String, Object>) parsed;
     NiftiMask mask = readMask(files, prefix, summary);
     double[] background = null;
@@ -95,11 +103,37 @@ final class RunData {
         run.notes.add(file + " is listed in summary.json but missing");
         continue;
       }
-      NpyArray a = NpyReader.read(new ByteArrayInputStream(bytes), bytes.length,
+      // nlspark's own maps may hold NaN (a constant voxel has no t): drawn as such, not refused
+      NpyArray a = NpyReader.readOutput(new ByteArrayInputStream(bytes), bytes.length,
           prefix + file, 0);
       run.arrays.put(file.substring(0, file.length() - 4), a);
     }
+    run.dropMisshapenMaps();
     return run;
+  }
+
+  /**
+   * A voxel map (every output but the per-replicate null_*) must have one value per voxel:
+   * the mask's count, else observed's. One that does not (a file replaced by hand) is not
+   * drawn against the wrong voxels; a note says so.
+   */
+  private void dropMisshapenMaps() {
+    long voxels = mask != null ? mask.count()
+        : arrays.containsKey("observed") ? arrays.get("observed").data().length : -1;
+    if (voxels < 0) {
+      return;
+    }
+    for (String name : new ArrayList<>(arrays.keySet())) {
+      if (name.startsWith("null_")) {
+        continue;
+      }
+      int n = arrays.get(name).data().length;
+      if (n != voxels) {
+        arrays.remove(name);
+        notes.add(name + ".npy has " + n + " values but the run has " + voxels + " voxels;"
+            + " it is not drawn");
+      }
+    }
   }
 
   static List<String> outputNames(Map<String, Object> summary) {
@@ -125,7 +159,17 @@ final class RunData {
       if (path == null) {
         return null;
       }
-      bytes = files.readPath(path);
+      try {
+        bytes = files.readPath(path);
+      } catch (IOException e) {
+        // the mask moved or went since the run: the user's to put back
+        throw new InvalidInputException("Cannot write a report of " + files.location() + ": "
+            + prefix + "summary.json names the mask " + path + ", which cannot be read now ("
+            + (e instanceof java.io.FileNotFoundException
+                || e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                : String.valueOf(e.getMessage())) + "); put it back there, or copy it beside"
+            + " the outputs as " + prefix + "mask.nii.gz", e);
+      }
       name = path;
     }
     return NiftiMask.read(new ByteArrayInputStream(bytes), bytes.length, name);

@@ -128,6 +128,7 @@ final class GridFixture {
     }
     outputs.add("summary.json");
     Map<String, Object> s = new LinkedHashMap<>();
+    s.put(org.nlspark.core.io.OutputFormat.KEY, org.nlspark.core.io.OutputFormat.CURRENT);
     s.put("command", "one-sample");
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("statistic", "t");

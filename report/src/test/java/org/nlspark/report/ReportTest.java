@@ -140,6 +140,54 @@ class ReportTest {
   }
 
   @Test
+  void aMaskThatMovedSinceTheRunIsNamedWithTheFix() throws Exception {
+    Path dir = tmp.resolve("moved");
+    Files.createDirectories(dir);
+    GridFixture.make(3).write(dir, false);
+    Path gone = tmp.resolve("elsewhere/mask.nii.gz");
+    String summary = Files.readString(dir.resolve("summary.json"));
+    Files.writeString(dir.resolve("summary.json"), summary.replaceFirst("\"command\"",
+        "\"grid\": {\"mask_uri\": \"" + gone + "\"},\n  \"command\""));
+    assertThatThrownBy(() -> Report.write(dir)).isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot write a report of " + dir + ": summary.json names the mask " + gone
+            + ", which cannot be read now (no such file); put it back there, or copy it beside"
+            + " the outputs as mask.nii.gz");
+    assertThat(dir.resolve("report.html")).doesNotExist();
+  }
+
+  @Test
+  void nlsparksOwnNanMapsAreDrawnAndAMisshapenMapIsNamedNotDrawn() throws Exception {
+    Path dir = tmp.resolve("nan");
+    Files.createDirectories(dir);
+    GridFixture f = GridFixture.make(3);
+    f.write(dir, true);
+    double[] observed = f.observed.clone();
+    observed[0] = Double.NaN; // a constant voxel has no t
+    GridFixture.npy(dir.resolve("observed.npy"), observed);
+    GridFixture.npy(dir.resolve("p.npy"), new double[] {0.5, 0.5});
+    Report.write(dir);
+    String html = Files.readString(dir.resolve("report.html"));
+    assertThat(html).contains("p.npy has 2 values but the run has " + f.mask.count()
+        + " voxels; it is not drawn");
+  }
+
+  @Test
+  void aSummaryNlsparkDidNotWriteIsNotReportedOn() throws Exception {
+    Path dir = tmp.resolve("foreign");
+    Files.createDirectories(dir);
+    GridFixture.make(3).write(dir, true);
+    String summary = Files.readString(dir.resolve("summary.json"));
+    Files.writeString(dir.resolve("summary.json"),
+        summary.replace("\"nlspark_output_format\": 1,", ""));
+    Files.writeString(dir.resolve("report.html"), "theirs");
+    assertThatThrownBy(() -> Report.write(dir)).isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot write a report of " + dir + ": summary.json there was not written by"
+            + " nlspark (it lacks \"nlspark_output_format\"), and the report is written only"
+            + " beside nlspark's own results; name the output directory of an nlspark run");
+    assertThat(dir.resolve("report.html")).hasContent("theirs");
+  }
+
+  @Test
   void aDirectoryWithoutSummaryIsRefusedWithTheFix() {
     assertThatThrownBy(() -> Report.write(tmp)).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot write a report of").hasMessageContaining("no summary.json");

@@ -30,6 +30,11 @@ public final class Main {
     java.util.logging.Logger.getLogger("dev.ludovic.netlib"),
   };
 
+  /** Loggers of Spark's task failures, off in nlspark-log4j2.properties except with --verbose. */
+  static final String[] VERBOSE_SPARK_LOGGERS = {
+    "org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager",
+  };
+
   private Main() {}
 
   public static void main(String[] args) {
@@ -41,8 +46,14 @@ public final class Main {
     if (!List.of(args).contains("--verbose")) {
       QUIET_LOGGERS[0].setLevel(java.util.logging.Level.WARNING);
       QUIET_LOGGERS[1].setLevel(java.util.logging.Level.SEVERE);
+    } else {
+      // nlspark's logging files hide Spark's lines about failed tasks; --verbose shows them
+      for (String logger : VERBOSE_SPARK_LOGGERS) {
+        org.apache.logging.log4j.core.config.Configurator.setLevel(logger,
+            org.apache.logging.log4j.Level.WARN);
+      }
     }
-    Interruption.install(Thread.currentThread(), System.err);
+    Interruption.install(Thread.currentThread(), System.err, List.of(args).contains("--verbose"));
     System.exit(run(args));
   }
 
@@ -82,6 +93,13 @@ public final class Main {
       ParseResult sub = parsed.subcommand();
       NlsparkCommand c = sub.commandSpec().commandLine().getCommand();
       int code = c.run(out, err, args);
+      if (code == 0 && out.checkError()) {
+        // the result line went nowhere (a full disk, /dev/full, a closed pipe): not "done"
+        err.println((command == null ? "nlspark" : "nlspark " + Untrusted.escape(command))
+            + ": Cannot write to standard output (a full disk, or a closed pipe); the results"
+            + " themselves are in the output directory");
+        return 3;
+      }
       int signal = Interruption.exitCode();
       if (code == 0 && signal != 0) {
         // The signal came while the results were being committed: the commit was finished
@@ -100,6 +118,10 @@ public final class Main {
   static int fail(String command, Throwable thrown, boolean verbose, PrintStream err) {
     Throwable t = thrown instanceof RuntimeException
         ? TaskFailures.unwrap((RuntimeException) thrown) : thrown;
+    String platform = SparkLine.incompatibleJava(t);
+    if (platform != null) {
+      t = new InvalidInputException(platform, t); // the platform, not nlspark: exit 2
+    }
     String who = command == null ? "nlspark" : "nlspark " + Untrusted.escape(command);
     int code = exitCode(t);
     if (code == 130 || code == 143) {

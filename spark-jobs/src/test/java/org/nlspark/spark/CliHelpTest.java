@@ -31,9 +31,21 @@ class CliHelpTest {
       Pattern.compile("(?m)^\\s+(?:-\\w, )?(--[a-z0-9-]+)(?:=(\\S+))?(?:\\s+(.*))?$");
 
   /** Options that only apply together with another (isc: --permutations needs a surrogate null). */
-  private static final Map<String, List<String>> COMPANIONS = Map.of(
-      "isc --permutations", List.of("--null", "circle-shift"),
-      "glm --whole-blocks", List.of("--exchangeability-blocks", "blocks.csv"));
+  private static final Map<String, List<String>> COMPANIONS = companions();
+
+  /** Options that are refused alone (exit 2, with a pointer) and the flag they need. */
+  private static Map<String, List<String>> companions() {
+    Map<String, List<String>> m = new java.util.HashMap<>();
+    m.put("isc --permutations", List.of("--null", "circle-shift"));
+    m.put("glm --whole-blocks", List.of("--exchangeability-blocks", "blocks.csv"));
+    for (String c : List.of("one-sample", "two-sample", "correlation", "glm")) {
+      m.put(c + " --connectivity", List.of("--cluster-threshold", "3"));
+      for (String tfce : List.of("--tfce-e", "--tfce-h", "--tfce-connectivity")) {
+        m.put(c + " " + tfce, List.of("--tfce"));
+      }
+    }
+    return m;
+  }
 
   record Listed(String name, String label, boolean required) {}
 

@@ -333,6 +333,13 @@ class NiftiInputsCliTest {
     CliRun missing = run("one-sample", p("table2"), "o6", "--column", "betas");
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("no column betas", "[subject, voxels]");
+    // a struct of one number is not an array of voxels
+    SharedSpark.get().sql("SELECT named_struct('a', CAST(id AS DOUBLE)) AS voxels FROM range(4)")
+        .coalesce(1).write().parquet(dir.resolve("struct").toString());
+    CliRun struct = run("one-sample", p("struct"), "o9");
+    assertThat(struct.code()).as(struct.err()).isEqualTo(2);
+    assertThat(struct.err()).contains("column voxels is not an array of numbers (its type:"
+        + " required group voxels {\\n  required double a;\\n})"); // escaped by the CLI
     write(dir.resolve("bad-list.txt"), "subjects/sub-00.nii.gz\nsubjects/nope.nii.gz\n");
     CliRun absent = run("one-sample", p("bad-list.txt"), "o7");
     assertThat(absent.code()).isEqualTo(2);

@@ -74,14 +74,19 @@ class ProcessExitTest {
     int v = 20_000;
     Path x = TestData.matrix(dir, "x.npy", n, v, TestData.gaussian(2, n, v, 0));
     Path out = dir.resolve("out");
-    List<String> cmd = java("-Xmx1g");
-    // Far more permutations than can finish before the signal.
+    // Tile 0 is held (the hook prints a marker first), so the signal comes while a tile runs
+    // however slow the machine is: the test waits for the marker, not for a fixed time.
+    List<String> cmd = java("-Xmx1g", "-Dspark.nlspark.test.hold-tile-ms=120000");
     cmd.addAll(List.of("one-sample", "--input", x.toString(), "--output", out.toString(),
         "--permutations", "2000000", "--master", "local[1]", "--no-fwer"));
     Path err = dir.resolve("stderr.txt");
     Process p = start(cmd, err);
-    Thread.sleep(8000);
-    assertThat(p.isAlive()).as(Files.readString(err)).isTrue();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+    while (!Files.readString(err).contains("NLSPARK_HOLDING_TILE_0")) {
+      assertThat(p.isAlive()).as(Files.readString(err)).isTrue();
+      assertThat(System.nanoTime()).as("tile 0 never started").isLessThan(deadline);
+      Thread.sleep(100);
+    }
     p.destroy(); // SIGTERM
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String text = Files.readString(err, StandardCharsets.UTF_8);

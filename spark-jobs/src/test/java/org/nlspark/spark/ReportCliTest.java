@@ -110,6 +110,20 @@ class ReportCliTest {
     assertThat(dir.resolve("report.html")).doesNotExist();
   }
 
+  @Test
+  void reportOfAnotherToolsDirectoryLeavesItsReportAlone() throws Exception {
+    // any JSON object as summary.json is not enough: nlspark's carries its mark
+    Files.writeString(dir.resolve("summary.json"), "{\"my\": 1}");
+    Files.writeString(dir.resolve("report.html"), "mine");
+    CliRun r = CliRun.of("report", dir.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err().strip()).isEqualTo("nlspark report: Cannot write a report of " + dir
+        + ": summary.json there was not written by nlspark (it lacks"
+        + " \"nlspark_output_format\"), and the report is written only beside nlspark's own"
+        + " results; name the output directory of an nlspark run");
+    assertThat(dir.resolve("report.html")).hasContent("mine");
+  }
+
   static String lineNumber(double v) {
     double a = Math.abs(v);
     return String.format(Locale.ROOT, a >= 100 ? "%.1f" : "%.3g", v);

@@ -28,7 +28,7 @@ public enum PartialFamily {
   /** A glm tile's partial ({@code glm.GlmAnalysis}, big-endian). */
   GLM_PARTIAL('G', 1, "a glm partial result"),
   /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}, big-endian). */
-  WHOLE_MAP_PARTIAL('W', 2, "a TFCE partial result");
+  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"); // 3: cluster mass
 
   private final byte id;
   private final byte version;

@@ -98,6 +98,10 @@ public final class RunReport {
     m.put("result", result.facts());
     m.put("findings", Findings.of(result, m, mask));
     m.put("warnings", RunWarnings.of(this));
+    java.util.List<String> notes = RunWarnings.resultNotes(this);
+    if (!notes.isEmpty()) {
+      m.put("result_notes", notes); // the result line's short sentences (only when there are any)
+    }
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("wall_seconds", wallSeconds() + writeSeconds);
     timing.put("setup_seconds", setupSeconds);

@@ -50,7 +50,110 @@ public final class RunWarnings {
       warnings.add(String.format(Locale.ROOT, "%d of %d voxels are undefined (NaN): %s;"
           + " mask them out or check those voxels", undefined, voxels, why));
     }
+    warnings.addAll(drawWarnings(report, false));
     return warnings;
+  }
+
+  /**
+   * Short sentences for the result line (empty when there is nothing to say): contrasts tested
+   * by sign flips because permutations cannot change them, a demeaned design, and draws too few
+   * for small p.
+   */
+  public static List<String> resultNotes(RunReport report) {
+    List<String> notes = new ArrayList<>();
+    Map<String, Object> resampling = resampling(report);
+    if (resampling.get("contrasts") instanceof Map) {
+      List<String> flipped = new ArrayList<>();
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) resampling.get("contrasts")).entrySet()) {
+        if (e.getValue() instanceof Map
+            && ((Map<?, ?>) e.getValue()).get("errors_reason") != null) {
+          flipped.add(String.valueOf(e.getKey()));
+        }
+      }
+      if (!flipped.isEmpty()) {
+        notes.add(String.join(", ", flipped) + " tested by sign flips (no permutation changes "
+            + (flipped.size() == 1 ? "it" : "them") + ")");
+      }
+    }
+    Map<String, Object> parameters = parameters(report);
+    if (Boolean.TRUE.equals(parameters.get("demean"))) {
+      Object removed = parameters.get("demean_removed_column");
+      notes.add(removed == null ? "data and design demeaned (no intercept to remove)"
+          : "data and design demeaned, intercept column '" + removed + "' removed");
+    }
+    notes.addAll(drawWarnings(report, true));
+    return notes;
+  }
+
+  /**
+   * Permutation draws that cannot resolve small p: fewer distinct draws than requested (all of
+   * them enumerated, every p at least 1/N), or a smallest attainable p above 0.05 (1/N
+   * enumerated, 1/(P + 1) drawn at random). Per contrast for glm.
+   */
+  private static List<String> drawWarnings(RunReport report, boolean brief) {
+    List<String> out = new ArrayList<>();
+    if (report.command().equals("bootstrap")) {
+      return out;
+    }
+    Map<String, Object> resampling = resampling(report);
+    if (resampling.get("contrasts") instanceof Map) {
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) resampling.get("contrasts")).entrySet()) {
+        if (e.getValue() instanceof Map) {
+          String w = drawWarning((Map<?, ?>) e.getValue(), String.valueOf(e.getKey()), brief);
+          if (w != null) {
+            out.add(w);
+          }
+        }
+      }
+    } else {
+      String w = drawWarning(resampling, null, brief);
+      if (w != null) {
+        out.add(w);
+      }
+    }
+    return out;
+  }
+
+  private static String drawWarning(Map<?, ?> plan, String contrast, boolean brief) {
+    if (!(plan.get("replicates_drawn") instanceof Number)
+        || !(plan.get("replicates_requested") instanceof Number)) {
+      return null;
+    }
+    long drawn = ((Number) plan.get("replicates_drawn")).longValue();
+    long requested = ((Number) plan.get("replicates_requested")).longValue();
+    boolean enumerated = Boolean.TRUE.equals(plan.get("exact_enumeration"));
+    double smallest = enumerated ? 1.0 / drawn : 1.0 / (requested + 1);
+    boolean fewer = enumerated && drawn < requested;
+    boolean unreachable = smallest > 0.05;
+    if (!fewer && !unreachable) {
+      return null;
+    }
+    String who = contrast == null ? "" : contrast + ": ";
+    if (brief) {
+      return String.format(Locale.ROOT, "%s%s, smallest p %s%s", who,
+          fewer ? "only " + drawn + " distinct draws" : requested + " permutations",
+          shortNumber(smallest), unreachable ? " (cannot reach 0.05)" : "");
+    }
+    String what = fewer
+        ? String.format(Locale.ROOT, "%sonly %d distinct draws exist, fewer than the %d"
+            + " requested; all were enumerated, so every p is at least 1/%d = %s", who, drawn,
+            requested, drawn, shortNumber(smallest))
+        : String.format(Locale.ROOT, "%s%d permutations: every p is at least 1/%d = %s", who,
+            requested, requested + 1, shortNumber(smallest));
+    return what + (unreachable ? fewer
+        ? "; no p can reach 0.05: more samples (or other errors, such as --errors both) are"
+            + " needed for that"
+        : "; no p can reach 0.05: use --permutations 19 or more (thousands for FWER)" : "");
+  }
+
+  private static String shortNumber(double v) {
+    return String.format(Locale.ROOT, "%.3g", v);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> resampling(RunReport report) {
+    Object r = report.analysis.describe().get("resampling");
+    return r instanceof Map ? (Map<String, Object>) r : Map.of();
   }
 
   /**

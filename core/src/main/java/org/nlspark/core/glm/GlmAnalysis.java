@@ -91,16 +91,40 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
       GlmRun.Options options, String backendRequested, Double memoryBudgetGb) {
-    checkData(y);
-    return prepare(new Data(y), y.rows(), y.cols(), design, contrasts, options,
-        backendRequested, memoryBudgetGb);
+    return prepare(y, design, contrasts, options, backendRequested, memoryBudgetGb, false);
+  }
+
+  /**
+   * The same; with {@code demean} the data and the design columns are centred first and the
+   * intercept removed ({@link GlmDemean}, PALM's {@code -demean}), which summary.json's
+   * parameters record.
+   */
+  public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
+      GlmRun.Options options, String backendRequested, Double memoryBudgetGb, boolean demean) {
+    String removed = null;
+    if (demean) {
+      checkData(y);
+      GlmDemean.Demeaned d = GlmDemean.apply(y, design, contrasts);
+      y = d.y();
+      design = d.design();
+      contrasts = d.contrasts();
+      removed = d.removedColumn();
+    }
+    GlmAnalysis a = prepareModel(y, design, contrasts, options, backendRequested,
+        memoryBudgetGb);
+    if (demean) {
+      a.sources.put("demean", true);
+      a.sources.put("demean_removed_column", removed);
+    }
+    return a;
   }
 
   /**
    * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRun.Options, String, Double)}
    * for samples that executors hold as voxel blocks (DESIGN §8): only their shape is here, and
    * each tile gets its block as {@link JobInputs} (a column window of Y). The plan, draws and
-   * outputs are those of the in-memory analysis of the same values.
+   * outputs are those of the in-memory analysis of the same values. ({@code demean} needs the
+   * samples here.)
    */
   public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
       GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
@@ -108,6 +132,14 @@ public final class GlmAnalysis implements TileAnalysis {
     checkSamples(samples);
     return prepare(null, samples, voxels, design, contrasts, options, backendRequested,
         memoryBudgetGb);
+  }
+
+  private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb) {
+    checkData(y);
+    return prepare(new Data(y), y.rows(), y.cols(), design, contrasts, options,
+        backendRequested, memoryBudgetGb);
   }
 
   private static GlmAnalysis prepare(Data data, int samples, int voxels, GlmDesign design,
@@ -121,10 +153,7 @@ public final class GlmAnalysis implements TileAnalysis {
     GlmModel model = GlmModel.prepare(design, contrasts, samples);
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
-    List<GlmDraws> draws = new ArrayList<>();
-    for (GlmContrast c : model.contrasts()) {
-      draws.add(GlmRun.drawsOf(model, c, o));
-    }
+    List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
     MemoryBudget.checkExplicit(memoryBudgetGb);
     Map<String, Object> sources = new LinkedHashMap<>();
     sources.put("design", design.source());
@@ -160,12 +189,19 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask, boolean tfce,
       Double clusterThreshold) {
+    return withWholeMaps(mask, org.nlspark.core.tfce.WholeMapSettings.of(tfce,
+        clusterThreshold));
+  }
+
+  /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+      org.nlspark.core.tfce.WholeMapSettings settings) {
     if (data == null) {
       throw new IllegalStateException("[BUG] TFCE and cluster inference need the samples in"
           + " memory, but this glm's are held by executors");
     }
-    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask, tfce,
-        clusterThreshold, voxels));
+    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
+        settings, voxels));
   }
 
   List<GlmDraws> draws() {
@@ -240,7 +276,7 @@ public final class GlmAnalysis implements TileAnalysis {
     Map<String, Object> m = new LinkedHashMap<>();
     Map<String, Object> p = new LinkedHashMap<>(sources);
     p.put("method", "freedman-lane");
-    p.put("errors", options.errors().name().toLowerCase(java.util.Locale.ROOT));
+    p.put("errors", errorsUsed());
     p.put("whole_blocks", options.wholeBlocks());
     p.put("permutations", options.permutations());
     p.put("tail", options.tTail().cliName());
@@ -275,6 +311,19 @@ public final class GlmAnalysis implements TileAnalysis {
     resampling.put("contrasts", per);
     m.put("resampling", resampling);
     return m;
+  }
+
+  /**
+   * The errors of the draws, for summary.json: those of every contrast, or "per contrast" when
+   * some contrast flips signs because permutations cannot change it ({@link GlmRun#drawsOf}).
+   */
+  private String errorsUsed() {
+    java.util.Set<GlmDraws.Errors> used = java.util.EnumSet.noneOf(GlmDraws.Errors.class);
+    for (GlmDraws d : draws) {
+      used.add(d.errors());
+    }
+    GlmDraws.Errors one = used.size() == 1 ? used.iterator().next() : options.errors();
+    return used.size() > 1 ? "per contrast" : one.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** Runs one tile: every contrast over the tile's block and windows. */

@@ -159,6 +159,13 @@ public final class GlmFiles {
   }
 
   private static Table read(List<String> lines, String file, String what) {
+    if (file != null && file.toLowerCase(Locale.ROOT).endsWith(".npy")
+        || !lines.isEmpty() && lines.get(0).startsWith("\uFFFDNUMPY")) {
+      throw new InvalidInputException("Cannot read the " + what + " " + file + ": it is a numpy"
+          + " .npy array, and the " + what + " is a text table (CSV or TSV with a header row, or"
+          + " FSL's VEST format); write it with numpy.savetxt(name, array, delimiter=',',"
+          + " header=..., comments='')");
+    }
     return isVest(lines) ? readVest(lines, file, what) : readDelimited(lines, file, what);
   }
 
@@ -334,12 +341,24 @@ public final class GlmFiles {
             + ", column " + (j + 1) + (names != null ? " (" + names[j] + ")" : "")
             + " is not a number: '" + cells[j] + "'");
       }
+      if (Math.abs(v) > MAX_MAGNITUDE && !Double.isInfinite(v)) {
+        throw new InvalidInputException("Cannot read the " + what + " " + file + ": line " + line
+            + ", column " + (j + 1) + (names != null ? " (" + names[j] + ")" : "") + " holds "
+            + cells[j] + ", beyond 1e150 in magnitude (the model multiplies values in pairs, and"
+            + " such products overflow); rescale the column");
+      }
       row[j] = v;
     }
     return row;
   }
 
   /** A number, NaN and Inf included (the model refuses them with its own message), or null. */
+  /**
+   * The largest magnitude a design or contrast value may have: the model multiplies values in
+   * pairs (X'X, c'(X'X)^-1 c), and 1e150 squared stays far from Double.MAX_VALUE (1.8e308).
+   */
+  static final double MAX_MAGNITUDE = 1e150;
+
   private static Double number(String s) {
     String t = s.trim();
     if (t.isEmpty()) {

@@ -2,6 +2,7 @@ package org.nlspark.core.glm;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.data.DataMatrix;
@@ -90,6 +91,60 @@ public final class GlmRun {
         model.samples(), o.permutations(), o.seed());
   }
 
+  /**
+   * The draw plans of every contrast (DESIGN §9, untestable-by-permutation contrasts). With
+   * exchangeable errors, a contrast that no row permutation can change (its effect part is
+   * constant within every exchangeability block: an intercept, or a block-wise constant
+   * regressor) would get the identity as its only draw and p = 1 everywhere. Sign flips test it
+   * (as randomise does for a one-sample design): when the errors were not given they are used
+   * for such a contrast, and the plan records why; when {@code --errors exchangeable} was given
+   * the run is refused. FWER across contrasts draws one plan for all, so then every contrast
+   * flips signs.
+   *
+   * @param errorsGiven whether the user chose {@code o.errors()} ({@code --errors})
+   * @throws InvalidInputException for an untestable contrast under forced exchangeable errors
+   */
+  public static java.util.List<GlmDraws> drawsOf(GlmModel model, Options o,
+      boolean errorsGiven) {
+    java.util.List<GlmContrast> contrasts = model.contrasts();
+    String untestable = null;
+    boolean[] fixed = new boolean[contrasts.size()];
+    if (o.errors() == GlmDraws.Errors.EXCHANGEABLE) {
+      for (int i = 0; i < contrasts.size(); i++) {
+        GlmContrast c = contrasts.get(i);
+        fixed[i] = !GlmDraws.permutationsChange(o.blocks(), o.blocksSource(), o.wholeBlocks(),
+            c.effect(), model.samples());
+        if (fixed[i] && untestable == null) {
+          untestable = c.outputName() + " (" + c.name() + ")";
+        }
+      }
+    }
+    if (untestable != null && errorsGiven) {
+      throw new InvalidInputException("Cannot test contrast " + untestable + " with --errors"
+          + " exchangeable: no row permutation" + (o.blocks() == null ? "" : " within the"
+          + " exchangeability blocks") + " changes it (its tested part is constant"
+          + (o.blocks() == null ? "" : " within every block") + ", as an intercept is), so every"
+          + " p would be 1; use --errors symmetric (sign flips) or --errors both");
+    }
+    java.util.List<GlmDraws> out = new java.util.ArrayList<>();
+    for (int i = 0; i < contrasts.size(); i++) {
+      GlmContrast c = contrasts.get(i);
+      boolean flip = untestable != null && (fixed[i] || o.fwerAcrossContrasts());
+      if (!flip) {
+        out.add(drawsOf(model, c, o));
+        continue;
+      }
+      String reason = fixed[i]
+          ? "sign flips (--errors symmetric): no row permutation changes this contrast (its"
+              + " tested part is constant within every exchangeability block, as an intercept is)"
+          : "sign flips (--errors symmetric): --fwer-across-contrasts draws one plan for every"
+              + " contrast, and no row permutation changes contrast " + untestable;
+      out.add(drawsOf(model, c, o.withErrors(GlmDraws.Errors.SYMMETRIC))
+          .withErrorsReason(reason));
+    }
+    return out;
+  }
+
   private static double[][] sharedEffect(GlmModel model) {
     double[][] out = new double[model.samples()][0];
     for (GlmContrast c : model.contrasts()) {
@@ -118,7 +173,16 @@ public final class GlmRun {
   public record ContrastTotals(double[] statistic, long[] counts, double[] maxima,
       int undefinedVoxels) {}
 
+  /** {@link #run(GlmModel, DataMatrix, Options, boolean)} with the errors not given. */
   public static GlmResult run(GlmModel model, DataMatrix y, Options o) {
+    return run(model, y, o, false);
+  }
+
+  /**
+   * @param errorsGiven whether {@code o.errors()} was chosen by the user (see {@link
+   *     #drawsOf(GlmModel, Options, boolean)})
+   */
+  public static GlmResult run(GlmModel model, DataMatrix y, Options o, boolean errorsGiven) {
     if (y.rows() != model.samples()) {
       throw new IllegalArgumentException("[BUG] data of " + y.rows() + " samples for a model of "
           + model.samples());
@@ -127,8 +191,10 @@ public final class GlmRun {
     Grid grid = o.grid();
     java.util.List<GlmDraws> plans = new java.util.ArrayList<>();
     java.util.List<ContrastTotals> totals = new java.util.ArrayList<>();
-    for (GlmContrast c : model.contrasts()) {
-      GlmDraws draws = drawsOf(model, c, o);
+    java.util.List<GlmDraws> chosen = drawsOf(model, o, errorsGiven);
+    for (int ci = 0; ci < model.contrasts().size(); ci++) {
+      GlmContrast c = model.contrasts().get(ci);
+      GlmDraws draws = chosen.get(ci);
       Tail tail = tailOf(c, o.tTail());
       long replicates = draws.replicates();
       double[] stat = new double[voxels];

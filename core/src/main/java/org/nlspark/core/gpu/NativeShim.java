@@ -86,10 +86,15 @@ final class NativeShim {
       }
       Path dir = Files.createTempDirectory("nlspark-cuda");
       Path lib = dir.resolve("libnlspark_cuda.so");
-      Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-      lib.toFile().deleteOnExit();
-      dir.toFile().deleteOnExit();
-      System.load(lib.toAbsolutePath().toString());
+      try {
+        Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+        System.load(lib.toAbsolutePath().toString());
+      } finally {
+        // once loaded the mapping outlives the file: nothing is left in the temporary
+        // directory, not even after a kill -9 or a failed load
+        Files.deleteIfExists(lib);
+        Files.deleteIfExists(dir);
+      }
       loadedShim = lib;
       return null;
     } catch (IOException e) {

@@ -43,6 +43,21 @@ public final class NpyReader {
    * @throws UncheckedIOException when the stream itself fails
    */
   public static NpyArray read(InputStream in, long fileSize, String name, int expectedRank) {
+    return read(in, fileSize, name, expectedRank, false);
+  }
+
+  /**
+   * As {@link #read(InputStream, long, String, int)}, but NaN and infinite values are kept:
+   * for nlspark's own outputs (a constant voxel has no t statistic), which are read back to be
+   * drawn, never resampled.
+   */
+  public static NpyArray readOutput(InputStream in, long fileSize, String name,
+      int expectedRank) {
+    return read(in, fileSize, name, expectedRank, true);
+  }
+
+  private static NpyArray read(InputStream in, long fileSize, String name, int expectedRank,
+      boolean nonFiniteAllowed) {
     NpyHeader header = header(in, fileSize, name, expectedRank);
     long[] shape = header.shape();
     long count = header.elementCount();
@@ -59,7 +74,7 @@ public final class NpyReader {
               + " one Java array can hold; split the input into smaller files");
     }
     double[] data = new double[(int) count];
-    readData(in, header, data, fileSize, name);
+    readData(in, header, data, fileSize, name, nonFiniteAllowed);
     return new NpyArray(header.dtype(), shape, data);
   }
 
@@ -134,8 +149,8 @@ public final class NpyReader {
     }
   }
 
-  private static void readData(
-      InputStream in, NpyHeader header, double[] data, long fileSize, String name) {
+  private static void readData(InputStream in, NpyHeader header, double[] data, long fileSize,
+      String name, boolean nonFiniteAllowed) {
     boolean float32 = header.dtype() == NpyDtype.FLOAT32;
     int itemSize = header.dtype().itemSize();
     byte[] chunk = new byte[(int) Math.min(CHUNK_BYTES, (long) data.length * itemSize)];
@@ -191,7 +206,7 @@ public final class NpyReader {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
-    if (nonFinite > 0) {
+    if (nonFinite > 0 && !nonFiniteAllowed) {
       throw new InvalidInputException(
           "Cannot read "
               + name

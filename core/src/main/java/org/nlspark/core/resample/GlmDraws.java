@@ -82,10 +82,20 @@ public final class GlmDraws implements Serializable {
   private final int[][] unitLabels;
   private final long[] unitCounts;
   private final long[] unitOrigin;
+  /** Why these errors were used instead of the ones asked for (null when as asked). */
+  private final String errorsReason;
 
   private GlmDraws(Errors errors, boolean wholeBlocks, int samples, int[][] members, long seed,
       long requested, boolean enumerated, long replicates, int[][] unitLabels, long[] unitCounts,
       long[] unitOrigin) {
+    this(errors, wholeBlocks, samples, members, seed, requested, enumerated, replicates,
+        unitLabels, unitCounts, unitOrigin, null);
+  }
+
+  private GlmDraws(Errors errors, boolean wholeBlocks, int samples, int[][] members, long seed,
+      long requested, boolean enumerated, long replicates, int[][] unitLabels, long[] unitCounts,
+      long[] unitOrigin, String errorsReason) {
+    this.errorsReason = errorsReason;
     this.errors = errors;
     this.wholeBlocks = wholeBlocks;
     this.samples = samples;
@@ -172,6 +182,30 @@ public final class GlmDraws implements Serializable {
     }
     return new GlmDraws(errors, wholeBlocks, samples, members, seed, permutations, true,
         total.longValueExact(), unitLabels, counts, origin);
+  }
+
+  /**
+   * Whether some row permutation (within the blocks, or of whole blocks) changes the effect
+   * part X: false when X is constant within every exchangeability block (an intercept, or a
+   * block-wise constant regressor; with whole blocks, when every block holds the same X), so that
+   * every permutation is the identity draw and permutation p-values are all 1.
+   */
+  public static boolean permutationsChange(int[] blocks, String blockSource, boolean wholeBlocks,
+      double[][] effect, int samples) {
+    // One permutation requested: the plan enumerates exactly when there is only the identity.
+    return !plan(Errors.EXCHANGEABLE, blocks, blockSource, wholeBlocks, effect, samples, 1, 0)
+        .enumerated();
+  }
+
+  /** The same draws, recorded as chosen instead of the errors asked for, for {@code reason}. */
+  public GlmDraws withErrorsReason(String reason) {
+    return new GlmDraws(errors, wholeBlocks, samples, members, seed, requested, enumerated,
+        replicates, unitLabels, unitCounts, unitOrigin, reason);
+  }
+
+  /** Why these errors were used instead of the ones asked for, or null. */
+  public String errorsReason() {
+    return errorsReason;
   }
 
   /** Draws exactly enumerated (replicate 0 the identity, p = count / N). */
@@ -523,6 +557,9 @@ public final class GlmDraws implements Serializable {
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("errors", errors.name().toLowerCase(Locale.ROOT));
+    if (errorsReason != null) {
+      m.put("errors_reason", errorsReason);
+    }
     m.put("exchangeability_blocks", members.length);
     m.put("whole_blocks", wholeBlocks);
     m.put("replicates_drawn", replicates);

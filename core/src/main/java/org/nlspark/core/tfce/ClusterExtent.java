@@ -4,9 +4,11 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.job.Tail;
 
 /**
- * Cluster extent at a fixed cluster-forming threshold T (DESIGN §9, {@code --cluster-threshold}):
- * a voxel is in a cluster when its statistic is finite and reaches T on the tail's side (ties
- * included, as TFCE's levels), and clusters are joined by faces inside the mask.
+ * Cluster extent and cluster mass at a fixed cluster-forming threshold T (DESIGN §9, {@code
+ * --cluster-threshold}, {@code --cluster-mass}): a voxel is in a cluster when its statistic is
+ * finite and reaches T on the tail's side (ties included, as TFCE's levels), and clusters are
+ * joined by the grid's neighbours inside the mask (26 by default for clusters, as randomise and
+ * PALM; {@code --connectivity}).
  *
  * <ul>
  *   <li>{@code UPPER}: stat ≥ T;
@@ -15,8 +17,11 @@ import org.nlspark.core.job.Tail;
  *       voxel never join.
  * </ul>
  *
- * Each voxel's value is the voxel count of its cluster (0 outside every cluster); the map's value
- * for the max-statistic FWER rule is its largest cluster (0 when there is none).
+ * Extent: each voxel's value is the voxel count of its cluster (0 outside every cluster); the
+ * map's value for the max-statistic FWER rule is its largest cluster (0 when there is none).
+ * Mass (randomise {@code -C}, PALM {@code -C -Cstat mass}): Σ of the statistic over the cluster's
+ * voxels, not the excess over T, summed in voxel order; a negative cluster's mass is negative, so
+ * the sign is kept, and the FWER rule takes each map's largest |mass| (0 without a cluster).
  *
  * <p>An instance holds work arrays for one grid and is not thread-safe: use one per thread.
  */
@@ -26,6 +31,7 @@ public final class ClusterExtent {
   private final Tail tail;
   private final UnionFind clusters;
   private final byte[] side;
+  private double[] sums; // per root: Σ of the tail's side of the statistic (mass only)
 
   /**
    * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
@@ -45,12 +51,84 @@ public final class ClusterExtent {
    * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
    */
   public static double checkThreshold(double threshold) {
+    return checkThreshold(threshold, "--cluster-threshold");
+  }
+
+  /** The same rule for {@code flag} ({@code --cluster-threshold} or {@code --cluster-mass}). */
+  public static double checkThreshold(double threshold, String flag) {
     if (!(threshold > 0) || Double.isInfinite(threshold)) {
-      throw new InvalidInputException("--cluster-threshold must be finite and > 0 (a height on the"
+      throw new InvalidInputException(flag + " must be finite and > 0 (a height on the"
           + " tail's side; for --tail lower give the height of the negated map), but was: "
           + threshold);
     }
     return threshold;
+  }
+
+  /**
+   * Writes each voxel's cluster mass for {@code stat[offset .. offset + V)} into {@code
+   * out[outOffset ..)} (signed, 0 outside every cluster) and returns the largest |mass|.
+   */
+  public double masses(double[] stat, int offset, double[] out, int outOffset) {
+    grid.checkMap("sum clusters", stat, offset);
+    if (outOffset < 0 || (long) outOffset + grid.voxels() > out.length) {
+      throw new IllegalArgumentException("Cannot write cluster masses: need " + grid.voxels()
+          + " values from offset " + outOffset + ", but the array has " + out.length);
+    }
+    sum(stat, offset);
+    int n = grid.voxels();
+    double largest = 0;
+    for (int v = 0; v < n; v++) {
+      double mass = side[v] == 0 ? 0.0 : side[v] * sums[clusters.find(v)];
+      out[outOffset + v] = mass;
+      largest = Math.max(largest, Math.abs(mass));
+    }
+    return largest;
+  }
+
+  /**
+   * The cluster masses of a masked map (a new array); see {@link #masses(double[], int,
+   * double[], int)}.
+   */
+  public double[] masses(double[] stat) {
+    double[] out = new double[grid.voxels()];
+    masses(stat, 0, out, 0);
+    return out;
+  }
+
+  /** The largest |mass| of each of {@code rows} maps, as {@link #largestPerRow} for extent. */
+  public void largestMassPerRow(double[] maps, int offset, int rows, double[] out) {
+    int n = grid.voxels();
+    if (rows < 0 || out.length < rows) {
+      throw new IllegalArgumentException(
+          "Cannot collect largest cluster masses: " + rows + " rows into " + out.length
+          + " values");
+    }
+    for (int r = 0; r < rows; r++) {
+      grid.checkMap("sum clusters", maps, offset + r * n);
+      sum(maps, offset + r * n);
+      double largest = 0;
+      for (int v = 0; v < n; v++) {
+        if (side[v] != 0 && clusters.find(v) == v) {
+          largest = Math.max(largest, sums[v]);
+        }
+      }
+      out[r] = largest;
+    }
+  }
+
+  /** Labels the map, then sums the tail's side of the statistic per root, in voxel order. */
+  private void sum(double[] stat, int offset) {
+    label(stat, offset);
+    int n = grid.voxels();
+    if (sums == null) {
+      sums = new double[n];
+    }
+    java.util.Arrays.fill(sums, 0.0);
+    for (int v = 0; v < n; v++) {
+      if (side[v] != 0) {
+        sums[clusters.find(v)] += side[v] * stat[offset + v];
+      }
+    }
   }
 
   public double threshold() {

@@ -7,14 +7,15 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
- * A brain mask on a 3-D voxel grid and the face neighbours (6-connectivity) of every in-mask
- * voxel, computed once so that every map of a run reuses them (DESIGN §8, §9).
+ * A brain mask on a 3-D voxel grid and the neighbours of every in-mask voxel, computed once so
+ * that every map of a run reuses them (DESIGN §8, §9). Connectivity 6 (the default) joins voxels
+ * that share a face, 18 also those that share an edge, 26 also those that share a corner (FSL's
+ * and scipy.ndimage's structuring elements of rank 1, 2 and 3).
  *
  * <p>In-mask voxels are numbered in nilearn's {@code NiftiMasker} order: C order over the grid
  * indices (i, j, k), k fastest, so a masked vector of a statistic map is indexed by these numbers.
  * Neighbours are stored as CSR: the neighbours of voxel v are {@code neighbours[offsets[v] ..
- * offsets[v + 1])}, in-mask voxel numbers in increasing order. Voxels that touch only by an edge
- * or a corner are not neighbours.
+ * offsets[v + 1])}, in-mask voxel numbers in increasing order.
  *
  * <p>Serialized as its dimensions and the mask as bits (a 2 mm brain: about 110 kB, not the
  * 7 MB of neighbour lists), which are rebuilt on arrival.
@@ -23,7 +24,7 @@ import org.nlspark.core.io.nifti.NiftiMask;
  * Invariants
  *  1. offsets.length = voxels + 1, offsets[0] = 0, non-decreasing, offsets[voxels] = neighbours.length.
  *  2. u is a neighbour of v if and only if v is a neighbour of u; no voxel is its own neighbour.
- *  3. At most 6 neighbours per voxel.
+ *  3. At most {@code connectivity} neighbours per voxel.
  * </pre>
  */
 public final class MaskGrid implements Serializable {
@@ -35,8 +36,11 @@ public final class MaskGrid implements Serializable {
   private final int[] gridIndex;
   private final int[] offsets;
   private final int[] neighbours;
+  private final int connectivity;
 
-  private MaskGrid(int ni, int nj, int nk, int[] gridIndex, int[] offsets, int[] neighbours) {
+  private MaskGrid(int ni, int nj, int nk, int[] gridIndex, int[] offsets, int[] neighbours,
+      int connectivity) {
+    this.connectivity = connectivity;
     this.ni = ni;
     this.nj = nj;
     this.nk = nk;
@@ -52,6 +56,26 @@ public final class MaskGrid implements Serializable {
    *     from ni × nj × nk
    */
   public static MaskGrid of(int ni, int nj, int nk, boolean[] mask) {
+    return of(ni, nj, nk, mask, 6);
+  }
+
+  /**
+   * Checks a connectivity (the one rule for {@code --connectivity} and {@code
+   * --tfce-connectivity}).
+   *
+   * @param flag the option, for the message
+   */
+  public static int checkConnectivity(int connectivity, String flag) {
+    if (connectivity != 6 && connectivity != 18 && connectivity != 26) {
+      throw new InvalidInputException(flag + " must be 6 (faces), 18 (faces and edges) or 26"
+          + " (faces, edges and corners), but was: " + connectivity);
+    }
+    return connectivity;
+  }
+
+  /** The same as {@link #of(int, int, int, boolean[])} with 6, 18 or 26 neighbours. */
+  public static MaskGrid of(int ni, int nj, int nk, boolean[] mask, int connectivity) {
+    checkConnectivity(connectivity, "connectivity");
     if (ni < 1 || nj < 1 || nk < 1) {
       throw new InvalidInputException(
           "grid dimensions must be >= 1, but were: " + ni + " x " + nj + " x " + nk);
@@ -72,10 +96,24 @@ public final class MaskGrid implements Serializable {
     }
     int[] gridIndex = new int[voxels];
     int[] offsets = new int[voxels + 1];
-    int[] scratch = new int[6 * voxels];
+    int[] scratch = new int[connectivity * voxels];
     int edges = 0;
     int sj = nk;
     int si = nj * nk;
+    // Neighbour steps (di, dj, dk) in lexicographic order, so that the targets come in C order.
+    int[][] steps = new int[connectivity][];
+    int ns = 0;
+    for (int di = -1; di <= 1; di++) {
+      for (int dj = -1; dj <= 1; dj++) {
+        for (int dk = -1; dk <= 1; dk++) {
+          int order = Math.abs(di) + Math.abs(dj) + Math.abs(dk);
+          if (order > 0 && (order == 1 || connectivity >= 18 && order == 2
+              || connectivity == 26)) {
+            steps[ns++] = new int[] {di, dj, dk};
+          }
+        }
+      }
+    }
     for (int i = 0; i < ni; i++) {
       for (int j = 0; j < nj; j++) {
         for (int k = 0; k < nk; k++) {
@@ -86,6 +124,20 @@ public final class MaskGrid implements Serializable {
           }
           gridIndex[v] = c;
           offsets[v] = edges;
+          if (connectivity != 6) {
+            for (int[] d : steps) {
+              int ti = i + d[0];
+              int tj = j + d[1];
+              int tk = k + d[2];
+              if (ti >= 0 && ti < ni && tj >= 0 && tj < nj && tk >= 0 && tk < nk) {
+                int u = cellToVoxel[ti * si + tj * sj + tk];
+                if (u >= 0) {
+                  scratch[edges++] = u;
+                }
+              }
+            }
+            continue;
+          }
           // Listed in increasing cell order, hence increasing voxel number.
           if (i > 0 && cellToVoxel[c - si] >= 0) {
             scratch[edges++] = cellToVoxel[c - si];
@@ -109,7 +161,18 @@ public final class MaskGrid implements Serializable {
       }
     }
     offsets[voxels] = edges;
-    return new MaskGrid(ni, nj, nk, gridIndex, offsets, Arrays.copyOf(scratch, edges));
+    return new MaskGrid(ni, nj, nk, gridIndex, offsets, Arrays.copyOf(scratch, edges),
+        connectivity);
+  }
+
+  /** The same mask with 6, 18 or 26 neighbours (this grid when it already has them). */
+  public MaskGrid withConnectivity(int c) {
+    return c == connectivity ? this : of(ni, nj, nk, cells(), c);
+  }
+
+  /** 6 (faces), 18 (and edges) or 26 (and corners). */
+  public int connectivity() {
+    return connectivity;
   }
 
   /**
@@ -223,8 +286,10 @@ public final class MaskGrid implements Serializable {
     private final int nj;
     private final int nk;
     private final long[] bits;
+    private final int connectivity;
 
     Compact(MaskGrid grid) {
+      this.connectivity = grid.connectivity;
       this.ni = grid.ni;
       this.nj = grid.nj;
       this.nk = grid.nk;
@@ -241,7 +306,7 @@ public final class MaskGrid implements Serializable {
       for (int c = set.nextSetBit(0); c >= 0; c = set.nextSetBit(c + 1)) {
         mask[c] = true;
       }
-      return MaskGrid.of(ni, nj, nk, mask);
+      return MaskGrid.of(ni, nj, nk, mask, connectivity);
     }
   }
 }

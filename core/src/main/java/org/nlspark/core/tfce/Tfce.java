@@ -13,8 +13,9 @@ import org.nlspark.core.job.Tail;
  * </pre>
  *
  * where x is the map, e_k(v) the voxel count of v's cluster among the voxels with x ≥ h_k (clusters
- * joined by faces inside the mask), E = 0.5, H = 2 and K = 100 by default; the step is not
- * multiplied in (fslmaths and nilearn). Non-finite voxels belong to no cluster and score NaN.
+ * joined by the grid's neighbours inside the mask: faces, or 18 or 26 neighbours when the grid has
+ * them), E = 0.5, H = 2 and K = 100 by default; the step is not multiplied in (fslmaths and
+ * nilearn). Non-finite voxels belong to no cluster and score NaN.
  *
  * <p><b>Thresholds.</b> With m the largest value of the map (of |x| for two tails) and dh = m / K,
  * h_k = k · dh for k &lt; K and h_K = m exactly: the values of nilearn's {@code np.linspace(0, m, K
@@ -55,12 +56,12 @@ public final class Tfce {
   /** Number of thresholds: dh = max / 100, as fslmaths and nilearn's {@code dh='auto'}. */
   public static final int DEFAULT_STEPS = 100;
 
-  private static final int MAX_NEIGHBOURS = 6; // faces of a voxel
 
   private final MaskGrid grid;
   private final double extentExponent;
   private final double heightExponent;
   private final int steps;
+  private final int maxNeighbours; // the grid's connectivity: the stride of earlierEdges
 
   // Work arrays, reused by every map.
   private final UnionFind clusters; // over sweep positions
@@ -101,6 +102,7 @@ public final class Tfce {
     this.extentExponent = extentExponent;
     this.heightExponent = heightExponent;
     this.steps = steps;
+    this.maxNeighbours = grid.connectivity();
     int v = grid.voxels();
     this.clusters = new UnionFind(v);
     this.thresholds = new double[steps + 1];
@@ -111,7 +113,7 @@ public final class Tfce {
     this.byLevel = new int[v];
     this.openState = new int[2 * v];
     this.positionOf = new int[v];
-    this.earlierEdges = new int[MAX_NEIGHBOURS * v];
+    this.earlierEdges = new int[maxNeighbours * v];
     this.earlierCount = new byte[v];
     this.treeParent = new int[Math.max(1, 2 * v)];
     this.treeWeight = new double[Math.max(1, 2 * v)];
@@ -245,8 +247,8 @@ public final class Tfce {
     // voxel's own state is read in order. Neighbour u is already active when the voxel at i
     // enters exactly when position[u] < i. One pass in voxel order, where the neighbours'
     // positions stream through the cache, lists those earlier neighbours per position (at most
-    // 6, fixed stride), so the sweep visits each joining edge once, in order, and never probes
-    // an inactive voxel.
+    // the grid's connectivity, fixed stride), so the sweep visits each joining edge once, in
+    // order, and never probes an inactive voxel.
     int[] offsets = grid.offsetsArray();
     int[] neighbours = grid.neighboursArray();
     int[] edges = earlierEdges;
@@ -260,7 +262,7 @@ public final class Tfce {
       for (int e = offsets[v], last = offsets[v + 1]; e < last; e++) {
         int pu = position[neighbours[e]];
         if (pu < i) {
-          edges[MAX_NEIGHBOURS * i + c++] = pu;
+          edges[maxNeighbours * i + c++] = pu;
         }
       }
       edgeCount[i] = (byte) c;
@@ -280,7 +282,7 @@ public final class Tfce {
         open[2 * i] = i;
         open[2 * i + 1] = k;
         int root = i;
-        for (int e = MAX_NEIGHBOURS * i, last = e + edgeCount[i]; e < last; e++) {
+        for (int e = maxNeighbours * i, last = e + edgeCount[i]; e < last; e++) {
           int ru = uf.find(edges[e]);
           if (ru != root) {
             root = merge(uf, root, ru, k, nodes);

@@ -75,15 +75,27 @@ public final class TfceAnalysis implements TileAnalysis {
    */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       MaskGrid mask, boolean tfce, Double clusterThreshold, GpuProbe gpu) {
+    return prepare(spec, inputs, workers, grid, mask, WholeMapSettings.of(tfce, clusterThreshold),
+        gpu);
+  }
+
+  /** The same with every whole-map setting ({@code --tfce-e}, ...) and the system's GPU probe. */
+  public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
+      MaskGrid mask, WholeMapSettings settings) {
+    return prepare(spec, inputs, workers, grid, mask, settings, GpuProbes.system());
+  }
+
+  /** The same with every whole-map setting and the GPU probe given. */
+  public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
+      MaskGrid mask, WholeMapSettings settings, GpuProbe gpu) {
     Analysis analysis = spec.analysis();
     if (analysis != Analysis.ONE_SAMPLE && analysis != Analysis.TWO_SAMPLE
         && analysis != Analysis.CORRELATION) {
       throw new InvalidInputException("Cannot run " + analysis.command() + " with "
-          + WholeMapInference.flags(tfce, clusterThreshold) + ": TFCE and cluster inference are"
+          + settings.flags() + ": TFCE and cluster inference are"
           + " for one-sample, two-sample, correlation and glm");
     }
-    WholeMapInference wholeMap = WholeMapInference.of(mask, tfce, clusterThreshold,
-        inputs.voxels());
+    WholeMapInference wholeMap = WholeMapInference.of(mask, settings, inputs.voxels());
     // auto stays on the CPU: the size rule of the voxelwise tests does not weigh the maps that
     // come back from the device for TFCE. An explicit gpu is resolved (and refused, exit 3,
     // without a usable GPU) as for every command.

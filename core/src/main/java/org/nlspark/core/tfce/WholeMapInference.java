@@ -16,8 +16,9 @@ import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileShape;
 
 /**
- * Whole-map inference of DESIGN §9 — TFCE ({@code --tfce}) and cluster extent ({@code
- * --cluster-threshold}) — as every command that offers it runs it: the settings and their checks,
+ * Whole-map inference of DESIGN §9 — TFCE ({@code --tfce}), cluster extent ({@code
+ * --cluster-threshold}) and cluster mass ({@code --cluster-mass}) — as every command that offers
+ * it runs it: the settings and their checks,
  * the tile plan (whole maps per run of replicate windows), and the executor-side fold of one
  * statistic's replicate maps into a {@link WholeMapPartial}. The permutation tests ({@link
  * TfceAnalysis}) fold one statistic per tile, {@code glm} one per contrast; both merge with {@link
@@ -32,13 +33,22 @@ public final class WholeMapInference implements Serializable {
   public static final long BYTES_PER_VOXEL = 200;
 
   private final MaskGrid mask;
+  /** The mask with TFCE's neighbours (the same object when they are the mask's). */
+  private final MaskGrid tfceGrid;
+  /** The mask with the clusters' neighbours (26 unless --connectivity says otherwise). */
+  private final MaskGrid clusterGrid;
+  private final WholeMapSettings settings;
   private final boolean tfce;
   private final Double clusterThreshold;
 
-  private WholeMapInference(MaskGrid mask, boolean tfce, Double clusterThreshold) {
+  private WholeMapInference(MaskGrid mask, WholeMapSettings settings) {
     this.mask = mask;
-    this.tfce = tfce;
-    this.clusterThreshold = clusterThreshold;
+    this.tfceGrid = mask.withConnectivity(settings.tfceConnectivity());
+    this.clusterGrid = settings.clusterThreshold() == null && settings.clusterMass() == null
+        ? mask : mask.withConnectivity(settings.clusterConnectivity());
+    this.settings = settings;
+    this.tfce = settings.tfce();
+    this.clusterThreshold = settings.clusterThreshold();
   }
 
   /**
@@ -48,20 +58,26 @@ public final class WholeMapInference implements Serializable {
    */
   public static WholeMapInference of(MaskGrid mask, boolean tfce, Double clusterThreshold,
       int voxels) {
-    if (!tfce && clusterThreshold == null) {
-      throw new IllegalArgumentException("[BUG] whole-map inference without --tfce or"
-          + " --cluster-threshold");
+    return of(mask, WholeMapSettings.of(tfce, clusterThreshold), voxels);
+  }
+
+  /**
+   * Checks the settings against an input of {@code voxels} columns.
+   *
+   * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
+   */
+  public static WholeMapInference of(MaskGrid mask, WholeMapSettings settings, int voxels) {
+    if (!settings.any()) {
+      throw new IllegalArgumentException("[BUG] whole-map inference without --tfce,"
+          + " --cluster-threshold or --cluster-mass");
     }
-    requireGrid(mask != null, tfce, clusterThreshold);
+    requireGrid(mask != null, settings);
     if (mask.voxels() != voxels) {
-      throw new InvalidInputException("Cannot run " + flags(tfce, clusterThreshold) + ": the mask"
+      throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
           + " has " + mask.voxels() + " voxels, but the input has " + voxels
           + " voxels; the input must be masked by the same mask");
     }
-    if (clusterThreshold != null) {
-      ClusterExtent.checkThreshold(clusterThreshold);
-    }
-    return new WholeMapInference(mask, tfce, clusterThreshold);
+    return new WholeMapInference(mask, settings);
   }
 
   /**
@@ -76,6 +92,15 @@ public final class WholeMapInference implements Serializable {
     }
   }
 
+  /** {@link #requireGrid(boolean, boolean, Double)} for every whole-map setting. */
+  public static void requireGrid(boolean hasGrid, WholeMapSettings settings) {
+    if (!hasGrid && settings.any()) {
+      throw new InvalidInputException("TFCE needs a mask image: " + settings.flags()
+          + " joins voxels into clusters by their faces on the image grid, but this input has no"
+          + " grid (an .npy matrix); give NIfTI inputs (with --mask) instead");
+    }
+  }
+
   /** The flags in use, for messages: "--tfce", "--cluster-threshold" or both. */
   public static String flags(boolean tfce, Double clusterThreshold) {
     return tfce && clusterThreshold != null ? "--tfce and --cluster-threshold"
@@ -83,7 +108,7 @@ public final class WholeMapInference implements Serializable {
   }
 
   public String flags() {
-    return flags(tfce, clusterThreshold);
+    return settings.flags();
   }
 
   public MaskGrid mask() {
@@ -92,6 +117,10 @@ public final class WholeMapInference implements Serializable {
 
   public boolean tfce() {
     return tfce;
+  }
+
+  public WholeMapSettings settings() {
+    return settings;
   }
 
   /** Null without --cluster-threshold. */
@@ -104,12 +133,18 @@ public final class WholeMapInference implements Serializable {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("tfce", tfce);
     if (tfce) {
-      p.put("tfce_extent_exponent", Tfce.DEFAULT_EXTENT_EXPONENT);
-      p.put("tfce_height_exponent", Tfce.DEFAULT_HEIGHT_EXPONENT);
+      p.put("tfce_extent_exponent", settings.tfceE());
+      p.put("tfce_height_exponent", settings.tfceH());
       p.put("tfce_steps", Tfce.DEFAULT_STEPS);
+      p.put("tfce_connectivity", settings.tfceConnectivity());
     }
     p.put("cluster_threshold", clusterThreshold);
-    p.put("connectivity", 6);
+    if (settings.clusterMass() != null) {
+      p.put("cluster_mass_threshold", settings.clusterMass());
+    }
+    // The clusters' neighbours (extent and mass); TFCE's are tfce_connectivity.
+    p.put("connectivity", clusterThreshold == null && settings.clusterMass() == null
+        ? settings.tfceConnectivity() : settings.clusterConnectivity());
     p.put("grid", new int[] {mask.ni(), mask.nj(), mask.nk()});
     p.put("mask_voxels", mask.voxels());
     return p;
@@ -202,7 +237,7 @@ public final class WholeMapInference implements Serializable {
     ExceedanceCounter tfceCounts = null;
     NullMaxAccumulator tfceNullMax = null;
     if (tfce) {
-      Tfce enhancer = new Tfce(mask);
+      Tfce enhancer = new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(), Tfce.DEFAULT_STEPS);
       observedTfce = enhancer.enhance(observed, tail);
       TfceNullFolder folder = new TfceNullFolder(enhancer, tail, observedTfce);
       tfceCounts = new ExceedanceCounter(voxels);
@@ -214,7 +249,7 @@ public final class WholeMapInference implements Serializable {
     double[] observedClusters = null;
     NullMaxAccumulator clusterNullMax = null;
     if (clusterThreshold != null) {
-      ClusterExtent clusters = new ClusterExtent(mask, clusterThreshold, tail);
+      ClusterExtent clusters = new ClusterExtent(clusterGrid, clusterThreshold, tail);
       if (sendObserved) {
         int[] sizes = clusters.sizes(observed);
         observedClusters = new double[voxels];
@@ -227,10 +262,22 @@ public final class WholeMapInference implements Serializable {
       clusterNullMax = new NullMaxAccumulator(first, rows);
       clusterNullMax.updateRowMaxima(largest, rows, first);
     }
+    double[] observedMass = null;
+    NullMaxAccumulator massNullMax = null;
+    if (settings.clusterMass() != null) {
+      ClusterExtent mass = new ClusterExtent(clusterGrid, settings.clusterMass(), tail);
+      if (sendObserved) {
+        observedMass = mass.masses(observed);
+      }
+      double[] largest = new double[rows];
+      mass.largestMassPerRow(maps, 0, rows, largest);
+      massNullMax = new NullMaxAccumulator(first, rows);
+      massNullMax.updateRowMaxima(largest, rows, first);
+    }
     return new WholeMapPartial(sendObserved ? observed : null,
         sendObserved ? observedTfce : null, observedClusters, counts, nullMax, tfceCounts,
         tfceNullMax, clusterNullMax, tfceNanos, tfceCpuNanos, tfce ? rows + 1L : 0,
-        sendObserved ? undefinedVoxels : 0);
+        sendObserved ? undefinedVoxels : 0, observedMass, massNullMax);
   }
 
   /** CPU time of this thread (ns), or 0 where the JVM does not measure it. */

@@ -31,10 +31,12 @@ public final class WholeMapMerge {
   private final NullMaxAccumulator nullMax;
   private final NullMaxAccumulator tfceNullMax;
   private final NullMaxAccumulator clusterNullMax;
+  private final NullMaxAccumulator massNullMax;
   private long folded;
   private double[] observed;
   private double[] observedTfce;
   private double[] observedClusters;
+  private double[] observedMass;
   private int undefined;
   private long tfceNanos;
   private long tfceCpuNanos;
@@ -52,6 +54,8 @@ public final class WholeMapMerge {
     this.tfceNullMax = settings.tfce() ? new NullMaxAccumulator(0, (int) replicates) : null;
     this.clusterNullMax = settings.clusterThreshold() != null
         ? new NullMaxAccumulator(0, (int) replicates) : null;
+    this.massNullMax = settings.settings().clusterMass() != null
+        ? new NullMaxAccumulator(0, (int) replicates) : null;
   }
 
   public void add(WholeMapPartial part) {
@@ -68,7 +72,11 @@ public final class WholeMapMerge {
     if (clusterNullMax != null) {
       clusterNullMax.merge(part.clusterNullMax);
     }
+    if (massNullMax != null) {
+      massNullMax.merge(part.massNullMax);
+    }
     if (part.observed != null) {
+      observedMass = part.observedMass;
       observed = part.observed;
       observedTfce = part.observedTfce;
       observedClusters = part.observedClusters;
@@ -139,8 +147,32 @@ public final class WholeMapMerge {
         facts.put("p_fwer_cluster_below_0_05", significant);
       }
     }
+    double[] pFwerMass = null;
+    double[] massMaxima = null;
+    if (massNullMax != null) {
+      double largest = 0;
+      for (double s : observedMass) {
+        largest = Math.max(largest, Math.abs(s));
+      }
+      facts.put("cluster_mass_threshold", settings.settings().clusterMass());
+      facts.put("largest_cluster_mass", largest);
+      if (fwer) {
+        double[] massKeys = new double[observedMass.length];
+        for (int v = 0; v < massKeys.length; v++) {
+          massKeys[v] = Double.isNaN(observed[v]) ? Double.NaN : Math.abs(observedMass[v]);
+        }
+        massMaxima = massNullMax.maxima();
+        pFwerMass = PValues.fwer(massMaxima, massKeys, enumerated);
+        int significant = 0;
+        for (int v = 0; v < massKeys.length; v++) {
+          significant += observedMass[v] != 0 && pFwerMass[v] < 0.05 ? 1 : 0;
+        }
+        facts.put("p_fwer_cluster_mass_below_0_05", significant);
+      }
+    }
     return new Totals(observed, counts.clone(), nullMax.maxima(), undefined, observedTfce, pTfce,
-        pFwerTfce, tfceMaxima, observedClusters, pFwerCluster, clusterMaxima, facts);
+        pFwerTfce, tfceMaxima, observedClusters, pFwerCluster, clusterMaxima, observedMass,
+        pFwerMass, massMaxima, facts);
   }
 
   /**
@@ -151,12 +183,14 @@ public final class WholeMapMerge {
   public record Totals(double[] observed, long[] counts, double[] maxima, int undefinedVoxels,
       double[] tfce, double[] pTfce, double[] pFwerTfce, double[] nullMaxTfce,
       double[] clusterSize, double[] pFwerCluster, double[] nullMaxCluster,
+      double[] clusterMass, double[] pFwerClusterMass, double[] nullMaxClusterMass,
       Map<String, Object> facts) {
 
     /**
      * The whole-map outputs in the order of DESIGN §9, named for {@code statistic}: {@code
-     * tfce p_tfce p_fwer_tfce null_max_tfce cluster_size p_fwer_cluster null_max_cluster} with an
-     * empty name (the permutation tests), {@code tfce_tstat1 ...} with "tstat1" (glm).
+     * tfce p_tfce p_fwer_tfce null_max_tfce cluster_size p_fwer_cluster null_max_cluster
+     * cluster_mass p_fwer_cluster_mass null_max_cluster_mass} with an empty name (the
+     * permutation tests), {@code tfce_tstat1 ...} with "tstat1" (glm).
      */
     public Map<String, double[]> outputs(String statistic) {
       String s = statistic.isEmpty() ? "" : "_" + statistic;
@@ -174,6 +208,13 @@ public final class WholeMapMerge {
         if (pFwerCluster != null) {
           m.put("p_fwer_cluster" + s, pFwerCluster);
           m.put("null_max_cluster" + s, nullMaxCluster);
+        }
+      }
+      if (clusterMass != null) {
+        m.put("cluster_mass" + s, clusterMass);
+        if (pFwerClusterMass != null) {
+          m.put("p_fwer_cluster_mass" + s, pFwerClusterMass);
+          m.put("null_max_cluster_mass" + s, nullMaxClusterMass);
         }
       }
       return m;

@@ -19,7 +19,8 @@ import org.nlspark.core.tile.PartialBytes;
  * enhanced, undefined voxels, three optional double arrays (observed, observed TFCE, observed
  * cluster sizes: presence flag, length, values), five optional length-prefixed accumulator blobs
  * (counts, null maxima, TFCE counts, TFCE null maxima, cluster null maxima; length -1 when
- * absent).
+ * absent), then the observed cluster masses (optional doubles) and the cluster-mass null maxima
+ * (optional blob).
  */
 public final class WholeMapPartial {
   final double[] observed;
@@ -34,11 +35,16 @@ public final class WholeMapPartial {
   final long tfceCpuNanos;
   final long mapsEnhanced;
   final int undefinedVoxels;
+  final double[] observedMass;
+  final NullMaxAccumulator massNullMax;
 
   WholeMapPartial(double[] observed, double[] observedTfce, double[] observedClusters,
       ExceedanceCounter counts, NullMaxAccumulator nullMax, ExceedanceCounter tfceCounts,
       NullMaxAccumulator tfceNullMax, NullMaxAccumulator clusterNullMax, long tfceNanos,
-      long tfceCpuNanos, long mapsEnhanced, int undefinedVoxels) {
+      long tfceCpuNanos, long mapsEnhanced, int undefinedVoxels, double[] observedMass,
+      NullMaxAccumulator massNullMax) {
+    this.observedMass = observedMass;
+    this.massNullMax = massNullMax;
     this.observed = observed;
     this.observedTfce = observedTfce;
     this.observedClusters = observedClusters;
@@ -71,6 +77,8 @@ public final class WholeMapPartial {
     PartialBytes.writeBlob(out, tfceCounts == null ? null : tfceCounts.toBytes());
     PartialBytes.writeBlob(out, tfceNullMax == null ? null : tfceNullMax.toBytes());
     PartialBytes.writeBlob(out, clusterNullMax == null ? null : clusterNullMax.toBytes());
+    PartialBytes.writeDoubles(out, observedMass);
+    PartialBytes.writeBlob(out, massNullMax == null ? null : massNullMax.toBytes());
   }
 
   static WholeMapPartial read(DataInputStream in) throws IOException {
@@ -86,13 +94,16 @@ public final class WholeMapPartial {
     byte[] tc = PartialBytes.readBlob(in);
     byte[] tm = PartialBytes.readBlob(in);
     byte[] cm = PartialBytes.readBlob(in);
+    double[] observedMass = PartialBytes.readDoubles(in);
+    byte[] mm = PartialBytes.readBlob(in);
     return new WholeMapPartial(observed, observedTfce, observedClusters,
         c == null ? null : ExceedanceCounter.fromBytes(c),
         m == null ? null : NullMaxAccumulator.fromBytes(m),
         tc == null ? null : ExceedanceCounter.fromBytes(tc),
         tm == null ? null : NullMaxAccumulator.fromBytes(tm),
         cm == null ? null : NullMaxAccumulator.fromBytes(cm),
-        tfceNanos, tfceCpuNanos, maps, undefined);
+        tfceNanos, tfceCpuNanos, maps, undefined, observedMass,
+        mm == null ? null : NullMaxAccumulator.fromBytes(mm));
   }
 
 }

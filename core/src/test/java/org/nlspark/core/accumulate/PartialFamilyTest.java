@@ -71,6 +71,6 @@ class PartialFamilyTest {
     assertThatThrownBy(() -> PartialFamily.WHOLE_MAP_PARTIAL.check((byte) 'W', (byte) 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot read a TFCE partial result: unknown format version 1 (this build"
-            + " reads version 2); use the same nlspark version on driver and executors");
+            + " reads version 3); use the same nlspark version on driver and executors");
   }
 }

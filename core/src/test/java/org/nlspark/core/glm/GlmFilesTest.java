@@ -93,6 +93,25 @@ class GlmFilesTest {
     assertThatThrownBy(() -> GlmFiles.readBlocks(blocks))
         .hasMessage("Cannot read the exchangeability blocks " + blocks + ": line 2 is not an"
             + " integer block id: '1.5'");
+    Path huge = write("h.csv", "a,b\n1,0\n");
+    Path hugeDesign = write("hd.csv", "a,b\n1,1e308\n1,2\n");
+    assertThatThrownBy(() -> GlmFiles.readDesign(hugeDesign))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read the design " + hugeDesign + ": line 2, column 2 (b) holds 1e308,"
+            + " beyond 1e150 in magnitude (the model multiplies values in pairs, and such products"
+            + " overflow); rescale the column");
+    Path hugeContrast = write("hc.csv", "a,b\n-1e308,1\n");
+    assertThatThrownBy(() -> GlmFiles.readContrasts(hugeContrast, null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read the contrasts " + hugeContrast + ": line 2, column 1"
+            + " (a) holds -1e308, beyond 1e150");
+    assertThat(GlmFiles.readContrasts(huge, null)).isNotNull();
+    Path npy = write("design.npy", "\u0093NUMPY\u0001\u0000v\u0000{'descr': '<f8'}\n");
+    assertThatThrownBy(() -> GlmFiles.readDesign(npy))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read the design " + npy + ": it is a numpy .npy array, and the design"
+            + " is a text table (CSV or TSV with a header row, or FSL's VEST format); write it"
+            + " with numpy.savetxt(name, array, delimiter=',', header=..., comments='')");
     Path missing = dir.resolve("nope.csv");
     assertThatThrownBy(() -> GlmFiles.readDesign(missing))
         .isInstanceOf(InvalidInputException.class)

@@ -30,6 +30,7 @@ import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceReference;
+import org.nlspark.core.tfce.WholeMapSettings;
 import org.nlspark.core.tfce.SmallBrain;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileMerger;
@@ -108,7 +109,11 @@ class GlmWholeMapAnalysisTest {
   static Result checkAgainstBruteForce(DataMatrix y, double[][] design, GlmContrasts contrasts,
       GlmRun.Options o, boolean[] m, int threads, Integer windowsPerTile) {
     MaskGrid grid = MaskGrid.of(NI, NJ, NK, m);
-    GlmWholeMapAnalysis a = prepare(y, design, contrasts, o, grid, true, THRESHOLD);
+    // Cluster mass too, at the extent's height; clusters 26-connected (the default).
+    GlmWholeMapAnalysis a = GlmAnalysis.prepare(y, GlmContrastStatisticTest.named(design),
+        contrasts, o, "cpu", 1.0).withWholeMaps(grid,
+        WholeMapSettings.of(true, THRESHOLD).withClusterMass(THRESHOLD));
+    int connectivity = WholeMapSettings.DEFAULT_CLUSTER_CONNECTIVITY;
     Result result = new LocalEngine(threads, o.grid(), windowsPerTile).run(a).result;
     GlmModel model = a.model();
     GlmResult reference = GlmRun.run(model, y, a.options());
@@ -118,7 +123,8 @@ class GlmWholeMapAnalysisTest {
       String s = c.outputName();
       expectedNames.addAll(List.of(s, "p_" + s, "p_fwer_" + s, "null_max_" + s, "tfce_" + s,
           "p_tfce_" + s, "p_fwer_tfce_" + s, "null_max_tfce_" + s, "cluster_size_" + s,
-          "p_fwer_cluster_" + s, "null_max_cluster_" + s));
+          "p_fwer_cluster_" + s, "null_max_cluster_" + s, "cluster_mass_" + s,
+          "p_fwer_cluster_mass_" + s, "null_max_cluster_mass_" + s));
     }
     for (String name : reference.maps().keySet()) {
       if (name.startsWith("p_cfwer_")) {
@@ -161,7 +167,11 @@ class GlmWholeMapAnalysisTest {
       assertThat(result.output("p_tfce_" + s)[CONSTANT_VOXEL]).isNaN();
 
       double[] obsKeys = keys(refTfce, tail);
-      int[] obsSizes = TfceReference.clusterSizes(NI, NJ, NK, m, observed, tail, THRESHOLD);
+      int[] obsSizes = TfceReference.clusterSizes(NI, NJ, NK, m, observed, tail, THRESHOLD,
+          connectivity);
+      double[] obsMass = TfceReference.clusterMasses(NI, NJ, NK, m, observed, tail, THRESHOLD,
+          connectivity);
+      double[] massMax = new double[maps.length];
       long[] counts = new long[voxels];
       double[] nullMax = new double[maps.length];
       double[] clusterMax = new double[maps.length];
@@ -171,7 +181,10 @@ class GlmWholeMapAnalysisTest {
           counts[v] += k[v] >= obsKeys[v] ? 1 : 0;
         }
         nullMax[r] = max(k);
-        int[] sizes = TfceReference.clusterSizes(NI, NJ, NK, m, maps[r], tail, THRESHOLD);
+        int[] sizes = TfceReference.clusterSizes(NI, NJ, NK, m, maps[r], tail, THRESHOLD,
+            connectivity);
+        massMax[r] = Arrays.stream(TfceReference.clusterMasses(NI, NJ, NK, m, maps[r], tail,
+            THRESHOLD, connectivity)).map(Math::abs).max().orElse(0);
         clusterMax[r] = Arrays.stream(sizes).max().orElse(0);
       }
       double[] gotMax = result.output("null_max_tfce_" + s);
@@ -202,6 +215,16 @@ class GlmWholeMapAnalysisTest {
         assertThat(clusterSize[v]).as("%s cluster_size voxel %d", s, v).isEqualTo(obsSizes[v]);
         assertThat(pFwerCluster[v]).as("%s p_fwer_cluster voxel %d", s, v)
             .isEqualTo(p(clusterExceed, maps.length, enumerated));
+        double mass = result.output("cluster_mass_" + s)[v];
+        assertThat(Math.abs(mass - obsMass[v])).as("%s cluster_mass voxel %d", s, v)
+            .isLessThanOrEqualTo(1e-12 * Math.max(1, Math.abs(obsMass[v])));
+        long massExceed = 0;
+        for (int r = 0; r < maps.length; r++) {
+          massExceed += massMax[r] >= Math.abs(obsMass[v]) - 1e-9 * Math.abs(obsMass[v]) ? 1 : 0;
+        }
+        assertThat(result.output("p_fwer_cluster_mass_" + s)[v])
+            .as("%s p_fwer_cluster_mass voxel %d", s, v)
+            .isEqualTo(p(massExceed, maps.length, enumerated));
       }
     }
     return result;

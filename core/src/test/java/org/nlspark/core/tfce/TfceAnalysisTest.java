@@ -78,18 +78,75 @@ class TfceAnalysisTest {
     assertThat(result.output("null_max_tfce")).hasSize(64);
   }
 
+  /** TFCE at E = 1, H = 1.5 with 18 neighbours, and FSL's 2-D preset (E = 1, H = 2, 26). */
+  @ParameterizedTest
+  @EnumSource(Tail.class)
+  void tfceAtOtherParametersEqualsTheBruteForce(Tail tail) {
+    WholeMapSettings other = WholeMapSettings.of(true, 2.0).withTfce(1.0, 1.5, 18);
+    Result r = bruteForce(tail, 10, 150, other);
+    assertThat(r.facts().toString()).isNotEmpty();
+    WholeMapSettings twoD = WholeMapSettings.of(true, 2.0).withTfce2d();
+    assertThat(twoD.tfceE()).isEqualTo(1.0);
+    assertThat(twoD.tfceH()).isEqualTo(2.0);
+    assertThat(twoD.tfceConnectivity()).isEqualTo(26);
+    bruteForce(tail, 10, 150, twoD);
+  }
+
+  @Test
+  void badTfceParametersAreRefused() {
+    assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(0.0, null, null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--tfce-e must be finite and > 0, but was: 0.0");
+    assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(null, Double.NaN, null))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--tfce-h must be finite and > 0, but was: NaN");
+    assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(null, null, 8))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--tfce-connectivity must be 6 (faces), 18 (faces and edges) or 26 (faces,"
+            + " edges and corners), but was: 8");
+  }
+
   private Result bruteForce(Tail tail, int subjects, long permutations) {
+    return bruteForce(tail, subjects, permutations, WholeMapSettings.of(true, 2.0));
+  }
+
+  /** Cluster mass (randomise -C) at 26, 18 and 6 neighbours, beside extent and TFCE. */
+  @ParameterizedTest
+  @EnumSource(Tail.class)
+  void clusterMassEqualsTheBruteForceAtEveryConnectivity(Tail tail) {
+    for (int c : new int[] {26, 18, 6}) {
+      Result r = bruteForce(tail, 10, 150, WholeMapSettings.of(true, 2.0).withClusterMass(1.8)
+          .withClusterConnectivity(c));
+      assertThat(r.output("cluster_mass")).isNotNull();
+      double[] mass = r.output("cluster_mass");
+      double[] stat = r.output("observed");
+      for (int v = 0; v < mass.length; v++) {
+        if (mass[v] != 0) {
+          assertThat(Math.signum(mass[v])).as("the sign of the cluster's statistic")
+              .isEqualTo(Math.signum(stat[v]));
+        }
+      }
+    }
+  }
+
+  private Result bruteForce(Tail tail, int subjects, long permutations,
+      WholeMapSettings settings) {
     boolean[] m = mask();
     MaskGrid grid = MaskGrid.of(NI, NJ, NK, m);
     JobInputs inputs = JobInputs.of(data(subjects, m, 5, 17));
-    double threshold = 2.0;
+    double threshold = settings.clusterThreshold();
+    double e = settings.tfceE();
+    double h = settings.tfceH();
+    int connectivity = settings.tfceConnectivity();
     JobSpec spec = spec(tail, permutations);
-    Result result = run(spec, inputs, grid, SMALL, 2, null, threshold);
+    Result result = new LocalEngine(2, SMALL, null).run(TfceAnalysis.prepare(spec, inputs, 2,
+        SMALL, grid, settings)).result;
 
     int voxels = grid.voxels();
     double[] observed = new double[voxels];
     double[][] maps = maps(spec, inputs, SMALL, observed);
-    double[] refTfce = TfceReference.tfce(NI, NJ, NK, m, observed, tail, 0.5, 2, 100);
+    double[] refTfce = TfceReference.tfce(NI, NJ, NK, m, observed, tail, e, h, 100,
+        connectivity);
     double[] tfce = result.output("tfce");
     double scale = 0;
     for (double s : refTfce) {
@@ -110,17 +167,30 @@ class TfceAnalysisTest {
 
     // Brute force: textbook TFCE and cluster sizes of every stored map, counted by hand.
     double[] obsKeys = keys(refTfce, tail);
-    int[] obsSizes = TfceReference.clusterSizes(NI, NJ, NK, m, observed, tail, threshold);
+    int clusterConnectivity = settings.clusterConnectivity();
+    int[] obsSizes = TfceReference.clusterSizes(NI, NJ, NK, m, observed, tail, threshold,
+        clusterConnectivity);
+    Double massThreshold = settings.clusterMass();
+    double[] obsMass = massThreshold == null ? null : TfceReference.clusterMasses(NI, NJ, NK, m,
+        observed, tail, massThreshold, clusterConnectivity);
+    double[] massMax = new double[maps.length];
     long[] counts = new long[voxels];
     double[] nullMax = new double[maps.length];
     double[] clusterMax = new double[maps.length];
     for (int r = 0; r < maps.length; r++) {
-      double[] k = keys(TfceReference.tfce(NI, NJ, NK, m, maps[r], tail, 0.5, 2, 100), tail);
+      double[] k = keys(TfceReference.tfce(NI, NJ, NK, m, maps[r], tail, e, h, 100,
+          connectivity), tail);
       for (int v = 0; v < voxels; v++) {
         counts[v] += k[v] >= obsKeys[v] ? 1 : 0;
       }
       nullMax[r] = max(k);
-      int[] sizes = TfceReference.clusterSizes(NI, NJ, NK, m, maps[r], tail, threshold);
+      int[] sizes = TfceReference.clusterSizes(NI, NJ, NK, m, maps[r], tail, threshold,
+          clusterConnectivity);
+      if (massThreshold != null) {
+        double[] masses = TfceReference.clusterMasses(NI, NJ, NK, m, maps[r], tail,
+            massThreshold, clusterConnectivity);
+        massMax[r] = Arrays.stream(masses).map(Math::abs).max().orElse(0);
+      }
       clusterMax[r] = Arrays.stream(sizes).max().orElse(0);
     }
     double[] pTfce = result.output("p_tfce");
@@ -135,6 +205,13 @@ class TfceAnalysisTest {
           .isLessThanOrEqualTo(1e-12 * Math.max(1, nullMax[r]));
     }
     assertThat(result.output("null_max_cluster")).isEqualTo(clusterMax);
+    if (massThreshold != null) {
+      double[] nullMass = result.output("null_max_cluster_mass");
+      for (int r = 0; r < maps.length; r++) {
+        assertThat(Math.abs(nullMass[r] - massMax[r])).as("null_max_cluster_mass %d", r)
+            .isLessThanOrEqualTo(1e-12 * Math.max(1, massMax[r]));
+      }
+    }
     int significant = 0;
     for (int v = 0; v < voxels; v++) {
       if (v == 17) {
@@ -153,6 +230,18 @@ class TfceAnalysisTest {
       assertThat(clusterSize[v]).as("cluster_size voxel %d", v).isEqualTo(obsSizes[v]);
       assertThat(pFwerCluster[v]).as("p_fwer_cluster voxel %d", v).isEqualTo(enumerated
           ? clusterExceed / draws : (clusterExceed + 1.0) / (draws + 1.0));
+      if (massThreshold != null) {
+        double mass = result.output("cluster_mass")[v];
+        assertThat(Math.abs(mass - obsMass[v])).as("cluster_mass voxel %d", v)
+            .isLessThanOrEqualTo(1e-12 * Math.max(1, Math.abs(obsMass[v])));
+        long massExceed = 0;
+        for (int r = 0; r < maps.length; r++) {
+          // the brute force sums in another order: compare with a tolerance, away from ties
+          massExceed += massMax[r] >= Math.abs(obsMass[v]) - 1e-9 * Math.abs(obsMass[v]) ? 1 : 0;
+        }
+        assertThat(result.output("p_fwer_cluster_mass")[v]).as("p_fwer_cluster_mass voxel %d",
+            v).isEqualTo(enumerated ? massExceed / draws : (massExceed + 1.0) / (draws + 1.0));
+      }
       significant += pFwerTfce[v] < 0.05 ? 1 : 0;
     }
     if (!enumerated) { // 64 draws, half of them mirror images: too few to find the blobs

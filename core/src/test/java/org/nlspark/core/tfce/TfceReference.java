@@ -7,7 +7,9 @@ import org.nlspark.core.job.Tail;
  * The plain definitions, for tests only: TFCE as nilearn's textbook loop (for every threshold,
  * label the supra-threshold voxels by breadth-first search over face neighbours on the grid, add
  * size^E · h^H to each voxel), and cluster sizes at one threshold. Works on grid coordinates and
- * does not use {@link MaskGrid}'s neighbour lists.
+ * does not use {@link MaskGrid}'s neighbour lists; neighbours are the steps (di, dj, dk) in
+ * {-1, 0, 1}^3 with |di| + |dj| + |dk| = 1 (6), ≤ 2 (18) or ≤ 3 (26), as scipy.ndimage's
+ * generate_binary_structure(3, 1 | 2 | 3).
  */
 public final class TfceReference {
   private TfceReference() {}
@@ -26,6 +28,12 @@ public final class TfceReference {
   public static double[] tfce(
       int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double e, double hExp,
       int steps) {
+    return tfce(ni, nj, nk, mask, stat, tail, e, hExp, steps, 6);
+  }
+
+  public static double[] tfce(
+      int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double e, double hExp,
+      int steps, int connectivity) {
     double[] full = unmask(ni, nj, nk, mask, stat);
     double max = 0;
     for (double s : stat) {
@@ -45,7 +53,7 @@ public final class TfceReference {
             double x = sign * full[c];
             active[c] = Double.isFinite(x) && x != 0 && x >= thr;
           }
-          int[][] labels = label(ni, nj, nk, active);
+          int[][] labels = label(ni, nj, nk, active, connectivity);
           int[] label = labels[0];
           int[] sizes = labels[1];
           for (int c = 0; c < full.length; c++) {
@@ -69,6 +77,12 @@ public final class TfceReference {
 
   public static int[] clusterSizes(
       int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double t) {
+    return clusterSizes(ni, nj, nk, mask, stat, tail, t, 6);
+  }
+
+  public static int[] clusterSizes(
+      int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double t,
+      int connectivity) {
     double[] full = unmask(ni, nj, nk, mask, stat);
     int[] sizeFull = new int[full.length];
     double[] signs = tail == Tail.TWO ? new double[] {1, -1}
@@ -79,7 +93,7 @@ public final class TfceReference {
         double x = sign * full[c];
         active[c] = Double.isFinite(x) && x >= t;
       }
-      int[][] labels = label(ni, nj, nk, active);
+      int[][] labels = label(ni, nj, nk, active, connectivity);
       for (int c = 0; c < full.length; c++) {
         if (labels[0][c] > 0) {
           sizeFull[c] = labels[1][labels[0][c]];
@@ -91,6 +105,47 @@ public final class TfceReference {
     for (int c = 0; c < full.length; c++) {
       if (mask[c]) {
         out[v++] = sizeFull[c];
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Cluster mass by brute force: per side, label the voxels at least t (breadth-first search),
+   * then each voxel gets Σ of the statistic over its cluster (signed: negative clusters sum to a
+   * negative mass), 0 outside every cluster.
+   */
+  public static double[] clusterMasses(
+      int ni, int nj, int nk, boolean[] mask, double[] stat, Tail tail, double t,
+      int connectivity) {
+    double[] full = unmask(ni, nj, nk, mask, stat);
+    double[] massFull = new double[full.length];
+    double[] signs = tail == Tail.TWO ? new double[] {1, -1}
+        : tail == Tail.UPPER ? new double[] {1} : new double[] {-1};
+    for (double sign : signs) {
+      boolean[] active = new boolean[full.length];
+      for (int c = 0; c < full.length; c++) {
+        double x = sign * full[c];
+        active[c] = Double.isFinite(x) && x >= t;
+      }
+      int[] label = label(ni, nj, nk, active, connectivity)[0];
+      double[] sums = new double[full.length + 1];
+      for (int c = 0; c < full.length; c++) {
+        if (label[c] > 0) {
+          sums[label[c]] += full[c];
+        }
+      }
+      for (int c = 0; c < full.length; c++) {
+        if (label[c] > 0) {
+          massFull[c] = sums[label[c]];
+        }
+      }
+    }
+    double[] out = new double[stat.length];
+    int v = 0;
+    for (int c = 0; c < full.length; c++) {
+      if (mask[c]) {
+        out[v++] = massFull[c];
       }
     }
     return out;
@@ -110,12 +165,24 @@ public final class TfceReference {
   }
 
   /** {labels (0 = background, 1..), sizes by label}. */
-  private static int[][] label(int ni, int nj, int nk, boolean[] active) {
+  static int[][] label(int ni, int nj, int nk, boolean[] active, int connectivity) {
+    int order = connectivity == 6 ? 1 : connectivity == 18 ? 2 : 3;
     int[] label = new int[active.length];
     int[] sizes = new int[active.length + 1];
     int next = 0;
     ArrayDeque<int[]> queue = new ArrayDeque<>();
-    int[][] faces = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    java.util.List<int[]> steps = new java.util.ArrayList<>();
+    for (int a = -1; a <= 1; a++) {
+      for (int b = -1; b <= 1; b++) {
+        for (int d = -1; d <= 1; d++) {
+          int o = Math.abs(a) + Math.abs(b) + Math.abs(d);
+          if (o >= 1 && o <= order) {
+            steps.add(new int[] {a, b, d});
+          }
+        }
+      }
+    }
+    int[][] faces = steps.toArray(new int[0][]);
     for (int i = 0; i < ni; i++) {
       for (int j = 0; j < nj; j++) {
         for (int k = 0; k < nk; k++) {

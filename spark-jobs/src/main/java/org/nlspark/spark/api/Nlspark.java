@@ -20,8 +20,11 @@ import org.nlspark.core.isc.IscAnalysis;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.result.FdrMaps;
+import org.nlspark.core.result.FslNames;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.result.TailApproximation;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
@@ -147,8 +150,73 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, TileAnalysis analysis, NlsparkOptions options,
       boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
-        .mask(o.mask()).maskSource(o.maskSource());
+    return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
+        .mask(o.mask()).maskSource(o.maskSource()), o);
+  }
+
+  /**
+   * With {@link NlsparkOptions#fdr}, the report whose result has a Benjamini–Hochberg q map after
+   * each uncorrected p map ({@link FdrMaps}); with {@link NlsparkOptions#fslNames}, randomise's
+   * 1 − p maps after the p maps ({@link FslNames}); else {@code report} itself.
+   */
+  /**
+   * The FWER maps {@code --tail-approximation} refines: glm's {@code p_fwer_tstat1 ...} (each
+   * contrast's tail and enumeration from its draw plan), else {@code p_fwer}, and with them the
+   * whole-map FWER maps (TFCE, cluster extent, cluster mass) the run has.
+   */
+  @SuppressWarnings("unchecked")
+  static List<TailApproximation.Target> tailTargets(RunReport report) {
+    List<TailApproximation.Target> targets = new ArrayList<>();
+    Map<String, Object> facts = report.result.facts();
+    if (facts.get("contrasts") instanceof Map) {
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) facts.get("contrasts"))
+          .entrySet()) {
+        Map<String, Object> plan = (Map<String, Object>) e.getValue();
+        wholeMapTargets(targets, "_" + e.getKey(), e.getKey(),
+            org.nlspark.core.job.Tail.parse(String.valueOf(plan.get("tail"))),
+            Boolean.TRUE.equals(plan.get("exact_enumeration")));
+      }
+      return targets;
+    }
+    Object parameters = report.analysis.describe().get("parameters");
+    Object tail = parameters instanceof Map
+        ? ((Map<String, Object>) parameters).get("tail") : null;
+    if (tail != null) {
+      wholeMapTargets(targets, "", "observed", org.nlspark.core.job.Tail.parse(
+          String.valueOf(tail)), Boolean.TRUE.equals(facts.get("exact_enumeration")));
+    }
+    return targets;
+  }
+
+  /**
+   * The voxelwise FWER map and the whole-map ones of one statistic ({@code s} "" or "_tstat1"):
+   * TFCE keys are the tail's key of the score, cluster sizes are their own key (upper), masses
+   * |mass| (two-tailed keys). Maps the run does not have are skipped.
+   */
+  private static void wholeMapTargets(List<TailApproximation.Target> targets, String s,
+      String statistic, org.nlspark.core.job.Tail tail, boolean enumerated) {
+    targets.add(new TailApproximation.Target("p_fwer" + s, statistic, "null_max" + s, tail,
+        enumerated));
+    targets.add(new TailApproximation.Target("p_fwer_tfce" + s, "tfce" + s, "null_max_tfce" + s,
+        tail, enumerated));
+    targets.add(new TailApproximation.Target("p_fwer_cluster" + s, "cluster_size" + s,
+        "null_max_cluster" + s, org.nlspark.core.job.Tail.UPPER, enumerated));
+    targets.add(new TailApproximation.Target("p_fwer_cluster_mass" + s, "cluster_mass" + s,
+        "null_max_cluster_mass" + s, org.nlspark.core.job.Tail.TWO, enumerated));
+  }
+
+  static RunReport withFdr(RunReport report, NlsparkOptions o) {
+    if (!o.fdr() && !o.fslNames() && !o.tailApproximation()) {
+      return report;
+    }
+    Result r = o.tailApproximation()
+        ? TailApproximation.of(report.result, tailTargets(report)) : report.result;
+    r = o.fdr() ? FdrMaps.of(r) : r;
+    r = o.fslNames() ? FslNames.of(r) : r;
+    return new RunReport(report.analysis, report.plan, r, report.engine,
+        report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
+        report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
+        .maskSource(report.maskSource());
   }
 
   /**
@@ -309,7 +377,7 @@ public final class Nlspark {
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
         : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return report.mask(o.mask()).maskSource(o.maskSource());
+    return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
   }
 
   /**
@@ -322,8 +390,8 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
       NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), inputs).mask(inputs.mask()).maskSource(o.maskSource());
+    return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
+        .run(o.toSpec(analysis), inputs).mask(inputs.mask()).maskSource(o.maskSource()), o);
   }
 
   /**
@@ -418,8 +486,8 @@ public final class Nlspark {
   static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
       NlsparkOptions o) {
     MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
-    return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid, o.tfce(),
-        o.clusterThreshold());
+    return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid,
+        o.wholeMapSettings());
   }
 
   // ---- glm (DESIGN §9) ----
@@ -446,9 +514,9 @@ public final class Nlspark {
       int[] blocks, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
-    WholeMapInference.requireGrid(o.mask() != null, o.tfce(), o.clusterThreshold());
+    WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
-        contrasts, glm, o.backendRequested(), o.memoryBudgetGb()), o), o, false);
+        contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
   }
 
   /**
@@ -460,8 +528,8 @@ public final class Nlspark {
     if (!o.wholeMapInference()) {
       return analysis;
     }
-    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()), o.tfce(),
-        o.clusterThreshold());
+    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()),
+        o.wholeMapSettings());
   }
 
   /**
@@ -484,8 +552,7 @@ public final class Nlspark {
         blocksPath == null ? null : new int[0], blocksPath);
     // Resolved (headers, the mask), not read: an input without a grid is refused before reading.
     StudyInputs study = resolve(spark, input, null, o);
-    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.tfce(),
-        o.clusterThreshold());
+    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.wholeMapSettings());
     org.nlspark.core.glm.GlmDesign d = org.nlspark.core.glm.GlmFiles.readDesign(
         readLines(conf, design, "--design"), design);
     String f = o.fContrasts();
@@ -495,10 +562,11 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    if (o.wholeMapInference() || !study.executorsCanRead()) {
-      // TFCE and cluster inference need whole maps: read on this JVM (DESIGN §8, §9)
+    if (o.wholeMapInference() || o.demean() || !study.executorsCanRead()) {
+      // TFCE and cluster inference need whole maps, --demean every sample of a voxel: read on
+      // this JVM (DESIGN §8, §9)
       return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
-          d, c, glm, o.backendRequested(), o.memoryBudgetGb()), o);
+          d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
     // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes.
@@ -535,6 +603,9 @@ public final class Nlspark {
     org.apache.hadoop.fs.Path path = org.nlspark.spark.io.UserPaths.toPath(uri, flag);
     try {
       org.apache.hadoop.fs.FileSystem fs = path.getFileSystem(conf);
+      // a FIFO would block the read for ever
+      org.nlspark.spark.io.HadoopNiftiFiles.checkLocal(fs.makeQualified(path), flag + " " + uri,
+          false);
       org.apache.hadoop.fs.FileStatus status;
       try {
         status = fs.getFileStatus(path);
@@ -560,7 +631,7 @@ public final class Nlspark {
         return lines;
       }
     } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot read " + flag + " " + uri + ": " + e, e);
+      throw org.nlspark.spark.io.UserPaths.readFailure(e, flag, uri);
     }
   }
 }

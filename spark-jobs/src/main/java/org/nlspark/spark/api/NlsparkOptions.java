@@ -282,16 +282,129 @@ public final class NlsparkOptions implements Serializable {
     return this;
   }
 
+  /** Whether TFCE is on ({@code --tfce} or {@code --tfce-2d}). */
   public boolean tfce() {
-    return tfce;
+    return tfce || tfce2d;
   }
 
   public Double clusterThreshold() {
     return clusterThreshold;
   }
 
+  private Double clusterMass;
+  private Integer connectivity;
+
+  /**
+   * Cluster mass at height {@code t} on the tail's side ({@code --cluster-mass}; finite and &gt;
+   * 0; null = off; needs {@link #mask(NiftiMask)}): Σ of the statistic over each cluster.
+   */
+  public NlsparkOptions clusterMass(Double t) {
+    this.clusterMass = t == null ? null : ClusterExtent.checkThreshold(t, "--cluster-mass");
+    return this;
+  }
+
+  public Double clusterMass() {
+    return clusterMass;
+  }
+
+  /** The clusters' neighbours, 6, 18 or 26 ({@code --connectivity}; null: 26, as randomise). */
+  public NlsparkOptions connectivity(Integer c) { this.connectivity = c; return this; }
+
+  private Double tfceE;
+  private Double tfceH;
+  private Integer tfceConnectivity;
+  private boolean tfce2d;
+
+  /** TFCE extent exponent E ({@code --tfce-e}; null: 0.5, or 1 with {@link #tfce2d}). */
+  public NlsparkOptions tfceE(Double e) { this.tfceE = e; return this; }
+
+  /** TFCE height exponent H ({@code --tfce-h}; null: 2). */
+  public NlsparkOptions tfceH(Double h) { this.tfceH = h; return this; }
+
+  /** TFCE connectivity 6, 18 or 26 ({@code --tfce-connectivity}; null: 6, or 26 with 2-D). */
+  public NlsparkOptions tfceConnectivity(Integer c) { this.tfceConnectivity = c; return this; }
+
+  /**
+   * FSL's {@code --T2} preset for 2-D data ({@code --tfce-2d}): TFCE with H = 2, E = 1, 26
+   * neighbours; the explicit {@link #tfceE}, {@link #tfceH}, {@link #tfceConnectivity} win.
+   */
+  public NlsparkOptions tfce2d(boolean t) { this.tfce2d = t; return this; }
+
+  /**
+   * The whole-map settings these options ask for (checked: exit 2 for a bad value, or for a TFCE
+   * parameter without TFCE).
+   */
+  public org.nlspark.core.tfce.WholeMapSettings wholeMapSettings() {
+    boolean enhance = tfce || tfce2d;
+    if (!enhance && (tfceE != null || tfceH != null || tfceConnectivity != null)) {
+      throw new InvalidInputException((tfceE != null ? "--tfce-e" : tfceH != null ? "--tfce-h"
+          : "--tfce-connectivity") + " sets a TFCE parameter, but TFCE is off; add --tfce (or"
+          + " --tfce-2d)");
+    }
+    if (connectivity != null && clusterThreshold == null && clusterMass == null) {
+      throw new InvalidInputException("--connectivity sets how clusters join, but there are no"
+          + " clusters; add --cluster-threshold T or --cluster-mass T (TFCE's neighbours are"
+          + " --tfce-connectivity)");
+    }
+    org.nlspark.core.tfce.WholeMapSettings s =
+        org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)
+            .withClusterMass(clusterMass).withClusterConnectivity(connectivity);
+    if (tfce2d) {
+      s = s.withTfce2d();
+    }
+    return s.withTfce(tfceE, tfceH, tfceConnectivity);
+  }
+
+  private boolean demean;
+
+  /**
+   * glm: centre the data and every design column and remove the intercept ({@code --demean},
+   * PALM's {@code -demean}).
+   */
+  public NlsparkOptions demean(boolean d) { this.demean = d; return this; }
+
+  public boolean demean() {
+    return demean;
+  }
+
+  private boolean tailApproximation;
+
+  /**
+   * Refine the voxelwise FWER p below 0.1 by a generalised Pareto tail of the max-statistic null
+   * ({@code --tail-approximation}, PALM's {@code -accel tail}).
+   */
+  public NlsparkOptions tailApproximation(boolean t) { this.tailApproximation = t; return this; }
+
+  public boolean tailApproximation() {
+    return tailApproximation;
+  }
+
+  private boolean fslNames;
+
+  /**
+   * glm: also write randomise's maps under randomise's names, holding 1 − p ({@code
+   * vox_corrp_tstat1}, {@code tfce_corrp_tstat1}, ...; {@code --fsl-names}).
+   */
+  public NlsparkOptions fslNames(boolean f) { this.fslNames = f; return this; }
+
+  public boolean fslNames() {
+    return fslNames;
+  }
+
+  private boolean fdr;
+
+  /**
+   * one-sample, two-sample, correlation, glm: a Benjamini–Hochberg q map after each uncorrected
+   * p map ({@code q}, {@code q_tstat1}, ...; {@code --fdr}).
+   */
+  public NlsparkOptions fdr(boolean f) { this.fdr = f; return this; }
+
+  public boolean fdr() {
+    return fdr;
+  }
+
   /** Whether the run needs whole maps (TFCE or cluster extent). */
   public boolean wholeMapInference() {
-    return tfce || clusterThreshold != null;
+    return tfce() || clusterThreshold != null || clusterMass != null;
   }
 }

@@ -85,6 +85,7 @@ public final class DemoCommand extends NlsparkCommand {
     String dir = common.output == null ? DEFAULT_OUTPUT : common.output;
     overwrite = common.overwrite;
     validate();
+    refuseForeignContents(dir, overwrite);
     String data = child(dir, "data");
     String bootDir = child(dir, "bootstrap");
     String permDir = child(dir, "one-sample");
@@ -185,6 +186,37 @@ public final class DemoCommand extends NlsparkCommand {
     String written = Nlspark.write(conf, t, permSummary, permDir, overwrite);
     out.print(table(b, t, Untrusted.escape(dir)));
     Summaries.printResultLine(out, conf, permSummary, written);
+  }
+
+  /**
+   * Without --overwrite the demo's directory must be missing, empty, or hold only the demo's
+   * own three directories (each then refused on its own when not empty): it writes into
+   * sub-directories, and the user's files beside them would otherwise pass unnoticed.
+   */
+  static void refuseForeignContents(String dir, boolean overwrite) {
+    if (overwrite) {
+      return;
+    }
+    org.apache.hadoop.fs.FileStatus[] entries;
+    try {
+      org.apache.hadoop.fs.Path p = org.nlspark.spark.io.UserPaths.toPath(dir, "--output");
+      org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new Configuration());
+      if (!fs.exists(p) || !fs.getFileStatus(p).isDirectory()) {
+        return; // created, or refused by the output checks with their own words
+      }
+      entries = fs.listStatus(p);
+    } catch (java.io.IOException | RuntimeException e) {
+      return; // the output checks say what is wrong
+    }
+    for (org.apache.hadoop.fs.FileStatus e : entries) {
+      String name = e.getPath().getName();
+      if (!java.util.Set.of("data", "bootstrap", "one-sample").contains(name)
+          && !name.startsWith(".nlspark-")) {
+        throw new org.nlspark.core.InvalidInputException("Cannot write --output " + dir
+            + ": the directory exists and is not empty (it holds " + name + "); choose another directory or pass --overwrite (which"
+            + " replaces only the demo's own files there)");
+      }
+    }
   }
 
   private static String child(String dir, String name) {

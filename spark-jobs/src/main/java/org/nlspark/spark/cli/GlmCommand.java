@@ -34,7 +34,9 @@ import picocli.CommandLine.Option;
         + " design says what it holds.",
         "With --tfce also, per contrast, tfce_tstat{c} p_tfce_tstat{c}, with FWER"
         + " p_fwer_tfce_tstat{c} null_max_tfce_tstat{c}; with --cluster-threshold"
-        + " cluster_size_tstat{c}, with FWER p_fwer_cluster_tstat{c} null_max_cluster_tstat{c}"
+        + " cluster_size_tstat{c}, with FWER p_fwer_cluster_tstat{c} null_max_cluster_tstat{c};"
+        + " with --cluster-mass cluster_mass_tstat{c}, with FWER p_fwer_cluster_mass_tstat{c}"
+        + " null_max_cluster_mass_tstat{c}"
         + " (fstat{f} likewise; each contrast's own maxima, p_cfwer_* stays voxelwise). Both"
         + " need a mask image (an .npy input has no grid: exit 2)."})
 final class GlmCommand extends NlsparkCommand {
@@ -66,7 +68,7 @@ final class GlmCommand extends NlsparkCommand {
 
   @Option(names = "--errors", paramLabel = "exchangeable|symmetric|both", order = 10,
       description = "permute rows, flip signs, or both (default exchangeable; symmetric for a"
-          + " design of one constant column)")
+          + " design of one constant column, and for a contrast no permutation can change)")
   String errors;
 
   @Option(names = "--exchangeability-blocks", paramLabel = "FILE", order = 11,
@@ -95,6 +97,17 @@ final class GlmCommand extends NlsparkCommand {
   @Option(names = "--fwer-across-contrasts", order = 24,
       description = "also FWER over all contrasts (p_cfwer_*; statistics compared as z)")
   boolean fwerAcrossContrasts;
+
+  @Option(names = "--demean", order = 13,
+      description = "centre the data and every design column and remove the intercept, as"
+          + " PALM's -demean (a contrast on the intercept is then refused)")
+  boolean demean;
+
+  @Option(names = "--fsl-names", order = 14,
+      description = "also write randomise's maps under randomise's names, which hold 1 - p:"
+          + " vox_p_tstat{c} vox_corrp_tstat{c} tfce_p_tstat{c} tfce_corrp_tstat{c}"
+          + " clustere_corrp_tstat{c} clusterm_corrp_tstat{c} (fstat{f} likewise)")
+  boolean fslNames;
 
   @Mixin TfceOptions wholeMap;
   @Mixin CommonOptions common;
@@ -125,7 +138,8 @@ final class GlmCommand extends NlsparkCommand {
     o.maskFile(mask);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
-        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks);
+        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean)
+        .fslNames(fslNames);
   }
 
   @Override

@@ -53,22 +53,35 @@ public final class Interruption {
    * Installs the handlers for the rest of this JVM. Only the process entry point calls this; an
    * embedding program (a notebook, spark-submit) keeps its own signal handling.
    */
-  @SuppressWarnings("sunapi")
   public static void install(Thread commandThread, PrintStream err) {
+    install(commandThread, err, false);
+  }
+
+  /**
+   * {@link #install(Thread, PrintStream)}; unless {@code verbose}, what Spark's threads log or
+   * throw while they are being stopped (rejected tasks, a context stopped under them) is not
+   * printed after the "interrupted" line: the run's one sentence says what happened.
+   */
+  @SuppressWarnings("sunapi")
+  public static void install(Thread commandThread, PrintStream err, boolean verbose) {
     for (String name : new String[] {"INT", "TERM"}) {
       try {
         sun.misc.Signal.handle(new sun.misc.Signal(name), s -> onSignal(s.getNumber(),
-            commandThread, err));
+            commandThread, err, verbose));
       } catch (IllegalArgumentException | UnsupportedOperationException e) {
         // This platform or the JVM's options (-Xrs) reserve the signal: keep the default.
       }
     }
   }
 
-  private static void onSignal(int number, Thread commandThread, PrintStream err) {
+  private static void onSignal(int number, Thread commandThread, PrintStream err,
+      boolean verbose) {
     if (!SIGNAL.compareAndSet(0, number)) {
       Runtime.getRuntime().halt(exitCode());
       return;
+    }
+    if (!verbose) {
+      silenceLibraries();
     }
     err.println("nlspark: interrupted (" + signalName() + "); stopping and cleaning up");
     Thread stopper = new Thread(() -> {
@@ -93,5 +106,23 @@ public final class Interruption {
     }, "nlspark-interrupt");
     stopper.setDaemon(true);
     stopper.start();
+  }
+
+  /**
+   * From now on: Spark's logging off, uncaught exceptions of its threads unprinted, and
+   * System.err (where libraries print stacks directly) discarded.
+   */
+  private static void silenceLibraries() {
+    try {
+      org.apache.logging.log4j.core.config.Configurator.setAllLevels(
+          org.apache.logging.log4j.LogManager.ROOT_LOGGER_NAME,
+          org.apache.logging.log4j.Level.OFF);
+    } catch (RuntimeException | LinkageError e) {
+      // another logging back end: its lines may still show
+    }
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> { });
+    // what Spark's and Scala's threads print themselves (a rejected callback's stack): nlspark's
+    // own lines go to the stream Main and this handler were given, which stays open
+    System.setErr(new PrintStream(java.io.OutputStream.nullOutputStream()));
   }
 }

@@ -74,9 +74,19 @@ public final class SparkSessions {
     if (System.getProperty("spark.testing.memory") == null) {
       checkHeap(Runtime.getRuntime().maxMemory());
     }
+    checkLocalDirs(System.getProperty("spark.local.dir"), System.getenv("SPARK_LOCAL_DIRS"),
+        System.getProperty("java.io.tmpdir"));
+    checkLocalIp(System.getenv("SPARK_LOCAL_IP"));
     SparkSession.Builder b = dataPlaneDefaults(SparkSession.builder().appName(appName).master(m));
     if (m.startsWith("local")) {
       b.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
+      if (System.getProperty("spark.local.dir") == null
+          && System.getenv("SPARK_LOCAL_DIRS") == null) {
+        String spill = SpillDirectories.forThisRun(System.getProperty("java.io.tmpdir"));
+        if (spill != null) {
+          b.config("spark.local.dir", spill);
+        }
+      }
       if (System.getProperty("spark.ui.enabled") == null) {
         b.config("spark.ui.enabled", "false");
       }
@@ -122,6 +132,75 @@ public final class SparkSessions {
       }
     }
     return e;
+  }
+
+  /**
+   * The directories the driver's block manager will use (spark.local.dir, else
+   * SPARK_LOCAL_DIRS, else java.io.tmpdir; comma-separated) must take a new sub-directory:
+   * Spark finds out only while starting, then exits 53 after pages of stack traces. Each is
+   * probed by creating and removing an empty directory in it (a missing one is created, as
+   * Spark would). Exit 2 naming the setting.
+   */
+  static void checkLocalDirs(String sparkLocalDir, String sparkLocalDirsEnv, String tmpdir) {
+    String setting = sparkLocalDir != null ? "spark.local.dir"
+        : sparkLocalDirsEnv != null ? "SPARK_LOCAL_DIRS" : "java.io.tmpdir";
+    String value = sparkLocalDir != null ? sparkLocalDir
+        : sparkLocalDirsEnv != null ? sparkLocalDirsEnv : tmpdir;
+    if (value == null) {
+      return;
+    }
+    String last = null;
+    for (String d : value.split(",")) {
+      if (d.isBlank()) {
+        continue;
+      }
+      java.nio.file.Path dir = java.nio.file.Paths.get(d.trim());
+      try {
+        java.nio.file.Files.createDirectories(dir);
+        java.nio.file.Files.delete(java.nio.file.Files.createTempDirectory(dir, "nlspark-probe-"));
+        return; // Spark uses the directories it can; one is enough
+      } catch (IOException | RuntimeException e) {
+        String reason = e instanceof java.nio.file.FileSystemException
+            && ((java.nio.file.FileSystemException) e).getReason() != null
+            ? ((java.nio.file.FileSystemException) e).getReason()
+            : e instanceof java.nio.file.FileAlreadyExistsException ? "it is not a directory"
+            : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+            : e instanceof java.nio.file.NoSuchFileException ? "it cannot be created"
+            : e.getClass().getSimpleName() + " " + e.getMessage();
+        last = d.trim() + ": " + reason.toLowerCase(Locale.ROOT);
+      }
+    }
+    if (last == null) {
+      return;
+    }
+    throw new InvalidInputException("Cannot start Spark: its scratch directory (" + setting
+        + "=" + value + ") cannot be written (" + last + "); point " + setting + " at a"
+        + " writable directory, e.g. NLSPARK_JAVA_OPTS=-D" + (setting.equals("SPARK_LOCAL_DIRS")
+        ? "spark.local.dir" : setting) + "=/path/to/scratch");
+  }
+
+  /**
+   * SPARK_LOCAL_IP must be an address of this machine: Spark resolves it in a static
+   * initializer, and a name that does not resolve fails there (ExceptionInInitializerError).
+   */
+  static void checkLocalIp(String value) {
+    if (value == null || value.isEmpty()) {
+      return;
+    }
+    String why;
+    try {
+      java.net.InetAddress a = java.net.InetAddress.getByName(value);
+      if (a.isLoopbackAddress() || a.isAnyLocalAddress()
+          || java.net.NetworkInterface.getByInetAddress(a) != null) {
+        return;
+      }
+      why = "it is not an address of this machine";
+    } catch (IOException e) {
+      why = "it is not an address or a known host name";
+    }
+    throw new InvalidInputException("Cannot start Spark: SPARK_LOCAL_IP=" + value + " cannot"
+        + " be used (" + why + "); set it to one of this machine's addresses, such as"
+        + " 127.0.0.1, or unset it");
   }
 
   /** A heap Spark's driver would refuse is exit 3 with how to raise it. */
@@ -207,26 +286,88 @@ public final class SparkSessions {
 
   /**
    * A standalone master that accepts no connection makes Spark retry for about a minute and
-   * print pages of stack traces; one TCP connect with a short timeout says it in seconds.
+   * print pages of stack traces, and so does a port that accepts but is not a Spark master (a
+   * web server, the master's UI, a silent listener). One TCP connect and one exchange in
+   * Spark's RPC framing ({@link #speaksSparkRpc}), each bounded by {@code timeoutMs}, say it in
+   * seconds. With {@code spark.authenticate} the exchange is skipped (such a master answers
+   * only after authentication).
    */
-  static void checkReachable(String master, int timeoutMs) {
+  public static void checkReachable(String master, int timeoutMs) {
     Matcher spark = SPARK_MASTER.matcher(master);
     if (!spark.matches()) {
       return;
     }
+    boolean authenticated = "true".equals(System.getProperty("spark.authenticate"));
     String last = null;
     for (InetSocketAddress a : hostPorts(master, spark.group(1))) {
+      String where = a.getHostString() + ":" + a.getPort();
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress(a.getHostString(), a.getPort()), timeoutMs);
-        return;
+        if (authenticated) {
+          return;
+        }
+        String wrong = speaksSparkRpc(s, timeoutMs);
+        if (wrong == null) {
+          return;
+        }
+        last = where + " " + wrong;
       } catch (IOException e) {
-        last = a.getHostString() + ":" + a.getPort() + ": " + describe(e);
+        last = where + ": " + describe(e);
       } catch (IllegalArgumentException | SecurityException e) {
-        last = a.getHostString() + ":" + a.getPort() + ": " + e.getMessage();
+        last = where + ": " + e.getMessage();
       }
     }
     throw new InvalidInputException("Cannot reach the master " + master + " (" + last + ");"
-        + " check that it is running and that --master names its host and port");
+        + " check that it is running and that --master names its host and RPC port (the"
+        + " spark://HOST:PORT the master printed, usually 7077)");
+  }
+
+  /**
+   * Sends one RPC request in Spark's transport framing (frame length, message type 3 =
+   * RpcRequest, request id, body length, an empty body; then CR LF CR LF) and reads the answer's first 9 bytes:
+   * a Spark RPC endpoint answers with a frame of type 4 (RpcResponse) or 5 (RpcFailure: the
+   * empty body is not a message it knows). Returns null for such an answer, else what was
+   * wrong, phrased to follow the address.
+   */
+  static String speaksSparkRpc(Socket s, int timeoutMs) throws IOException {
+    s.setSoTimeout(timeoutMs);
+    java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(8 + 1 + 8 + 4 + 4);
+    frame.putLong(8 + 1 + 8 + 4).put((byte) 3).putLong(0x6e6c7370L).putInt(0);
+    // a line end after the frame, so that a web server answers (400) instead of waiting for
+    // the end of a request line; Spark reads it as the start of a next frame and drops it
+    frame.put((byte) '\r').put((byte) '\n').put((byte) '\r').put((byte) '\n');
+    s.getOutputStream().write(frame.array());
+    s.getOutputStream().flush();
+    byte[] head = new byte[9];
+    int n = 0;
+    try {
+      java.io.InputStream in = s.getInputStream();
+      while (n < head.length) {
+        int r = in.read(head, n, head.length - n);
+        if (r < 0) {
+          break;
+        }
+        n += r;
+      }
+    } catch (java.net.SocketTimeoutException e) {
+      return n == 0 ? "accepted the connection but gave no answer in Spark's RPC protocol"
+          + " within " + Math.max(1, timeoutMs / 1000) + " s, so it is not a Spark master"
+          : "answered, but not in Spark's RPC protocol, so it is not a Spark master";
+    }
+    String text = new String(head, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+    if (text.startsWith("HTTP/")) {
+      return "answered in HTTP (a web server, such as the master's web UI), not in Spark's RPC"
+          + " protocol";
+    }
+    if (n == head.length) {
+      long length = java.nio.ByteBuffer.wrap(head, 0, 8).getLong();
+      if ((head[8] == 4 || head[8] == 5) && length >= 17 && length < (64 << 20)) {
+        return null;
+      }
+    }
+    return n == 0 ? "closed the connection without an answer in Spark's RPC protocol, so it is"
+        + " not a Spark master" : "answered, but not in Spark's RPC protocol, so it is not a"
+        + " Spark master";
   }
 
   private static String describe(IOException e) {

@@ -54,8 +54,9 @@ public final class Summaries {
   }
 
   /**
-   * The result lines after the run line: where the report is, then what each inference found
-   * (one line per inference and contrast, {@link Report#findingsLines}; the findings come last,
+   * The result lines after the run line: where the report is, the notes on the draws ("note:
+   * tstat1 tested by sign flips ..."), then what each inference found (one line per inference and
+   * contrast, {@link Report#findingsLines}; the findings come last,
    * nearest the prompt), e.g. "report: out/report.html" and "max-T: 87 voxels p_fwer < 0.05,
    * peak t 11.0 at (26, 8, 14) mm, two-tailed". Empty when there is neither.
    */
@@ -64,6 +65,12 @@ public final class Summaries {
     List<String> lines = new ArrayList<>();
     if (HadoopReport.exists(conf, written)) {
       lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
+    }
+    // How the p-values were drawn and what they cannot reach (RunWarnings.resultNotes).
+    if (summary.get("result_notes") instanceof List) {
+      for (Object note : (List<?>) summary.get("result_notes")) {
+        lines.add("note: " + Untrusted.escape(String.valueOf(note)));
+      }
     }
     for (String found : Report.findingsLines(summary,
         HadoopReport.mask(conf, written, summary))) {

@@ -91,6 +91,29 @@ public final class SparkLine {
     return built().mismatch(runtimeSparkVersion(), runtimeScalaVersion());
   }
 
+  /**
+   * The sentence for a failure that says this Spark cannot run on this Java, or null. Spark 4.0's
+   * Hadoop (3.4.1) calls {@code Subject.getSubject}, which Java 24 and later refuse with an
+   * {@code UnsupportedOperationException} ("getSubject is not supported"); Spark 4.2 (Hadoop 3.5)
+   * runs on Java 25.
+   */
+  public static String incompatibleJava(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      String m = c.getMessage();
+      if (m != null && m.contains("getSubject is not supported")) {
+        String spark = runtimeSparkVersion();
+        return "Cannot run on Spark " + (spark == null ? "(unknown)" : spark) + " with Java "
+            + Runtime.version().feature() + ": this Spark's Hadoop calls Subject.getSubject, which"
+            + " Java 24 and later no longer support; run it on Java 17 or 21, or use Spark 4.2"
+            + " or later.";
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+
   private static String major(String v) {
     int dot = v.indexOf('.');
     return dot < 0 ? v : v.substring(0, dot);

@@ -88,7 +88,11 @@ public final class Sources {
     String what = s.flag + " " + s.uri;
     if (s.format == StudyInputs.Format.NPY) {
       HadoopFiles.checkNpyInput(conf, s.uri, s.flag);
-      return NpySamples.describe(files, s.uri, what, SPLIT_BYTES);
+      try {
+        return NpySamples.describe(files, s.uri, what, SPLIT_BYTES);
+      } catch (java.io.UncheckedIOException e) {
+        throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), s.flag, s.uri);
+      }
     }
     if (s.format == StudyInputs.Format.PARQUET) {
       return ParquetSamples.describe(conf, s, study.column());

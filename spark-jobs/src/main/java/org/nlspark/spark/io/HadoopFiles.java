@@ -26,6 +26,7 @@ import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
 import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.NpyWriter;
+import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.result.Output;
 import org.nlspark.spark.conf.TestHooks;
 
@@ -386,9 +387,30 @@ public final class HadoopFiles {
       }
     }
 
-    /** Without overwrite the directory must hold nothing but nlspark's own bookkeeping. */
+    /**
+     * Without overwrite the directory must hold nothing but nlspark's own bookkeeping. With
+     * overwrite, a summary.json or report.html there must be nlspark's: a summary.json without
+     * {@link OutputFormat}'s mark is another tool's (every run writes summary.json, so the run
+     * is refused now rather than after its computation), and report.html is nlspark's only
+     * beside a summary.json that is. {@link #commit} checks every other name it writes.
+     */
     private static void checkContents(FileSystem fs, Path dir, String uri, boolean overwrite) {
       if (overwrite) {
+        try {
+          PreviousRun previous = PreviousRun.of(fs, dir);
+          if (previous.foreignSummary) {
+            throw new InvalidInputException("Cannot write --output " + uri + ": summary.json"
+                + " there was not written by nlspark (it lacks \"" + OutputFormat.KEY + "\"), so"
+                + " --overwrite replaces nothing in that directory; move summary.json away or"
+                + " choose another directory");
+          }
+          Path report = new Path(dir, org.nlspark.report.Report.FILE);
+          if (previous.listed == null && fs.exists(report)) {
+            throw notListed(uri, org.nlspark.report.Report.FILE);
+          }
+        } catch (IOException e) {
+          throw UserPaths.environment(e, "check", "--output", uri);
+        }
         return;
       }
       try {
@@ -427,8 +449,11 @@ public final class HadoopFiles {
         if (journal != null) {
           journal.recover(fs, dir);
         }
+        // without a journal no commit is under way: an old result set aside is a leftover
         for (FileStatus s : fs.listStatus(dir)) {
-          if (s.getPath().getName().startsWith(OutputDirNames.TEMP_PREFIX)) {
+          String name = s.getPath().getName();
+          if (name.startsWith(OutputDirNames.TEMP_PREFIX)
+              || name.startsWith(OutputDirNames.OLD_PREFIX)) {
             fs.delete(s.getPath(), true);
           }
         }
@@ -580,6 +605,7 @@ public final class HadoopFiles {
         Map<String, Object> value = e.getValue();
         if (e.getKey().equals("summary.json")) {
           value.put("outputs", new ArrayList<>(finals));
+          value = OutputFormat.marked(value); // how a later run knows the directory is nlspark's
         }
         Path temp = newTempForJson(e.getKey());
         try (OutputStream out = fs.create(temp, false)) {
@@ -595,9 +621,7 @@ public final class HadoopFiles {
         List<String> old = oldFiles();
         for (String name : finals) {
           if (!old.contains(name) && fs.exists(new Path(dir, name))) {
-            throw new InvalidInputException("Cannot write --output " + uri + ": " + name
-                + " exists there and no earlier nlspark run listed it in summary.json, so it is"
-                + " not replaced; move it away or choose another directory");
+            throw notListed(uri, name);
           }
         }
         int i = 0;
@@ -640,41 +664,20 @@ public final class HadoopFiles {
     }
 
     /**
-     * The files an earlier run left: with overwrite, those its summary.json lists under
-     * "outputs" (or "files"); without a list (or without a summary.json), the known output
-     * names. Only regular files, named inside the directory, that exist now.
+     * The files an earlier run left that this one may replace: with overwrite, those listed
+     * under "outputs" (or "files") by a summary.json nlspark wrote ({@link OutputFormat}), plus
+     * that summary.json; nothing when there is no such summary. Only regular files, named
+     * inside the directory, that exist now.
      */
     private List<String> oldFiles() throws IOException {
       if (!overwrite) {
         return List.of();
       }
-      List<String> listed = null;
-      Path summary = new Path(dir, "summary.json");
-      if (fs.exists(summary) && fs.getFileStatus(summary).isFile()
-          && fs.getFileStatus(summary).getLen() < (16 << 20)) {
-        try (FSDataInputStream in = fs.open(summary)) {
-          Object parsed = Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-          if (parsed instanceof Map) {
-            Object list = ((Map<?, ?>) parsed).get("outputs");
-            if (!(list instanceof List)) {
-              list = ((Map<?, ?>) parsed).get("files");
-            }
-            if (list instanceof List) {
-              listed = new ArrayList<>();
-              for (Object o : (List<?>) list) {
-                listed.add(String.valueOf(o));
-              }
-              listed.add("summary.json");
-            }
-          }
-        } catch (RuntimeException e) {
-          listed = null; // an unreadable summary.json: fall back to the known names
-        }
-      }
-      if (listed == null) {
-        listed = OutputDirNames.fallbackOutputs();
-      }
+      List<String> listed = PreviousRun.of(fs, dir).listed;
       List<String> old = new ArrayList<>();
+      if (listed == null) {
+        return old;
+      }
       for (String name : new TreeSet<>(listed)) {
         if (OutputDirNames.isSafeRelative(name) && !name.startsWith(OutputDirNames.OWN_PREFIX)) {
           Path p = new Path(dir, name);
@@ -684,6 +687,13 @@ public final class HadoopFiles {
         }
       }
       return old;
+    }
+
+    private static InvalidInputException notListed(String uri, String name) {
+      return new InvalidInputException("Cannot write --output " + uri + ": " + name
+          + " exists there and no earlier nlspark run listed it in a summary.json nlspark"
+          + " wrote, so --overwrite does not replace it; move it away or choose another"
+          + " directory");
     }
 
     public String target() {
@@ -725,6 +735,56 @@ public final class HadoopFiles {
     /** The test hook ({@link TestHooks#pauseAt}): first-write, between-renames. */
     static void pause(String point) {
       TestHooks.pauseAt(point);
+    }
+  }
+
+  /**
+   * What an output directory's summary.json says of the run that wrote it: {@code listed} the
+   * files a summary nlspark wrote names (itself included), null without one; {@code
+   * foreignSummary} when a summary.json is there but is not nlspark's (unreadable, not JSON,
+   * or without {@link OutputFormat}'s mark).
+   */
+  static final class PreviousRun {
+    final List<String> listed;
+    final boolean foreignSummary;
+
+    private PreviousRun(List<String> listed, boolean foreignSummary) {
+      this.listed = listed;
+      this.foreignSummary = foreignSummary;
+    }
+
+    static PreviousRun of(FileSystem fs, Path dir) throws IOException {
+      Path summary = new Path(dir, "summary.json");
+      if (!fs.exists(summary)) {
+        return new PreviousRun(null, false);
+      }
+      FileStatus status = fs.getFileStatus(summary);
+      if (!status.isFile() || status.getLen() >= (16 << 20)
+          || (UserPaths.isLocal(fs.makeQualified(summary))
+              && !java.nio.file.Files.isRegularFile(UserPaths.localFile(fs.makeQualified(summary))))) {
+        return new PreviousRun(null, true);
+      }
+      Object parsed;
+      try (FSDataInputStream in = fs.open(summary)) {
+        parsed = Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (RuntimeException e) {
+        return new PreviousRun(null, true);
+      }
+      if (!OutputFormat.isNlsparks(parsed)) {
+        return new PreviousRun(null, true);
+      }
+      Object list = ((Map<?, ?>) parsed).get("outputs");
+      if (!(list instanceof List)) {
+        list = ((Map<?, ?>) parsed).get("files");
+      }
+      List<String> listed = new ArrayList<>();
+      if (list instanceof List) {
+        for (Object o : (List<?>) list) {
+          listed.add(String.valueOf(o));
+        }
+      }
+      listed.add("summary.json");
+      return new PreviousRun(listed, false);
     }
   }
 

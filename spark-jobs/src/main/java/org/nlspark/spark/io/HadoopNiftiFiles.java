@@ -7,10 +7,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -44,17 +42,20 @@ public final class HadoopNiftiFiles {
    */
   public static List<String> resolveInputs(Configuration conf, String uri, String flag) {
     String what = flag + " " + uri;
-    Path path = new Path(uri);
+    Path path = UserPaths.toPath(uri, flag);
+    refuseAnalyze(path.getName(), what, null);
     try {
-      FileSystem fs = HadoopFiles.fileSystem(path, conf, flag, uri);
-      if (ImageInputs.isGlob(uri)) {
+      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
+      // an existing path is taken as it is, brackets and all ("run[1]/" is a directory name)
+      if (ImageInputs.isGlob(uri) && !exists(fs, path)) {
         FileStatus[] matches = fs.globStatus(path);
-        List<String> files = matches == null ? List.of() : sortedFiles(matches, false);
+        List<String> files = matches == null ? List.of() : sortedFiles(matches, false, what);
         if (files.isEmpty()) {
           throw new InvalidInputException("Cannot read " + what + ": the glob matches no file");
         }
         return files;
       }
+      checkLocal(fs.makeQualified(path), what, true);
       FileStatus status;
       try {
         status = fs.getFileStatus(path);
@@ -62,7 +63,9 @@ public final class HadoopNiftiFiles {
         throw new InvalidInputException("Cannot read " + what + ": it does not exist");
       }
       if (status.isDirectory()) {
-        List<String> files = sortedFiles(fs.listStatus(path), true);
+        List<String> files = UserPaths.isLocal(status.getPath())
+            ? localDirectory(status.getPath(), what)
+            : sortedFiles(fs.listStatus(path), true, what);
         if (files.isEmpty()) {
           throw new InvalidInputException(
               "Cannot read the input directory " + what + ": it holds no .nii or .nii.gz file");
@@ -74,19 +77,112 @@ public final class HadoopNiftiFiles {
       }
       return listed(fs, status, what);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + what + ": " + e.getMessage(), e);
+      throw UserPaths.environment(e, "read", flag, uri);
     }
   }
 
-  private static List<String> sortedFiles(FileStatus[] statuses, boolean directoryListing) {
-    return Arrays.stream(statuses)
-        .filter(FileStatus::isFile)
-        .filter(s -> !directoryListing || ImageInputs.isListedInDirectory(s.getPath().getName()))
-        .map(s -> s.getPath().toString())
-        .sorted(directoryListing
-            ? Comparator.comparing((String p) -> new Path(p).getName(), ImageInputs.BYTE_ORDER)
-            : ImageInputs.BYTE_ORDER)
-        .collect(Collectors.toList());
+  private static boolean exists(FileSystem fs, Path path) {
+    try {
+      return fs.exists(path);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * On the local file system, refuses before anything is opened what would block or mislead:
+   * a FIFO, device or socket (an open would wait for a writer for ever), a symlink loop, a
+   * dangling link; {@code directoryAllowed} says whether a directory is a valid answer. A
+   * missing file passes (the caller names what is missing). Other file systems pass.
+   */
+  public static void checkLocal(Path qualified, String what, boolean directoryAllowed) {
+    if (!UserPaths.isLocal(qualified)) {
+      return;
+    }
+    java.nio.file.Path file = UserPaths.localFile(qualified);
+    java.nio.file.attribute.BasicFileAttributes a;
+    try {
+      a = java.nio.file.Files.readAttributes(file,
+          java.nio.file.attribute.BasicFileAttributes.class);
+    } catch (java.nio.file.NoSuchFileException e) {
+      if (java.nio.file.Files.isSymbolicLink(file)) {
+        throw new InvalidInputException("Cannot read " + what + ": it is a symbolic link to a"
+            + " file that does not exist; fix the link or the path");
+      }
+      return;
+    } catch (IOException e) {
+      throw UserPaths.environment(e, "Cannot read " + what + ": ");
+    }
+    if (a.isDirectory()) {
+      if (!directoryAllowed) {
+        throw new InvalidInputException("Cannot read " + what + ": it is a directory, not a"
+            + " file");
+      }
+      return;
+    }
+    if (!a.isRegularFile()) {
+      throw new InvalidInputException("Cannot read " + what + ": it is not a regular file (a"
+          + " FIFO, device or socket, which nlspark does not read from); save it to a file"
+          + " first");
+    }
+  }
+
+  /**
+   * A local directory's images, every entry seen (Hadoop's listing drops the entries it cannot
+   * stat, such as a symlink loop, which would silently lose a subject): each {@code .nii} or
+   * {@code .nii.gz} entry must be a regular file or a link to one; sub-directories are skipped.
+   */
+  private static List<String> localDirectory(Path dir, String what) throws IOException {
+    List<String> files = new ArrayList<>();
+    java.nio.file.Path local = UserPaths.localFile(dir);
+    try (java.nio.file.DirectoryStream<java.nio.file.Path> entries =
+        java.nio.file.Files.newDirectoryStream(local)) {
+      for (java.nio.file.Path e : entries) {
+        String name = e.getFileName().toString();
+        if (!ImageInputs.isListedInDirectory(name)) {
+          continue;
+        }
+        Path child = new Path(dir.toUri().getScheme(), dir.toUri().getAuthority(),
+            e.toAbsolutePath().toString());
+        checkLocal(child, what + " (its entry " + name + ")", true);
+        if (java.nio.file.Files.isDirectory(e)) {
+          continue;
+        }
+        files.add(child.toString());
+      }
+    }
+    files.sort(Comparator.comparing((String p) -> new Path(p).getName(), ImageInputs.BYTE_ORDER));
+    return files;
+  }
+
+  /** Analyze pairs (.hdr/.img) are not NIfTI-1 single files; say so instead of misreading. */
+  private static void refuseAnalyze(String name, String what, String entry) {
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    if (lower.endsWith(".hdr") || lower.endsWith(".img") || lower.endsWith(".img.gz")
+        || lower.endsWith(".hdr.gz")) {
+      throw new InvalidInputException("Cannot read " + what + ": "
+          + (entry == null ? "" : "it names " + entry + ", ")
+          + ".hdr/.img pairs (Analyze or two-file NIfTI) are not supported; convert them to"
+          + " single .nii or .nii.gz files (e.g. nibabel: nib.save(nib.load(f), f[:-4] +"
+          + " '.nii.gz'))");
+    }
+  }
+
+  private static List<String> sortedFiles(FileStatus[] statuses, boolean directoryListing,
+      String what) {
+    List<String> files = new ArrayList<>();
+    for (FileStatus s : statuses) {
+      String name = s.getPath().getName();
+      if (s.isDirectory() || (directoryListing && !ImageInputs.isListedInDirectory(name))) {
+        continue;
+      }
+      checkLocal(s.getPath(), what + " (its match " + name + ")", false); // a FIFO is refused
+      files.add(s.getPath().toString());
+    }
+    files.sort(directoryListing
+        ? Comparator.comparing((String p) -> new Path(p).getName(), ImageInputs.BYTE_ORDER)
+        : ImageInputs.BYTE_ORDER);
+    return files;
   }
 
   private static List<String> listed(FileSystem fs, FileStatus list, String what)
@@ -96,16 +192,22 @@ public final class HadoopNiftiFiles {
           + list.getLen() + " bytes, more than the " + MAX_LIST_BYTES + " a list of paths may"
           + " have; is it an image without a .nii/.nii.gz name?");
     }
+    checkLocal(list.getPath(), "the input list " + what, false);
     String content;
     try (InputStream in = fs.open(list.getPath())) {
       content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+    if (content.startsWith("\uFEFF")) {
+      content = content.substring(1); // a byte-order mark some editors write
+    }
     Path parent = list.getPath().getParent();
     List<String> files = new ArrayList<>();
     for (String entry : ImageInputs.parseList(content, what)) {
-      Path p = new Path(entry);
-      Path resolved = p.isAbsolute() || p.toUri().getScheme() != null ? p : new Path(parent, p);
-      FileSystem entryFs = resolved.getFileSystem(fs.getConf());
+      Path resolved = entryPath(parent, entry, what);
+      refuseAnalyze(resolved.getName(), "the input list " + what, entry);
+      FileSystem entryFs = HadoopFiles.withoutChecksums(resolved.getFileSystem(fs.getConf()));
+      checkLocal(entryFs.makeQualified(resolved), "the input list " + what + " (its entry "
+          + entry + ")", false);
       FileStatus status;
       try {
         status = entryFs.getFileStatus(resolved);
@@ -124,47 +226,74 @@ public final class HadoopNiftiFiles {
   }
 
   /**
+   * A list entry as a path: with a scheme, as it is; absolute, on the list's file system;
+   * relative, against the list's directory. A colon is a character of the name, never a
+   * scheme ({@code scan:1.nii.gz}).
+   */
+  private static Path entryPath(Path parent, String entry, String what) {
+    try {
+      if (entry.matches("^[A-Za-z][A-Za-z0-9+.-]*:/.*")) {
+        return new Path(entry);
+      }
+      String path = entry.startsWith("/") ? entry : parent.toUri().getPath() + "/" + entry;
+      return new Path(parent.toUri().getScheme(), parent.toUri().getAuthority(), path);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("Cannot read the input list " + what + ": its entry "
+          + entry + " is not a valid path (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
    * Opens a NIfTI image for reading volume by volume; the reader owns the stream (close it).
    *
    * @throws InvalidInputException when the file is missing, a directory, or not valid NIfTI
    */
   public static NiftiReader open(Configuration conf, String uri, String flag) {
     String what = flag + " " + uri;
-    Path path = new Path(uri);
+    Path path = UserPaths.toPath(uri, flag);
     try {
-      FileSystem fs = HadoopFiles.fileSystem(path, conf, flag, uri);
+      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
       FileStatus status;
       try {
         status = fs.getFileStatus(path);
       } catch (FileNotFoundException e) {
+        checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
         throw new InvalidInputException("Cannot read " + what + ": no such file; check the path");
       }
       if (status.isDirectory()) {
         throw new InvalidInputException(
             "Cannot read " + what + ": it is a directory, not a NIfTI file");
       }
+      checkLocal(fs.makeQualified(path), what, false);
       FSDataInputStream in = fs.open(path);
       return NiftiReader.open(in, status.getLen(), what);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + what + ": " + e.getMessage(), e);
+      throw UserPaths.environment(e, "read", flag, uri);
     }
   }
 
   /** Reads a mask ({@code --mask}): a 3-D NIfTI, non-zero = analysed. */
   public static NiftiMask readMask(Configuration conf, String uri, String flag) {
     String what = flag + " " + uri;
-    Path path = new Path(uri);
+    Path path = UserPaths.toPath(uri, flag);
+    refuseAnalyze(path.getName(), what, null);
     try {
-      FileSystem fs = HadoopFiles.fileSystem(path, conf, flag, uri);
+      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
       FileStatus status;
       try {
         status = fs.getFileStatus(path);
       } catch (FileNotFoundException e) {
+        checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
         throw new InvalidInputException("Cannot read " + what + ": no such file; check the path");
       }
+      if (status.isDirectory()) {
+        throw new InvalidInputException("Cannot read " + what + ": it is a directory, not a"
+            + " NIfTI file; name a .nii or .nii.gz file");
+      }
+      checkLocal(fs.makeQualified(path), what, false);
       return NiftiMask.read(fs.open(path), status.getLen(), what);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + what + ": " + e.getMessage(), e);
+      throw UserPaths.environment(e, "read", flag, uri);
     }
   }
 

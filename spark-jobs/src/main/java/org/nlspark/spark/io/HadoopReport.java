@@ -97,14 +97,19 @@ public final class HadoopReport {
       }
     }
     String html = Report.render(files(conf, dir), under, underlay);
+    HadoopFiles.OutputDir.pause("report");
     Path root = UserPaths.toPath(dir, "DIR");
     FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     Path target = new Path(root, Report.FILE);
     Path temp = new Path(root, Report.TEMP_PREFIX + ProcessHandle.current().pid() + "-"
         + System.nanoTime());
     try {
-      try (OutputStream out = fs.create(temp, false)) {
-        out.write(html.getBytes(StandardCharsets.UTF_8));
+      try {
+        try (OutputStream out = fs.create(temp, false)) {
+          out.write(html.getBytes(StandardCharsets.UTF_8));
+        }
+      } catch (org.apache.hadoop.fs.FSError e) {
+        throw HadoopFiles.OutputDir.ioCause(e); // a full disk, as Hadoop's local streams say it
       }
       if (fs.exists(target)) {
         fs.delete(target, false);
@@ -115,7 +120,7 @@ public final class HadoopReport {
     } catch (IOException e) {
       try {
         fs.delete(temp, false);
-      } catch (IOException ignored) {
+      } catch (IOException | RuntimeException ignored) {
         // the next run on the directory removes nlspark's temporary files
       }
       throw UserPaths.environment(e, "write", "the report of", dir);
@@ -134,16 +139,33 @@ public final class HadoopReport {
     try {
       write(conf, dir);
       return null;
+    } catch (org.nlspark.core.ResourceRefusedException e) {
+      removeReport(conf, dir);
+      // a full disk is the user's to know about by the exit code too (3), said once
+      throw new org.nlspark.core.ResourceRefusedException(e.getMessage().replaceFirst(
+          "; free space or choose another --output directory$", "")
+          + "; the results are in place, only report.html is missing: free space, then run"
+          + " nlspark report " + displayPath(dir), e);
     } catch (RuntimeException | LinkageError | InternalError e) {
       // InternalError/LinkageError: AWT without fonts or native libraries on this host
-      try {
-        Path target = new Path(UserPaths.toPath(dir, "DIR"), Report.FILE);
-        target.getFileSystem(conf).delete(target, false);
-      } catch (IOException | RuntimeException ignored) {
-        // nothing more to do: the message below says the report is missing
-      }
+      removeReport(conf, dir);
       return "report.html not written: " + e.getMessage();
     }
+  }
+
+  /** Removes a report of an earlier run, which would describe other files. */
+  private static void removeReport(Configuration conf, String dir) {
+    try {
+      Path target = new Path(UserPaths.toPath(dir, "DIR"), Report.FILE);
+      target.getFileSystem(conf).delete(target, false);
+    } catch (IOException | RuntimeException ignored) {
+      // nothing more to do: the message says the report is missing
+    }
+  }
+
+  /** A local directory as a plain path (file:/a/b -> /a/b); other schemes as they are. */
+  private static String displayPath(String dir) {
+    return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
   }
 
   /** {@link #writeAfterRun}, with the reason on stderr when the report could not be written. */

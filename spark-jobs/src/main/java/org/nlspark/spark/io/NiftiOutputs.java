@@ -31,9 +31,9 @@ public final class NiftiOutputs {
         && !o.name().startsWith("null_max") && !o.name().equals("samples");
   }
 
-  /** Whether an output holds p-values ({@code p}, {@code p_fwer}, {@code p_*}). */
+  /** Whether an output holds p-values ({@code p}, {@code p_fwer}, {@code p_*}; q of --fdr). */
   public static boolean isPValue(String name) {
-    return name.equals("p") || name.startsWith("p_");
+    return name.equals("p") || name.startsWith("p_") || name.equals("q") || name.startsWith("q_");
   }
 
   /** Outside the mask: 1 for p-value maps (nothing found there), 0 for statistics. */

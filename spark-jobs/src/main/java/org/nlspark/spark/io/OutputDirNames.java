@@ -1,8 +1,5 @@
 package org.nlspark.spark.io;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /** The names nlspark uses inside an output directory. */
 final class OutputDirNames {
   private OutputDirNames() {}
@@ -13,23 +10,6 @@ final class OutputDirNames {
   static final String TEMP_PREFIX = ".nlspark-tmp-";
   /** An old result moved aside while new ones are put in place. */
   static final String OLD_PREFIX = ".nlspark-old-";
-
-  /** Outputs of DESIGN §6 (and the core commands), for a summary.json without a list. */
-  static final List<String> KNOWN_OUTPUTS = List.of("observed.npy", "mean.npy", "std.npy",
-      "ci_lower.npy", "ci_upper.npy", "z.npy", "p.npy", "samples.npy", "p_fwer.npy",
-      "null_max.npy", "isc.npy", "summary.json");
-
-  /** What an earlier run may have written: the known outputs, also in the demo's layout. */
-  static List<String> fallbackOutputs() {
-    List<String> all = new ArrayList<>(KNOWN_OUTPUTS);
-    for (String sub : List.of("bootstrap/", "one-sample/")) {
-      for (String name : KNOWN_OUTPUTS) {
-        all.add(sub + name);
-      }
-    }
-    all.add("data/X.npy");
-    return all;
-  }
 
   /**
    * A relative name that stays inside the directory: no absolute path, no {@code ..} or

@@ -186,6 +186,13 @@ final class OutputJournal {
   }
 
   private static void rename(FileSystem fs, Path from, Path to) throws IOException {
+    if (UserPaths.isLocal(from) && UserPaths.isLocal(to)) {
+      // one rename(2), with its errno: Hadoop's local rename falls back to copy and delete,
+      // which leaves a copy behind when the delete is refused (an immutable file)
+      java.nio.file.Files.move(UserPaths.localFile(from), UserPaths.localFile(to),
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      return;
+    }
     if (!fs.rename(from, to)) {
       throw new IOException("rename of " + from.getName() + " to " + to + " failed");
     }

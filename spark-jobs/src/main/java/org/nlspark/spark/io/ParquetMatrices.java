@@ -118,6 +118,9 @@ final class ParquetMatrices {
       throw notArray(what, column, type);
     }
     Type repeated = listType.getType(0);
+    if (!repeated.isRepetition(Type.Repetition.REPEATED)) {
+      throw notArray(what, column, type); // a struct (struct<a:double>), not a list
+    }
     if (repeated.isPrimitive()) {
       return primitives(list, 0, what, column, row); // two-level list
     }

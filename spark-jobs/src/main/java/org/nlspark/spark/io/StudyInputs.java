@@ -2,7 +2,6 @@ package org.nlspark.spark.io;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,7 +181,7 @@ public final class StudyInputs implements Serializable {
    * (searched in sub-directories too, as Spark writes partitioned tables) and no NIfTI file.
    */
   static List<String> parquetFiles(Configuration conf, String uri, String flag) {
-    Path path = new Path(uri);
+    Path path = UserPaths.toPath(uri, flag);
     try {
       FileSystem fs = HadoopFiles.fileSystem(path, conf, flag, uri);
       if (!fs.exists(path)) {
@@ -216,7 +215,7 @@ public final class StudyInputs implements Serializable {
       files.sort(ImageInputs.BYTE_ORDER);
       return files;
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + flag + " " + uri + ": " + e.getMessage(), e);
+      throw UserPaths.environment(e, "read", flag, uri);
     }
   }
 

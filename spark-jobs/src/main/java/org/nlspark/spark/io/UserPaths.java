@@ -81,6 +81,10 @@ public final class UserPaths {
     } catch (IOException e) {
       throw environment(e, "use", flag, uri);
     } catch (RuntimeException e) {
+      if (e.getCause() instanceof java.net.UnknownHostException) {
+        throw new InvalidInputException("Cannot use " + flag + " " + uri + ": unknown host ("
+            + e.getCause().getMessage() + "); check the host name in the URI");
+      }
       if (e.getCause() instanceof ClassNotFoundException) {
         throw new InvalidInputException("Cannot use " + flag + " " + uri + ": the file system"
             + " class for scheme '" + scheme + "' is missing (" + e.getCause().getMessage()
@@ -151,7 +155,16 @@ public final class UserPaths {
    * or 3 with what to do; anything unrecognised stays an I/O error (exit 1).
    */
   static RuntimeException environment(IOException e, String verb, String flag, String uri) {
-    String what = "Cannot " + verb + " " + flag + " " + uri + ": ";
+    return environment(e, "Cannot " + verb + " " + flag + " " + uri + ": ");
+  }
+
+  /** A failed read of {@code flag uri}, as {@link #environment} words it. */
+  public static RuntimeException readFailure(IOException e, String flag, String uri) {
+    return environment(e, "read", flag, uri);
+  }
+
+  /** {@link #environment(IOException, String, String, String)} after a ready prefix. */
+  static RuntimeException environment(IOException e, String what) {
     String reason = reason(e);
     String lower = reason.toLowerCase(Locale.ROOT);
     if (lower.contains("no space left") || lower.contains("disk quota exceeded")
@@ -166,6 +179,15 @@ public final class UserPaths {
     if (lower.contains("levels of symbolic links") || lower.contains("symlink loop")) {
       return new InvalidInputException(what + "symlink loop (a symbolic link that leads back to"
           + " itself); fix the link");
+    }
+    if (lower.contains("file name too long") || lower.contains("name too long")) {
+      return new InvalidInputException(what + "a name in the path is too long for the file"
+          + " system (most allow 255 bytes per name); choose a shorter path");
+    }
+    if (lower.contains("operation not permitted")) {
+      return new InvalidInputException(what + "operation not permitted (an immutable or"
+          + " append-only file or directory, see lsattr, or a file system that forbids it);"
+          + " choose another path or lift the restriction");
     }
     if (e instanceof AccessDeniedException || lower.contains("permission denied")
         || e instanceof org.apache.hadoop.security.AccessControlException) {

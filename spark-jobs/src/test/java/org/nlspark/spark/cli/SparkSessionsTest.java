@@ -52,10 +52,6 @@ class SparkSessionsTest {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
-      // Listening: reachable.
-      int open = port;
-      assertThatCode(() -> SparkSessions.checkReachable("spark://127.0.0.1:" + open, 2000))
-          .doesNotThrowAnyException();
     }
     long t0 = System.nanoTime();
     String m = "spark://127.0.0.1:" + port;
@@ -65,6 +61,74 @@ class SparkSessionsTest {
     assertThat((System.nanoTime() - t0) / 1e9).isLessThan(3.0);
     assertThatCode(() -> SparkSessions.checkReachable("local[2]", 10))
         .doesNotThrowAnyException();
+  }
+
+  private static final String ADVICE = "; check that it is running and that --master names its"
+      + " host and RPC port (the spark://HOST:PORT the master printed, usually 7077)";
+
+  @Test
+  void aListenerThatIsNotASparkMasterIsRefusedNotWaitedOn() throws Exception {
+    // a silent listener: the connection is accepted (backlog) and nothing ever answers
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String m = "spark://127.0.0.1:" + s.getLocalPort();
+      assertThatThrownBy(() -> SparkSessions.checkReachable(m, 1000))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessage("Cannot reach the master " + m + " (127.0.0.1:" + s.getLocalPort()
+              + " accepted the connection but gave no answer in Spark's RPC protocol within 1 s,"
+              + " so it is not a Spark master)" + ADVICE);
+    }
+    // a web server (the master's UI port, say): it answers HTTP
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread web = new Thread(() -> {
+        try (java.net.Socket c = s.accept()) {
+          c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes("US-ASCII"));
+          c.getOutputStream().flush();
+          c.getInputStream().read(new byte[64]);
+        } catch (java.io.IOException e) {
+          // the test's assertion says what went wrong
+        }
+      });
+      web.start();
+      String m = "spark://127.0.0.1:" + s.getLocalPort();
+      assertThatThrownBy(() -> SparkSessions.checkReachable(m, 5000))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessage("Cannot reach the master " + m + " (127.0.0.1:" + s.getLocalPort()
+              + " answered in HTTP (a web server, such as the master's web UI), not in Spark's"
+              + " RPC protocol)" + ADVICE);
+      web.join(10_000);
+    }
+  }
+
+  @Test
+  void scratchDirectoriesAndTheLocalAddressAreCheckedBeforeSparkStarts(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.writeString(tmp.resolve("f"), "x");
+    assertThatThrownBy(() -> SparkSessions.checkLocalDirs(null, null, file.toString()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot start Spark: its scratch directory (java.io.tmpdir=" + file + ")"
+            + " cannot be written (" + file + ": it is not a directory); point java.io.tmpdir at"
+            + " a writable directory, e.g. NLSPARK_JAVA_OPTS=-Djava.io.tmpdir=/path/to/scratch");
+    assertThatThrownBy(() -> SparkSessions.checkLocalDirs(file + "/sub", null, tmp.toString()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot start Spark: its scratch directory (spark.local.dir="
+            + file + "/sub) cannot be written");
+    assertThatThrownBy(() -> SparkSessions.checkLocalDirs(null, file.toString(), tmp.toString()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageEndingWith("point SPARK_LOCAL_DIRS at a writable directory, e.g."
+            + " NLSPARK_JAVA_OPTS=-Dspark.local.dir=/path/to/scratch");
+    // one usable directory of several is enough; a missing one is created, as Spark would
+    assertThatCode(() -> SparkSessions.checkLocalDirs(file + "," + tmp.resolve("new/dir"), null,
+        null)).doesNotThrowAnyException();
+    assertThat(tmp.resolve("new/dir")).isEmptyDirectory();
+    assertThatThrownBy(() -> SparkSessions.checkLocalIp("garbage.invalid"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot start Spark: SPARK_LOCAL_IP=garbage.invalid cannot be used (it is not"
+            + " an address or a known host name); set it to one of this machine's addresses,"
+            + " such as 127.0.0.1, or unset it");
+    assertThatThrownBy(() -> SparkSessions.checkLocalIp("192.0.2.1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("(it is not an address of this machine)");
+    assertThatCode(() -> SparkSessions.checkLocalIp("127.0.0.1")).doesNotThrowAnyException();
   }
 
   @Test

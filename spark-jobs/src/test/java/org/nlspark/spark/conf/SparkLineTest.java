@@ -48,4 +48,15 @@ class SparkLineTest {
     assertThat(built.mismatch("5.0.0", null)).endsWith("; nlspark supports Spark 3.5 and 4.x.");
     assertThat(built.mismatch(null, null)).isNull();
   }
+
+  @Test
+  void hadoopsGetSubjectOnNewJavaBecomesOneSentenceAboutThePlatform() {
+    RuntimeException deep = new RuntimeException("task failed",
+        new UnsupportedOperationException("getSubject is not supported"));
+    assertThat(SparkLine.incompatibleJava(deep)).isEqualTo("Cannot run on Spark "
+        + SparkLine.runtimeSparkVersion() + " with Java " + Runtime.version().feature()
+        + ": this Spark's Hadoop calls Subject.getSubject, which Java 24 and later no longer"
+        + " support; run it on Java 17 or 21, or use Spark 4.2 or later.");
+    assertThat(SparkLine.incompatibleJava(new IllegalStateException("other"))).isNull();
+  }
 }

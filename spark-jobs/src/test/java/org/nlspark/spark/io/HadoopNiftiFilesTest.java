@@ -108,4 +108,125 @@ class HadoopNiftiFilesTest {
       assertThat(r.header().affine()).isDeepEqualTo(m.geometry().affine());
     }
   }
+
+  private Path fifo(String relative) throws Exception {
+    Path p = dir.resolve(relative);
+    Files.createDirectories(p.getParent());
+    Process mk = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
+    assertThat(mk.waitFor()).as("mkfifo").isZero();
+    return p;
+  }
+
+  private static final String NOT_REGULAR = ": it is not a regular file (a FIFO, device or"
+      + " socket, which nlspark does not read from); save it to a file first";
+
+  @Test
+  void aFifoIsRefusedWhereverItStandsNeverOpened() throws Exception {
+    image("d/sub-a.nii.gz", 10);
+    Path input = fifo("in.nii.gz");
+    assertThatThrownBy(() -> HadoopNiftiFiles.open(conf, input.toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + input + NOT_REGULAR);
+    assertThatThrownBy(() -> HadoopNiftiFiles.resolveInputs(conf, input.toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + input + NOT_REGULAR);
+    Path entry = fifo("d/sub-b.nii.gz");
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, dir.resolve("d").toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + dir.resolve("d") + " (its entry sub-b.nii.gz)"
+            + NOT_REGULAR);
+    Files.delete(entry);
+    Path list = fifo("list.txt");
+    assertThatThrownBy(() -> HadoopNiftiFiles.resolveInputs(conf, list.toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + list + NOT_REGULAR);
+    fifo("d/fifo.nii");
+    Files.writeString(dir.resolve("d/list.txt"), "sub-a.nii.gz\nfifo.nii\n");
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, dir.resolve("d/list.txt").toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read the input list --input " + dir.resolve("d/list.txt")
+            + " (its entry fifo.nii)" + NOT_REGULAR);
+    Path mask = fifo("mask.nii.gz");
+    assertThatThrownBy(() -> HadoopNiftiFiles.readMask(conf, mask.toString(), "--mask"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --mask " + mask + NOT_REGULAR);
+  }
+
+  @Test
+  void aDirectoryAsMaskIsAUsageError() throws Exception {
+    Path d = Files.createDirectories(dir.resolve("m.nii.gz"));
+    assertThatThrownBy(() -> HadoopNiftiFiles.readMask(conf, d.toString(), "--mask"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --mask " + d + ": it is a directory, not a NIfTI file; name a"
+            + " .nii or .nii.gz file");
+  }
+
+  @Test
+  void aColonInAnImageNameIsJustACharacter() throws Exception {
+    image("c:1/sub:a.nii.gz", 10);
+    image("c:1/sub:b.nii.gz", 20);
+    NiftiWriter.writeMask(dir.resolve("mask:1.nii.gz"), mask());
+    Files.writeString(dir.resolve("c:1/list:1.txt"), "sub:a.nii.gz\nsub:b.nii.gz\n");
+    List<String> fromDir =
+        HadoopNiftiFiles.resolveInputs(conf, dir.resolve("c:1").toString(), "--input");
+    assertThat(fromDir).hasSize(2);
+    assertThat(HadoopNiftiFiles.resolveInputs(conf, dir.resolve("c:1/list:1.txt").toString(),
+        "--input")).containsExactlyElementsOf(fromDir);
+    for (String f : fromDir) {
+      try (NiftiReader r = HadoopNiftiFiles.open(conf, f, "--input")) {
+        assertThat(r.header().voxelsPerVolume()).isEqualTo(12);
+      }
+    }
+    try (NiftiReader r = HadoopNiftiFiles.open(conf,
+        dir.resolve("c:1/sub:a.nii.gz").toString(), "--input")) {
+      assertThat(r.header().voxelsPerVolume()).isEqualTo(12);
+    }
+    assertThat(HadoopNiftiFiles.readMask(conf, dir.resolve("mask:1.nii.gz").toString(),
+        "--mask").count()).isEqualTo(mask().count());
+  }
+
+  @Test
+  void aSelfLoopingLinkAmongTheImagesIsRefusedNotDropped() throws Exception {
+    image("d/sub-a.nii.gz", 10);
+    image("d/sub-b.nii.gz", 20);
+    Path loop = Files.createSymbolicLink(dir.resolve("d/sub-c.nii.gz"), dir.resolve("d/sub-c.nii.gz"));
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, dir.resolve("d").toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + dir.resolve("d") + " (its entry sub-c.nii.gz):"
+            + " symlink loop (a symbolic link that leads back to itself); fix the link");
+    Files.delete(loop);
+    Files.createSymbolicLink(loop, dir.resolve("nowhere.nii.gz"));
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, dir.resolve("d").toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + dir.resolve("d") + " (its entry sub-c.nii.gz):"
+            + " it is a symbolic link to a file that does not exist; fix the link or the path");
+  }
+
+  @Test
+  void listsWithAByteOrderMarkBracketsInNamesAndAnalyzePairs() throws Exception {
+    image("run[1]/sub-a.nii.gz", 10);
+    image("run[1]/sub-b.nii.gz", 20);
+    List<String> fromDir =
+        HadoopNiftiFiles.resolveInputs(conf, dir.resolve("run[1]").toString(), "--input");
+    assertThat(fromDir).hasSize(2);
+    Files.writeString(dir.resolve("run[1]/list.txt"), "\uFEFFsub-a.nii.gz\nsub-b.nii.gz\n");
+    assertThat(HadoopNiftiFiles.resolveInputs(conf, dir.resolve("run[1]/list.txt").toString(),
+        "--input")).containsExactlyElementsOf(fromDir);
+    Path hdr = Files.write(dir.resolve("scan.hdr"), new byte[348]);
+    assertThatThrownBy(() -> HadoopNiftiFiles.resolveInputs(conf, hdr.toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read --input " + hdr + ": .hdr/.img pairs (Analyze or two-file"
+            + " NIfTI) are not supported; convert them to single .nii or .nii.gz files (e.g."
+            + " nibabel: nib.save(nib.load(f), f[:-4] + '.nii.gz'))");
+    Files.writeString(dir.resolve("list2.txt"), "scan.img\n");
+    assertThatThrownBy(() ->
+            HadoopNiftiFiles.resolveInputs(conf, dir.resolve("list2.txt").toString(), "--input"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read the input list --input " + dir.resolve("list2.txt")
+            + ": it names scan.img, .hdr/.img pairs");
+  }
 }

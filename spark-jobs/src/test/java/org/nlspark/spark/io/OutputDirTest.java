@@ -16,6 +16,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.io.Json;
 import org.nlspark.core.io.NpyReader;
+import org.nlspark.core.io.OutputFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nlspark.spark.io.HadoopFiles.OutputDir;
@@ -103,21 +104,72 @@ class OutputDirTest {
     assertThat(values(out.resolve("observed.npy"))).containsExactly(2, 2, 2);
   }
 
+  static final String MARK = "\"" + OutputFormat.KEY + "\": 1, ";
+
   @Test
-  void aSummaryWithoutAListFallsBackToTheKnownOutputNames() throws IOException {
+  void theSummaryCarriesNlsparksMarkAsItsFirstKey() throws IOException {
+    Path out = tmp.resolve("out");
+    run(out, false, 1, "p.npy");
+    assertThat(Files.readString(out.resolve("summary.json")))
+        .startsWith("{\n  \"nlspark_output_format\": 1,\n  \"");
+  }
+
+  @Test
+  void aSummaryWithoutNlsparksMarkIsTheUsersAndOverwriteIsRefusedBeforeAnyWork()
+      throws IOException {
+    // another tool's summary.json, or one without the mark: nothing it lists is nlspark's
+    Path out = Files.createDirectory(tmp.resolve("u"));
+    Files.writeString(out.resolve("summary.json"), "{\"my\": 1, \"outputs\": [\"p.npy\"]}");
+    Files.writeString(out.resolve("p.npy"), "mine");
+    Files.writeString(out.resolve("report.html"), "mine");
+    assertThatThrownBy(() -> OutputDir.preflight(conf, out.toString(), true, 0))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot write --output " + out + ": summary.json there was not written by"
+            + " nlspark (it lacks \"nlspark_output_format\"), so --overwrite replaces nothing in"
+            + " that directory; move summary.json away or choose another directory");
+    assertThat(names(out)).containsExactly("p.npy", "report.html", "summary.json");
+    assertThat(out.resolve("p.npy")).hasContent("mine");
+    assertThat(out.resolve("summary.json")).hasContent("{\"my\": 1, \"outputs\": [\"p.npy\"]}");
+  }
+
+  @Test
+  void withoutASummaryOverwriteReplacesNoneOfTheUsersFiles() throws IOException {
+    Path out = Files.createDirectory(tmp.resolve("u"));
+    Files.writeString(out.resolve("p.npy"), "mine");
+    assertThatThrownBy(() -> run(out, true, 2, "observed.npy", "p.npy"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot write --output " + out + ": p.npy exists there and no earlier"
+            + " nlspark run listed it in a summary.json nlspark wrote, so --overwrite does not"
+            + " replace it; move it away or choose another directory");
+    assertThat(names(out)).containsExactly("p.npy");
+    assertThat(out.resolve("p.npy")).hasContent("mine");
+    // the user's report.html is refused before any work, also through a symlinked directory
+    Files.delete(out.resolve("p.npy"));
+    Files.writeString(out.resolve("report.html"), "mine");
+    Path link = Files.createSymbolicLink(tmp.resolve("link"), out);
+    assertThatThrownBy(() -> OutputDir.preflight(conf, link.toString(), true, 0))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(": report.html exists there and no earlier nlspark run listed it");
+    assertThat(names(out)).containsExactly("report.html");
+  }
+
+  @Test
+  void aMarkedSummaryWithoutAListLetsOnlyItselfBeReplaced() throws IOException {
     Path out = Files.createDirectory(tmp.resolve("out"));
-    Files.writeString(out.resolve("summary.json"), "{\"command\": \"old\"}");
+    Files.writeString(out.resolve("summary.json"), "{" + MARK + "\"command\": \"old\"}");
     Files.writeString(out.resolve("z.npy"), "old z");
     Files.writeString(out.resolve("my.npy"), "mine");
     run(out, true, 2, "p.npy");
-    assertThat(names(out)).containsExactly("my.npy", "p.npy", "summary.json");
+    assertThat(names(out)).containsExactly("my.npy", "p.npy", "summary.json", "z.npy");
+    assertThatThrownBy(() -> run(out, true, 3, "z.npy"))
+        .isInstanceOf(InvalidInputException.class).hasMessageContaining(": z.npy exists there");
   }
 
   @Test
   void namesInAHostileSummaryOutsideTheDirectoryAreIgnored() throws IOException {
     Path out = Files.createDirectory(tmp.resolve("out"));
     Path victim = Files.writeString(tmp.resolve("victim.txt"), "keep");
-    Files.writeString(out.resolve("summary.json"), "{\"outputs\": [\"../victim.txt\", \""
+    Files.writeString(out.resolve("summary.json"), "{" + MARK + "\"outputs\": [\"../victim.txt\", \""
         + victim + "\", \".nlspark-lock\", \"summary.json\"]}");
     run(out, true, 2, "p.npy");
     assertThat(victim).hasContent("keep");
@@ -127,7 +179,7 @@ class OutputDirTest {
   @Test
   void anUnlistedFileWithAnOutputNameIsNotReplaced() throws IOException {
     Path out = Files.createDirectory(tmp.resolve("out"));
-    Files.writeString(out.resolve("summary.json"), "{\"outputs\": [\"summary.json\"]}");
+    Files.writeString(out.resolve("summary.json"), "{" + MARK + "\"outputs\": [\"summary.json\"]}");
     Files.writeString(out.resolve("p.npy"), "user's own p");
     assertThatThrownBy(() -> run(out, true, 2, "p.npy"))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("p.npy exists");
@@ -160,6 +212,16 @@ class OutputDirTest {
     p.waitFor();
     Files.writeString(out.resolve(OutputLock.NAME), OutputLock.describeSelf()
         .replace("pid=" + ProcessHandle.current().pid(), "pid=" + p.pid()));
+    run(out, true, 2, "p.npy");
+    assertThat(names(out)).containsExactly("p.npy", "summary.json");
+  }
+
+  @Test
+  void anOldResultSetAsideWithoutAJournalIsALeftoverTheNextRunRemoves() throws IOException {
+    // what a copy-and-delete rename used to leave when the delete was refused
+    Path out = tmp.resolve("out");
+    run(out, false, 1, "p.npy");
+    Files.writeString(out.resolve(".nlspark-old-deadbeef-0"), "a copy of p.npy");
     run(out, true, 2, "p.npy");
     assertThat(names(out)).containsExactly("p.npy", "summary.json");
   }
@@ -211,7 +273,7 @@ class OutputDirTest {
     Files.move(out.resolve("summary.json"), out.resolve(".nlspark-old-r1-2"));
     writeNpy(out.resolve("observed.npy"), 7); // renamed already
     writeNpy(out.resolve(".nlspark-tmp-r1-1"), 7);
-    Files.writeString(out.resolve(".nlspark-tmp-r1-2"), "{\"outputs\": [\"observed.npy\","
+    Files.writeString(out.resolve(".nlspark-tmp-r1-2"), "{" + MARK + "\"outputs\": [\"observed.npy\","
         + " \"p.npy\", \"summary.json\"]}");
     Files.writeString(out.resolve(OutputJournal.NAME), "nlspark-journal 1\n"
         + "new\t.nlspark-tmp-r1-0\tobserved.npy\nnew\t.nlspark-tmp-r1-1\tp.npy\n"

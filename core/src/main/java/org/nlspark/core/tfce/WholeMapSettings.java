@@ -1,0 +1,94 @@
+package org.nlspark.core.tfce;
+
+import java.io.Serializable;
+import org.nlspark.core.InvalidInputException;
+
+/**
+ * What whole-map inference computes (DESIGN §9): TFCE with its extent exponent E, height exponent
+ * H and connectivity ({@code --tfce --tfce-e --tfce-h --tfce-connectivity}, {@code --tfce-2d} for
+ * FSL's {@code --T2} / PALM's {@code -tfce2D}: H = 2, E = 1, 26 neighbours) and cluster extent at
+ * a height ({@code --cluster-threshold}) and cluster mass at a height ({@code --cluster-mass}),
+ * clusters joined by {@code clusterConnectivity} neighbours ({@code --connectivity}). The TFCE
+ * defaults are FSL's {@code -T} and nilearn's: E = 0.5, H = 2, faces (6); clusters are
+ * 26-connected by default, as randomise and PALM. Build with {@link #of} and the {@code with...}
+ * methods, which check every value (exit 2).
+ */
+public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfceConnectivity,
+    Double clusterThreshold, Double clusterMass, int clusterConnectivity)
+    implements Serializable {
+  /** randomise's and PALM's cluster connectivity. */
+  public static final int DEFAULT_CLUSTER_CONNECTIVITY = 26;
+
+  /** FSL's {@code --T2}, PALM's {@code -tfce2D}: for 2-D data (TBSS skeletons, slices). */
+  public static final double TWO_D_EXTENT_EXPONENT = 1.0;
+  public static final double TWO_D_HEIGHT_EXPONENT = 2.0;
+  public static final int TWO_D_CONNECTIVITY = 26;
+
+  public WholeMapSettings {
+    if (!(tfceE > 0) || Double.isInfinite(tfceE)) {
+      throw new InvalidInputException("--tfce-e must be finite and > 0, but was: " + tfceE);
+    }
+    if (!(tfceH > 0) || Double.isInfinite(tfceH)) {
+      throw new InvalidInputException("--tfce-h must be finite and > 0, but was: " + tfceH);
+    }
+    MaskGrid.checkConnectivity(tfceConnectivity, "--tfce-connectivity");
+    if (clusterThreshold != null) {
+      ClusterExtent.checkThreshold(clusterThreshold, "--cluster-threshold");
+    }
+    if (clusterMass != null) {
+      ClusterExtent.checkThreshold(clusterMass, "--cluster-mass");
+    }
+    MaskGrid.checkConnectivity(clusterConnectivity, "--connectivity");
+  }
+
+  /** TFCE with FSL's {@code -T} parameters and/or cluster extent at {@code clusterThreshold}. */
+  public static WholeMapSettings of(boolean tfce, Double clusterThreshold) {
+    return new WholeMapSettings(tfce, Tfce.DEFAULT_EXTENT_EXPONENT, Tfce.DEFAULT_HEIGHT_EXPONENT,
+        6, clusterThreshold, null, DEFAULT_CLUSTER_CONNECTIVITY);
+  }
+
+  /** Cluster mass at height {@code t} (null: none). */
+  public WholeMapSettings withClusterMass(Double t) {
+    return new WholeMapSettings(tfce, tfceE, tfceH, tfceConnectivity, clusterThreshold, t,
+        clusterConnectivity);
+  }
+
+  /** The neighbours of clusters, extent and mass (null keeps the current value). */
+  public WholeMapSettings withClusterConnectivity(Integer c) {
+    return new WholeMapSettings(tfce, tfceE, tfceH, tfceConnectivity, clusterThreshold,
+        clusterMass, c == null ? clusterConnectivity : c);
+  }
+
+  /** Other TFCE parameters: null keeps the current value. */
+  public WholeMapSettings withTfce(Double e, Double h, Integer connectivity) {
+    return new WholeMapSettings(tfce, e == null ? tfceE : e, h == null ? tfceH : h,
+        connectivity == null ? tfceConnectivity : connectivity, clusterThreshold, clusterMass,
+        clusterConnectivity);
+  }
+
+  /** FSL's {@code --T2} preset (H = 2, E = 1, 26 neighbours). */
+  public WholeMapSettings withTfce2d() {
+    return withTfce(TWO_D_EXTENT_EXPONENT, TWO_D_HEIGHT_EXPONENT, TWO_D_CONNECTIVITY);
+  }
+
+  /** Whether any whole-map statistic is asked for. */
+  public boolean any() {
+    return tfce || clusterThreshold != null || clusterMass != null;
+  }
+
+  /** The flags in use, for messages: "--tfce", "--cluster-threshold and --cluster-mass", ... */
+  public String flags() {
+    java.util.List<String> f = new java.util.ArrayList<>();
+    if (tfce) {
+      f.add("--tfce");
+    }
+    if (clusterThreshold != null) {
+      f.add("--cluster-threshold");
+    }
+    if (clusterMass != null) {
+      f.add("--cluster-mass");
+    }
+    return f.size() <= 1 ? String.join("", f) : String.join(", ", f.subList(0, f.size() - 1))
+        + " and " + f.get(f.size() - 1);
+  }
+}

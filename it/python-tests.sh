@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The Python package (python/, import name nlspark) against real pyspark, nilearn and nibabel:
+# a fresh virtual environment under target/, pinned versions from the package registry, the
+# application jar(s) copied into the package, `pip install ./python`, then pytest (python/tests:
+# every function against bin/nlspark, the nilearn drop-in against nilearn, the wheel in a fresh
+# venv, the Python notebook cell by cell), on pyspark 3.5 and (a subset) on pyspark 4.2. Fails
+# when pytest fails or collects no test.
+#
+# Usage: it/python-tests.sh [pytest args]   (after: mvn -B install -DskipTests)
+set -euo pipefail
+# shellcheck source=it/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# pyspark runs the Spark it bundles; lib.sh's SPARK_HOME (the Maven-laid one) would replace it.
+unset SPARK_HOME SPARK_SCALA_VERSION
+
+# The versions the suite runs against. The whole suite runs on the 3.5 line (pyspark 3.5.3, with
+# nilearn); the 4.2 line (pyspark 4.2.0) runs the functions against the command line and the
+# session and error checks. Each pyspark picks its line's jar (conf/spark-lines.tsv).
+PACKAGES=(pyspark==3.5.3 nilearn==0.14.1 nibabel==5.4.2 pandas==3.1.1 numpy==2.4.6
+  scikit-learn==1.9.1 pytest==9.2.0 build==1.6.1 wheel==0.48.0
+  matplotlib==3.11.2)
+PACKAGES_4_2=(pyspark==4.2.0 nibabel==5.4.2 pandas==3.1.1 numpy==2.4.6 pytest==9.2.0)
+TESTS_4_2=(test_commands.py test_session_and_errors.py)
+
+PYTHON_BIN=${NLSPARK_PYTHON_BIN:-python3}
+T0=$SECONDS
+"$REPO_ROOT/python/copy-jars.sh" || die "no application jar to put in the package"
+
+# A fresh venv at VENV with PACKAGES..., then ./python.
+fresh_venv() {
+  local venv=$1
+  shift
+  rm -rf "$venv"
+  "$PYTHON_BIN" -m venv "$venv" || die "cannot create a virtual environment with $PYTHON_BIN -m venv"
+  log "installing $* into ${venv#"$REPO_ROOT"/}"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$@" \
+    || die "cannot install the pinned Python packages"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$REPO_ROOT/python" \
+    || die "cannot install ./python"
+}
+
+cd "$REPO_ROOT/python/tests"
+fresh_venv "$REPO_ROOT/target/python-venv" "${PACKAGES[@]}"
+set +e
+NLSPARK_TEST_VENV_PACKAGES="${PACKAGES[*]}" "$REPO_ROOT/target/python-venv/bin/python" -m pytest \
+  -q -p no:cacheprovider "$@"
+rc=$?
+set -e
+log "python tests, pyspark 3.5.3: pytest exit $rc in $((SECONDS - T0)) s"
+fresh_venv "$REPO_ROOT/target/python-venv-4.2" "${PACKAGES_4_2[@]}"
+set +e
+"$REPO_ROOT/target/python-venv-4.2/bin/python" -m pytest -q -p no:cacheprovider "${TESTS_4_2[@]}"
+rc42=$?
+set -e
+log "python tests, pyspark 4.2.0: pytest exit $rc42 in $((SECONDS - T0)) s"
+# pytest exits 5 when it collected no test: that is a failure too.
+((rc == 0 && rc42 == 0))

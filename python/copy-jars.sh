@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Copies the Maven-built application jar of each Spark line of conf/spark-lines.tsv (the one
+# table of lines) into python/nlspark/jars/ (ignored by git), with that table, so that
+# `pip install ./python` (or a wheel built from it) carries them and picks the jar matching the
+# installed pyspark. Run after `mvn -DskipTests package`. Fails when no line's jar is built.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+lines=$root/conf/spark-lines.tsv
+dest=$root/python/nlspark/jars
+# setuptools keeps a build tree whose stale jars would go into the wheel too
+rm -rf "$dest" "$root/python/build"
+mkdir -p "$dest"
+cp "$lines" "$dest/spark-lines.tsv"
+copied=0
+while IFS=$'\t' read -r line _spark _scala module artifact; do
+  [[ -z $line || $line == \#* ]] && continue
+  for jar in "$root/$module/target/$artifact"-*-app.jar; do
+    [[ -f $jar ]] || continue
+    cp "$jar" "$dest/"
+    echo "copy-jars: Spark $line: $(basename "$jar")"
+    copied=$((copied + 1))
+  done
+done < "$lines"
+((copied > 0)) || { echo "copy-jars: no application jar is built for any line of conf/spark-lines.tsv; run mvn -DskipTests package first" >&2; exit 1; }

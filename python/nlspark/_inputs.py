@@ -1,0 +1,118 @@
+"""Inputs in memory written as the files the command line reads, into a staging directory:
+numpy arrays as .npy, nibabel images as .nii.gz (several as a list file), pandas designs and
+contrasts as CSV with a header row, a Spark DataFrame as Parquet. Paths and URIs pass as they
+are. Large arrays so cross to the JVM as files, never element by element."""
+
+import os
+
+import numpy as np
+
+
+class Staging:
+    """A directory of staged inputs; names are numbered so that none collides."""
+
+    def __init__(self, directory, spark):
+        self.dir = directory
+        self.spark = spark
+        self._n = 0
+
+    def _path(self, name, suffix):
+        self._n += 1
+        return os.path.join(self.dir, "%02d-%s%s" % (self._n, name, suffix))
+
+    def samples(self, x, name):
+        """A samples input (--input, --input2, --x-test): path, array, image(s) or DataFrame."""
+        if x is None:
+            return None
+        if isinstance(x, (str, os.PathLike)):
+            return os.fspath(x)
+        if _is_spark_dataframe(x):
+            path = self._path(name, ".parquet")
+            x.write.parquet(_local_uri(path))
+            return path
+        if _is_image(x):
+            return self.image(x, name)
+        if isinstance(x, (list, tuple)):
+            if not x:
+                raise ValueError("Cannot stage %s: the list is empty" % name)
+            if all(isinstance(i, (str, os.PathLike)) or _is_image(i) for i in x):
+                lines = []
+                for i, item in enumerate(x):
+                    lines.append(os.path.abspath(os.fspath(item)) if not _is_image(item)
+                                 else self.image(item, "%s-%04d" % (name, i)))
+                path = self._path(name, ".txt")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write("\n".join(lines) + "\n")
+                return path
+        return self.array(x, name)
+
+    def array(self, x, name):
+        """A numeric array as .npy (float32 and float64 kept, anything else as float64)."""
+        a = np.asarray(x)
+        if a.dtype not in (np.float32, np.float64):
+            if not np.issubdtype(a.dtype, np.number) and a.dtype != np.bool_:
+                raise ValueError("Cannot stage %s: expected numbers, but the array holds %s"
+                                 % (name, a.dtype))
+            a = a.astype(np.float64)
+        path = self._path(name, ".npy")
+        np.save(path, np.ascontiguousarray(a))
+        return path
+
+    def image(self, img, name):
+        import nibabel as nib
+        path = self._path(name, ".nii.gz")
+        nib.save(img, path)
+        return path
+
+    def mask(self, m):
+        if m is None:
+            return None
+        if isinstance(m, (str, os.PathLike)):
+            return os.fspath(m)
+        if _is_image(m):
+            return self.image(m, "mask")
+        raise ValueError("Cannot stage the mask: expected a nibabel image or a file name, but"
+                         " was: %s" % type(m).__name__)
+
+    def table(self, t, name, columns=None):
+        """A design, contrasts or blocks table as CSV with a header row (path passes).
+        A contrasts table may carry names in its index; columns names an array's columns."""
+        if t is None:
+            return None
+        if isinstance(t, (str, os.PathLike)):
+            return os.fspath(t)
+        import pandas as pd
+        if not isinstance(t, pd.DataFrame):
+            a = np.asarray(t, dtype=np.float64)
+            if a.ndim == 1:
+                a = a[None, :] if name == "contrasts" else a[:, None]
+            if columns is None or len(columns) != a.shape[1]:
+                columns = ["c%d" % (j + 1) for j in range(a.shape[1])]
+            t = pd.DataFrame(a, columns=list(columns))
+        path = self._path(name, ".csv")
+        named = name == "contrasts" and not isinstance(t.index, pd.RangeIndex)
+        out = t.copy()
+        if named:
+            out.insert(0, "name", [str(i) for i in t.index])
+        out.to_csv(path, index=False)
+        return path
+
+
+def _is_image(x):
+    try:
+        import nibabel as nib
+    except ImportError:
+        return False
+    return isinstance(x, nib.spatialimages.SpatialImage)
+
+
+def _is_spark_dataframe(x):
+    try:
+        from pyspark.sql import DataFrame
+    except ImportError:
+        return False
+    return isinstance(x, DataFrame)
+
+
+def _local_uri(path):
+    return "file://" + os.path.abspath(path)

@@ -1,0 +1,284 @@
+"""The commands of the command line as functions (DESIGN §6): the same options as keyword
+arguments (snake_case, same defaults), run in a Spark session through one JVM entry point,
+org.nlspark.spark.CommandRunner, so that the same inputs write the same bytes as bin/nlspark.
+
+Inputs: a path or URI as on the command line; a numpy array; a nibabel image (a 4-D image, one
+volume per sample) or a list of images or file names; a Spark DataFrame with an array column
+(column=, order_by=); designs and contrasts as pandas DataFrames. In-memory inputs are written
+to a staging directory (staging_dir=, default a temporary one, removed after the call), and
+outputs go to output= (default a temporary directory kept as long as the Result).
+
+Every function takes spark=: without it, the active session, else nlspark.session().
+Bad input raises ValueError, refused resources nlspark.ResourceError, with the command line's
+one-sentence message.
+"""
+
+import os
+import shutil
+import tempfile
+
+from . import _session
+from ._errors import call
+from ._inputs import Staging
+from .result import Result
+
+_COMMON_DEFAULTS = dict(seed=0, backend="cpu", precision="float64", memory_budget_gb=None,
+                        partitions=None)
+
+
+def _flag(name):
+    return "--" + name.replace("_", "-")
+
+
+def _options(values, defaults):
+    """Flags for the values that differ from the command line's defaults (so that the command
+    runs with exactly what the user asked, and the same flags as a CLI run with defaults)."""
+    args = []
+    for name, value in values.items():
+        default = defaults[name]
+        if value is None or value == default and type(value) is type(default):
+            continue
+        if isinstance(value, bool):
+            if name == "fwer":
+                args.append("--fwer" if value else "--no-fwer")
+            elif value:
+                args.append(_flag(name))
+            continue
+        args += [_flag(name), _number(value)]
+    return args
+
+
+def _number(v):
+    if isinstance(v, float) and v.is_integer():
+        return repr(v)
+    return str(v)
+
+
+def _run(command, spark, output, overwrite, staging_dir, build):
+    """Stages the inputs (build(staging) -> args), runs the command, reads the outputs."""
+    spark = _session.resolve(spark)
+    stage = tempfile.mkdtemp(prefix="nlspark-in-", dir=staging_dir)
+    cleanup = None
+    try:
+        args = [command] + build(Staging(stage, spark))
+        if output is None:
+            out_root = tempfile.mkdtemp(prefix="nlspark-out-", dir=staging_dir)
+            output = os.path.join(out_root, "out")
+            cleanup = _Remove(out_root)
+        else:
+            output = os.fspath(output)
+        local = output[len("file://"):] if output.startswith("file://") else output
+        if ":" in local.split("/")[0]:
+            raise ValueError("Cannot read results from %s into Python: output= must be a local"
+                             " directory (on Databricks /dbfs/...); copy them elsewhere with"
+                             " result.write(dir) or the command line" % output)
+        args += ["--output", output, "--quiet"]
+        if overwrite:
+            args.append("--overwrite")
+        jvm = spark.sparkContext._jvm
+        gateway = spark.sparkContext._gateway
+        jargs = gateway.new_array(jvm.java.lang.String, len(args))
+        for i, a in enumerate(args):
+            jargs[i] = a
+        printed = call(command, jvm.org.nlspark.spark.CommandRunner.run, spark._jsparkSession,
+                       jargs)
+        return Result(command, local, printed[0], printed[1], cleanup)
+    except BaseException:
+        if cleanup is not None:
+            cleanup()
+        raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+class _Remove:
+    def __init__(self, path):
+        self.path = path
+
+    def __call__(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _common(seed, backend, precision, memory_budget_gb, partitions):
+    return _options(dict(seed=seed, backend=backend, precision=precision,
+                         memory_budget_gb=memory_budget_gb, partitions=partitions),
+                    _COMMON_DEFAULTS)
+
+
+def _study(s, input, mask, column, order_by, name="input"):
+    args = ["--" + name, s.samples(input, name)]
+    if mask is not None:
+        args += ["--mask", s.mask(mask)]
+    args += _options(dict(column=column, order_by=order_by), dict(column=None, order_by=None))
+    return args
+
+
+_PERMUTATION = dict(permutations=5000, tail="two", fwer=True, tfce=False, cluster_threshold=None)
+
+
+def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percentile",
+              save_samples=False, mask=None, column=None, order_by=None, output=None,
+              overwrite=False, seed=0, backend="cpu", precision="float64",
+              memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+    """nlspark bootstrap: bootstrap confidence intervals of a per-voxel statistic.
+    Maps: mean std ci_lower ci_upper z p (and samples with save_samples)."""
+    def build(s):
+        return (_study(s, input, mask, column, order_by)
+                + _options(dict(stat=stat, samples=samples, confidence=confidence, ci=ci,
+                                save_samples=save_samples),
+                           dict(stat="mean", samples=5000, confidence=0.95, ci="percentile",
+                                save_samples=False))
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("bootstrap", spark, output, overwrite, staging_dir, build)
+
+
+def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfce=False,
+               cluster_threshold=None, mask=None, column=None, order_by=None, output=None,
+               overwrite=False, seed=0, backend="cpu", precision="float64",
+               memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+    """nlspark one-sample: sign-flip permutation test against 0. Maps: observed p, with FWER
+    p_fwer (null_max), with tfce tfce p_tfce p_fwer_tfce, with cluster_threshold cluster_size
+    p_fwer_cluster."""
+    def build(s):
+        return (_study(s, input, mask, column, order_by)
+                + _options(dict(stat=stat), dict(stat="t"))
+                + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
+                                cluster_threshold=cluster_threshold), _PERMUTATION)
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("one-sample", spark, output, overwrite, staging_dir, build)
+
+
+def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", fwer=True,
+               tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
+               output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
+               memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+    """nlspark two-sample: label-permutation test of two groups (maps as one_sample)."""
+    def build(s):
+        return (_study(s, input, mask, column, order_by)
+                + ["--input2", s.samples(input2, "input2")]
+                + _options(dict(stat=stat), dict(stat="welch-t"))
+                + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
+                                cluster_threshold=cluster_threshold), _PERMUTATION)
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("two-sample", spark, output, overwrite, staging_dir, build)
+
+
+def correlation(input, target, *, method="pearson", permutations=5000, tail="two", fwer=True,
+                tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
+                output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
+                memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+    """nlspark correlation: permutation test of each voxel's correlation with target
+    (n_samples,), y permuted (maps as one_sample)."""
+    def build(s):
+        return (_study(s, input, mask, column, order_by)
+                + ["--target", _vector(s, target, "target")]
+                + _options(dict(method=method), dict(method="pearson"))
+                + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
+                                cluster_threshold=cluster_threshold), _PERMUTATION)
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("correlation", spark, output, overwrite, staging_dir, build)
+
+
+def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
+        exchangeability_blocks=None, whole_blocks=False, permutations=5000, tail="upper",
+        fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None, mask=None,
+        output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
+        memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+    """nlspark glm: general linear model with permutation inference (Freedman-Lane).
+    design: a pandas DataFrame (one row per sample, columns named), an array or a file;
+    contrasts: a DataFrame over the design's columns (index: contrast names), an array (one row
+    per contrast) or a file; errors: None (the command line's default: exchangeable, symmetric
+    for a design of one constant column), 'exchangeable', 'symmetric' or 'both'.
+    Maps per t contrast c: tstat{c} p_tstat{c} p_fwer_tstat{c} (null_max_tstat{c}), ..."""
+    def build(s):
+        columns = getattr(design, "columns", None)
+        args = ["--input", s.samples(input, "input"),
+                "--design", s.table(design, "design"),
+                "--contrasts", s.table(contrasts, "contrasts", columns=columns)]
+        if f_contrasts is not None:
+            args += ["--f-contrasts", s.table(f_contrasts, "f-contrasts")]
+        if exchangeability_blocks is not None:
+            args += ["--exchangeability-blocks", _blocks(s, exchangeability_blocks)]
+        if mask is not None:
+            args += ["--mask", s.mask(mask)]
+        return (args
+                + _options(dict(errors=errors, whole_blocks=whole_blocks,
+                                permutations=permutations, tail=tail, fwer=fwer,
+                                fwer_across_contrasts=fwer_across_contrasts, tfce=tfce,
+                                cluster_threshold=cluster_threshold),
+                           dict(errors=None, whole_blocks=False, permutations=5000,
+                                tail="upper", fwer=True, fwer_across_contrasts=False,
+                                tfce=False, cluster_threshold=None))
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("glm", spark, output, overwrite, staging_dir, build)
+
+
+def isc(input, *, mask=None, summary="pairwise", metric="median", null="bootstrap",
+        samples=None, permutations=None, confidence=0.95, tail="two", fwer=True,
+        save_samples=False, output=None, overwrite=False, seed=0, backend="cpu",
+        precision="float64", memory_budget_gb=None, partitions=None, staging_dir=None,
+        spark=None):
+    """nlspark isc: intersubject correlation. input: (subjects, timepoints, voxels) array or
+    one 4-D image (or file) per subject; samples (null='bootstrap') or permutations (the
+    surrogate nulls) default to 5000. Maps: isc p ci_lower ci_upper (p_fwer, null_max)."""
+    def build(s):
+        return (_study(s, input, mask, None, None)
+                + _options(dict(summary=summary, metric=metric, null=null, samples=samples,
+                                permutations=permutations, confidence=confidence, tail=tail,
+                                fwer=fwer, save_samples=save_samples),
+                           dict(summary="pairwise", metric="median", null="bootstrap",
+                                samples=None, permutations=None, confidence=0.95, tail="two",
+                                fwer=True, save_samples=False))
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("isc", spark, output, overwrite, staging_dir, build)
+
+
+def timeseries_correlation(input, target, *, mask=None, null="circle-shift", permutations=5000,
+                           tail="two", fwer=True, output=None, overwrite=False, seed=0,
+                           backend="cpu", precision="float64", memory_budget_gb=None,
+                           partitions=None, staging_dir=None, spark=None):
+    """nlspark timeseries-correlation: each voxel's correlation with target (n_timepoints,)
+    against surrogates of the target. input: (timepoints, voxels) array or one 4-D image.
+    Maps: observed p (p_fwer, null_max)."""
+    def build(s):
+        return (_study(s, input, mask, None, None)
+                + ["--target", _vector(s, target, "target")]
+                + _options(dict(null=null, permutations=permutations, tail=tail, fwer=fwer),
+                           dict(null="circle-shift", permutations=5000, tail="two", fwer=True))
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("timeseries-correlation", spark, output, overwrite, staging_dir, build)
+
+
+def ridge_bootstrap(input, target, *, alpha=1.0, x_test=None, samples=5000, confidence=0.95,
+                    save_samples=False, output=None, overwrite=False, seed=0, backend="cpu",
+                    precision="float64", memory_budget_gb=None, partitions=None,
+                    staging_dir=None, spark=None):
+    """nlspark ridge-bootstrap: bootstrap of ridge weights (or predictions at x_test).
+    input: (n_samples, n_features); target: (n_samples, n_targets) or (n_samples,).
+    Maps: mean std ci_lower ci_upper z p."""
+    def build(s):
+        args = ["--input", s.samples(input, "input"), "--target", _vector(s, target, "target")]
+        if x_test is not None:
+            args += ["--x-test", s.samples(x_test, "x-test")]
+        return (args
+                + _options(dict(alpha=alpha, samples=samples, confidence=confidence,
+                                save_samples=save_samples),
+                           dict(alpha=1.0, samples=5000, confidence=0.95, save_samples=False))
+                + _common(seed, backend, precision, memory_budget_gb, partitions))
+    return _run("ridge-bootstrap", spark, output, overwrite, staging_dir, build)
+
+
+def _vector(s, v, name):
+    if isinstance(v, (str, os.PathLike)):
+        return os.fspath(v)
+    return s.array(v, name)
+
+
+def _blocks(s, b):
+    if isinstance(b, (str, os.PathLike)):
+        return os.fspath(b)
+    import numpy as np
+    path = os.path.join(s.dir, "blocks.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join("%d\n" % int(v) for v in np.asarray(b).ravel()))
+    return path

@@ -1,0 +1,249 @@
+"""A drop-in for nilearn's non_parametric_inference and permuted_ols, computed by nlspark on
+Spark (nlspark.glm: sign flips for an intercept-only tested variable, Freedman-Lane
+permutations otherwise, max-statistic FWER, TFCE).
+
+    from nlspark.nilearn import non_parametric_inference   # instead of nilearn.glm.second_level
+
+What is nilearn's: the signature and return values; the mask (nilearn's NiftiMasker computes
+it, or takes mask=); smoothing (nilearn.image.smooth_img before masking, as its masker does);
+the intercept rule (a constant column is added unless the tested variable is the intercept;
+constant confounds are merged into one); the t threshold of a p-scale threshold; TFCE with
+E = 0.5, H = 2, 100 steps from 0 to the map's maximum, 6-connectivity; p-values counted with
+the identity, p = (1 + #{null max >= observed}) / (n_perm + 1), reported as -log10 p.
+
+What differs: the random draws (seeds cannot reproduce nilearn's draws: FWER maps agree within
+Monte Carlo error, not bit for bit); with a covariate nilearn permutes the tested variable with
+the confounds while nlspark permutes Freedman-Lane residuals (the same null asymptotically);
+when all distinct sign flips are fewer than n_perm nlspark enumerates them exactly; parallelism
+is the Spark session's (n_jobs is not used); threshold (cluster size and mass inference) is
+refused: nlspark's cluster extent counts voxels at least the threshold and has no cluster mass.
+Arguments nlspark cannot honour raise ValueError naming them; none is ignored silently.
+"""
+
+import warnings
+
+import numpy as np
+
+from . import commands
+
+
+def _refuse(name, why):
+    raise ValueError("Cannot run non_parametric_inference with %s: %s" % (name, why))
+
+
+def _seed(random_state):
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy % (2 ** 63))
+    if isinstance(random_state, (int, np.integer)):
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, np.iinfo(np.int32).max))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2 ** 63 - 1))
+    _refuse("random_state", "expected None, an int or a numpy RandomState, but was: %s"
+            % type(random_state).__name__)
+
+
+def _model(tested_vars, confounding_vars, model_intercept):
+    """nilearn's permuted_ols model: (design columns, contrast, intercept test). The tested
+    variable comes first; constants among the confounds are merged into one intercept; an
+    intercept is added when model_intercept and the tested variable is not the intercept."""
+    tested = np.asarray(tested_vars, dtype=np.float64)
+    if tested.ndim == 1:
+        tested = tested[:, None]
+    if tested.ndim != 2 or tested.shape[1] != 1:
+        raise ValueError("Cannot run permuted_ols with tested_vars of shape %s: nlspark tests one"
+                         " variable at a time; call it once per column" % (tested.shape,))
+    n = tested.shape[0]
+    intercept_test = np.unique(tested).size == 1
+    conf = None
+    if confounding_vars is not None:
+        conf = np.asarray(confounding_vars, dtype=np.float64)
+        if conf.ndim == 1:
+            conf = conf[:, None]
+        constants = [j for j in range(conf.shape[1]) if np.unique(conf[:, j]).size == 1]
+        if (intercept_test and len(constants) == 1) or len(constants) > 1:
+            conf = np.delete(conf, constants, axis=1)
+            model_intercept = True
+            if conf.size == 0:
+                conf = None
+        if not intercept_test and len(constants) == 1:
+            intercept_test = True
+    if model_intercept and not intercept_test:
+        ones = np.ones((n, 1))
+        conf = ones if conf is None else np.hstack([conf, ones])
+    columns = [tested] if conf is None else [tested, conf]
+    design = np.hstack(columns)
+    contrast = np.zeros(design.shape[1])
+    contrast[0] = 1.0
+    return design, contrast, intercept_test
+
+
+def _glm(images4d, mask_img, design, contrast, intercept_test, n_perm, two_sided_test,
+         random_state, tfce, spark):
+    import pandas as pd
+    if n_perm is None or int(n_perm) < 1:
+        _refuse("n_perm=%r" % (n_perm,), "nlspark needs at least one permutation (nilearn's"
+                " n_perm=0, t maps only, is not offered)")
+    names = ["tested"] + ["confound%d" % j for j in range(1, design.shape[1])]
+    frame = pd.DataFrame(design, columns=names)
+    con = pd.DataFrame([contrast], columns=names, index=["tested"])
+    return commands.glm(images4d, frame, con, mask=mask_img,
+                        errors="symmetric" if intercept_test else "exchangeable",
+                        permutations=int(n_perm), tail="two" if two_sided_test else "upper",
+                        tfce=bool(tfce), seed=_seed(random_state), spark=spark)
+
+
+def _as_float32(img):
+    """The images as nilearn's masker hands them to permuted_ols: float32 values."""
+    import nibabel as nib
+    data = np.asarray(img.get_fdata(dtype=np.float32), dtype=np.float32)
+    out = nib.Nifti1Image(data, img.affine)
+    out.set_data_dtype(np.float32)
+    return out
+
+
+def _neg_log10(p):
+    return -np.log10(p)
+
+
+def non_parametric_inference(second_level_input, confounds=None, design_matrix=None,
+                             second_level_contrast=None, first_level_contrast=None, mask=None,
+                             smoothing_fwhm=None, model_intercept=True, n_perm=10000,
+                             two_sided_test=False, random_state=None, n_jobs=1, verbose=0,
+                             threshold=None, tfce=False, spark=None):
+    """nilearn.glm.second_level.non_parametric_inference, computed by nlspark (see the module
+    docstring for what differs). Returns the -log10 FWER p image (logp_max_t), or with
+    tfce=True a dict of images: t, logp_max_t, tfce, logp_max_tfce. spark: the session (default:
+    the active one, else nlspark.session())."""
+    from nilearn import image
+    from nilearn.maskers import NiftiMasker
+    import pandas as pd
+
+    if confounds is not None:
+        _refuse("confounds", "second-level confounds apply to first-level models as input;"
+                " put covariates in design_matrix")
+    if first_level_contrast is not None:
+        _refuse("first_level_contrast", "nlspark takes images (a list, or a 4-D image), not"
+                " first-level models or a DataFrame of them")
+    if threshold is not None:
+        _refuse("threshold", "cluster size and mass inference with nilearn's definitions"
+                " (mass = sum(|t| - u), strict >) is not implemented in nlspark; use"
+                " nlspark.glm(..., cluster_threshold=T) for cluster extent")
+    if isinstance(second_level_input, pd.DataFrame) or (
+            isinstance(second_level_input, (list, tuple)) and second_level_input
+            and not all(isinstance(i, str) or hasattr(i, "get_fdata")
+                        for i in second_level_input)):
+        _refuse("second_level_input", "nlspark takes images (a list of images or file names,"
+                " or a 4-D image), not first-level models or a DataFrame of them")
+    if isinstance(mask, NiftiMasker):
+        _refuse("mask", "a NiftiMasker's preprocessing cannot be reproduced; pass its mask image"
+                " (mask=masker.mask_img_) and smoothing_fwhm")
+    if n_jobs not in (1, None):
+        warnings.warn("non_parametric_inference: n_jobs=%r is not used: nlspark computes on the"
+                      " Spark session's cores" % (n_jobs,), UserWarning, stacklevel=2)
+    if design_matrix is None:
+        _refuse("design_matrix", "a design matrix is required (a pandas DataFrame, one row per"
+                " image)")
+    design_matrix = pd.DataFrame(design_matrix)
+
+    if isinstance(second_level_input, (list, tuple)):
+        imgs = image.concat_imgs(second_level_input)
+    else:
+        imgs = image.load_img(second_level_input)  # one 4-D image (or its file name)
+        if len(imgs.shape) != 4:
+            _refuse("second_level_input", "one image must be 4-D (one volume per subject), but"
+                    " its shape is %s" % (imgs.shape,))
+    if imgs.shape[3] != design_matrix.shape[0]:
+        _refuse("design_matrix", "it has %d rows for %d images" % (design_matrix.shape[0],
+                                                                   imgs.shape[3]))
+    masker = NiftiMasker(mask_img=mask, standardize=None)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*Generation of a mask.*")
+        masker.fit(imgs)
+    if smoothing_fwhm is not None:
+        imgs = image.smooth_img(imgs, smoothing_fwhm)
+    imgs = _as_float32(imgs)
+
+    contrast = _contrast(second_level_contrast, design_matrix)
+    tested = design_matrix.to_numpy(dtype=np.float64) @ contrast
+    rest = [c for c, w in zip(design_matrix.columns, contrast) if not w]
+    conf = design_matrix[rest].to_numpy(dtype=np.float64) if rest else None
+    design, con, intercept_test = _model(tested, conf, model_intercept)
+
+    r = _glm(imgs, masker.mask_img_, design, con, intercept_test, n_perm, two_sided_test,
+             random_state, tfce, spark)
+
+    def img(name, transform=None):
+        # nlspark's maps list the mask's voxels in nilearn's order (C order of the grid)
+        v = r.maps[name]
+        return masker.inverse_transform(transform(v) if transform else v)
+
+    logp = img("p_fwer_tstat1", _neg_log10)
+    if not tfce:
+        return logp
+    return {"t": img("tstat1"), "logp_max_t": logp, "tfce": img("tfce_tstat1"),
+            "logp_max_tfce": img("p_fwer_tfce_tstat1", _neg_log10)}
+
+
+def _contrast(second_level_contrast, design_matrix):
+    columns = list(design_matrix.columns)
+    if second_level_contrast is None:
+        if len(columns) != 1:
+            _refuse("second_level_contrast=None", "the design matrix has %d columns; name the"
+                    " one to test" % len(columns))
+        return np.ones(1)
+    if isinstance(second_level_contrast, str):
+        if second_level_contrast not in columns:
+            _refuse("second_level_contrast=%r" % second_level_contrast, "nlspark takes a column"
+                    " name of the design matrix (%s) or a vector, not an expression"
+                    % ", ".join(map(str, columns)))
+        return np.array([1.0 if c == second_level_contrast else 0.0 for c in columns])
+    c = np.asarray(second_level_contrast, dtype=np.float64).ravel()
+    if c.size != len(columns):
+        _refuse("second_level_contrast", "it has %d weights for %d design columns"
+                % (c.size, len(columns)))
+    return c
+
+
+def permuted_ols(tested_vars, target_vars, confounding_vars=None, model_intercept=True,
+                 n_perm=10000, two_sided_test=True, random_state=None, n_jobs=1, verbose=0,
+                 masker=None, tfce=False, threshold=None, output_type="dict", spark=None):
+    """nilearn.mass_univariate.permuted_ols, computed by nlspark (see the module docstring):
+    one tested variable (n_samples,) or (n_samples, 1); target_vars (n_samples, n_descriptors).
+    Returns nilearn's dict: t, logp_max_t (1, n_descriptors), h0_max_t (1, n_perm); with tfce
+    (needs masker) also tfce, logp_max_tfce, h0_max_tfce."""
+    if threshold is not None:
+        raise ValueError("Cannot run permuted_ols with threshold: cluster size and mass"
+                         " inference with nilearn's definitions is not implemented in nlspark")
+    if output_type != "dict":
+        raise ValueError("Cannot run permuted_ols with output_type=%r: nlspark returns nilearn's"
+                         " dict only" % (output_type,))
+    if tfce and masker is None:
+        raise ValueError("A masker must be provided if tfce is True.")
+    if n_jobs not in (1, None):
+        warnings.warn("permuted_ols: n_jobs=%r is not used: nlspark computes on the Spark"
+                      " session's cores" % (n_jobs,), UserWarning, stacklevel=2)
+    y = np.asarray(target_vars, dtype=np.float64)
+    if y.ndim != 2:
+        raise ValueError("'target_vars' should be a 2D array. An array with %d dimension(s) was"
+                         " passed." % y.ndim)
+    design, con, intercept_test = _model(tested_vars, confounding_vars, model_intercept)
+    if tfce:
+        data = masker.inverse_transform(y)
+        r = _glm(data, masker.mask_img_, design, con, intercept_test, n_perm, two_sided_test,
+                 random_state, True, spark)
+    else:
+        r = _glm(y, None, design, con, intercept_test, n_perm, two_sided_test, random_state,
+                 False, spark)
+
+    def order(v):
+        return v
+    out = {"t": order(r.maps["tstat1"])[None, :],
+           "logp_max_t": _neg_log10(order(r.maps["p_fwer_tstat1"]))[None, :],
+           "h0_max_t": r.null_max["null_max_tstat1"][None, :]}
+    if tfce:
+        out["tfce"] = order(r.maps["tfce_tstat1"])[None, :]
+        out["logp_max_tfce"] = _neg_log10(order(r.maps["p_fwer_tfce_tstat1"]))[None, :]
+        out["h0_max_tfce"] = r.null_max["null_max_tfce_tstat1"][None, :]
+    return out

@@ -1,0 +1,72 @@
+"""What a command wrote, read back: maps as numpy arrays, NIfTI maps as nibabel images."""
+
+import gzip
+import json
+import os
+import shutil
+import weakref
+
+
+class Result:
+    """The outputs of one command.
+
+    maps: {name: numpy array} of every per-voxel output (observed, p, p_fwer, tstat1, ...);
+    null_max: {name: array (P,)} of the null distributions of maxima (null_max, null_max_tfce,
+    ...); images: {name: nibabel image} of the maps written as NIfTI (inputs with a grid), mask
+    included; summary: summary.json as a dict; report_html: report.html as text (or None);
+    path: the output directory; stdout/stderr: the command's result line and warnings.
+    result["p"] is result.maps["p"].
+    """
+
+    def __init__(self, command, path, stdout="", stderr="", cleanup=None):
+        import numpy as np
+        import nibabel as nib
+        self.command = command
+        self.path = path
+        self.stdout = stdout
+        self.stderr = stderr
+        self.maps = {}
+        self.null_max = {}
+        self.images = {}
+        for f in sorted(os.listdir(path)):
+            full = os.path.join(path, f)
+            if f.endswith(".npy"):
+                name = f[:-4]
+                target = self.null_max if name.startswith("null_max") else self.maps
+                target[name] = np.load(full, allow_pickle=False)
+            elif f.endswith(".nii.gz") or f.endswith(".nii"):
+                name = f[:-7] if f.endswith(".nii.gz") else f[:-4]
+                opener = gzip.open if f.endswith(".gz") else open
+                with opener(full, "rb") as fh:
+                    data = fh.read()
+                # read whole, so that the image outlives the directory
+                self.images[name] = nib.Nifti1Image.from_bytes(data)
+        with open(os.path.join(path, "summary.json"), encoding="utf-8") as fh:
+            self.summary = json.load(fh)
+        report = os.path.join(path, "report.html")
+        self.report_html = None
+        if os.path.exists(report):
+            with open(report, encoding="utf-8") as fh:
+                self.report_html = fh.read()
+        self._finalizer = weakref.finalize(self, cleanup) if cleanup else None
+
+    def __getitem__(self, name):
+        return self.maps[name]
+
+    def write(self, directory, overwrite=False):
+        """Copies every output file (.npy, .nii.gz, summary.json, report.html) into directory,
+        which must not exist, or be empty, unless overwrite. Returns directory."""
+        if os.path.isdir(directory) and os.listdir(directory) and not overwrite:
+            raise ValueError("Cannot write the results into %s: it exists and is not empty;"
+                             " pass overwrite=True to replace its files" % directory)
+        os.makedirs(directory, exist_ok=True)
+        for f in sorted(os.listdir(self.path)):
+            src = os.path.join(self.path, f)
+            if os.path.isfile(src) and not f.startswith("."):
+                shutil.copyfile(src, os.path.join(directory, f))
+        return directory
+
+    def __repr__(self):
+        return "<nlspark %s result: maps %s, null_max %s, images %s; %s>" % (
+            self.command, sorted(self.maps), sorted(self.null_max), sorted(self.images),
+            self.path)

@@ -1,0 +1,108 @@
+"""The session, the jar table, the version check, and the JVM's failures as Python exceptions
+with the command line's messages."""
+
+import os
+import re
+
+import numpy as np
+import pytest
+
+import nlspark
+from nlspark import _jars, _version
+from conftest import REPO
+
+
+def test_the_jar_line_of_the_installed_pyspark_is_carried():
+    import pyspark
+    jar = nlspark.jar_path()
+    assert os.path.isfile(jar)
+    assert _jars.spark_line(pyspark.__version__) in _jars.supported_lines()
+    # the package's table is the repository's
+    with open(os.path.join(REPO, "conf", "spark-lines.tsv"), encoding="utf-8") as f:
+        rows = [r.split("\t") for r in f.read().splitlines() if r and not r.startswith("#")]
+    assert _jars.spark_lines() == {r[0]: r[4] + "-*-app.jar" for r in rows}
+
+
+def test_a_pyspark_without_a_jar_is_refused_in_one_sentence():
+    lines = _jars.supported_lines()
+    with pytest.raises(ValueError) as e:
+        _jars.jar_for("9.1.0")
+    assert str(e.value) == (
+        "Cannot use nlspark with pyspark 9.1.0: this package has jars for the Spark lines %s"
+        " only; install a pyspark of one of them (pip install 'pyspark==%s.*')"
+        % (", ".join(lines), lines[-1]))
+
+
+def test_package_and_jar_have_the_release_of_the_root_pom(spark):
+    with open(os.path.join(REPO, "pom.xml"), encoding="utf-8") as f:
+        pom = f.read()
+    version = re.search(r"<artifactId>nlspark-parent</artifactId>\s*<version>([^<]+)</version>",
+                        pom) or re.search(r"<version>([^<]+)</version>", pom)
+    assert _version.MAVEN_VERSION == version.group(1)
+    assert _version.__version__ == version.group(1).replace("-SNAPSHOT", ".dev0")
+    jvm = spark.sparkContext._jvm
+    assert jvm.org.nlspark.spark.CommandRunner.version() == _version.MAVEN_VERSION
+
+
+def test_session_settings(spark):
+    conf = spark.sparkContext.getConf()
+    assert conf.get("spark.driver.host") == "127.0.0.1"
+    assert conf.get("spark.ui.enabled") == "false"
+    assert nlspark.jar_path() in conf.get("spark.jars").split(",")
+
+
+def test_configure_adds_nothing_when_the_jvm_has_nlspark(spark):
+    from pyspark.sql import SparkSession
+    b = SparkSession.builder
+    assert "spark.jars" not in nlspark.configure(b)._options
+
+
+def test_configure_adds_the_jar_to_a_builder(monkeypatch):
+    from pyspark.sql import SparkSession
+    from nlspark import _session
+    monkeypatch.setattr(_session, "_jvm_has_nlspark", lambda: False)
+    b = SparkSession.builder.config("spark.jars", "/opt/other.jar")
+    assert nlspark.configure(b)._options["spark.jars"] == "/opt/other.jar," + nlspark.jar_path()
+
+
+def test_bad_input_is_a_value_error_with_the_command_lines_sentence(spark, cli, tmp_path):
+    x = np.zeros((5, 4)) + np.arange(4)
+    np.save(tmp_path / "x.npy", x)
+    with pytest.raises(ValueError) as e:
+        nlspark.one_sample(x, permutations=0, spark=spark)
+    p = cli.run("one-sample", "--input", tmp_path / "x.npy", "--permutations", 0, "--output",
+                tmp_path / "o", expect=2)
+    assert p.stderr.strip().splitlines()[-1] == "nlspark one-sample: " + str(e.value)
+    assert str(e.value) == "--permutations must be at least 1, but was: 0"
+
+
+def test_a_bad_file_is_a_value_error(spark, tmp_path):
+    (tmp_path / "bad.npy").write_bytes(b"not an npy file")
+    with pytest.raises(ValueError, match="bad.npy"):
+        nlspark.bootstrap(str(tmp_path / "bad.npy"), samples=10, spark=spark)
+
+
+def test_refused_resources_are_a_resource_error(spark, cli, tmp_path):
+    x = np.random.default_rng(1).normal(size=(3, 20, 4))
+    np.save(tmp_path / "x.npy", x)
+    with pytest.raises(nlspark.ResourceError) as e:
+        nlspark.isc(x, backend="gpu", spark=spark)
+    assert isinstance(e.value, MemoryError)
+    p = cli.run("isc", "--input", tmp_path / "x.npy", "--backend", "gpu", "--output",
+                tmp_path / "o", expect=3)
+    assert p.stderr.strip().splitlines()[-1] == "nlspark isc: " + str(e.value)
+
+
+def test_an_existing_output_is_refused_and_kept(spark, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep")
+    with pytest.raises(ValueError, match="--overwrite"):
+        nlspark.one_sample(np.ones((4, 3)) + np.arange(3), permutations=10, output=out,
+                           spark=spark)
+    assert (out / "mine.txt").read_text() == "keep"
+
+
+def test_a_remote_output_is_refused_before_the_run(spark):
+    with pytest.raises(ValueError, match="must be a local directory"):
+        nlspark.one_sample(np.ones((4, 3)), output="s3a://bucket/out", spark=spark)

@@ -1,0 +1,103 @@
+package org.nlspark.spark;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.Properties;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.spark.cli.Commands;
+import org.nlspark.spark.cli.NlsparkCommand;
+import org.nlspark.spark.cli.UsageErrors;
+import org.nlspark.spark.errors.TaskFailures;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * One command of the command line run inside the caller's Spark session: the one entry point
+ * of the Python package ({@code python/nlspark}, over py4j). It lives beside {@link Main}, whose
+ * failure rules it shares (the api package stays below cli). The same parser and the same
+ * command code as {@link Main}, so the same arguments write the same bytes. Failures are thrown
+ * rather than mapped to exit codes: {@link InvalidInputException} (exit 2),
+ * {@link ResourceRefusedException} (exit 3, an OutOfMemoryError included, with Main's advice),
+ * anything else as it came (exit 1).
+ */
+public final class CommandRunner {
+  private CommandRunner() {}
+
+  /**
+   * Runs {@code args} (command name first, as on the command line) in {@code spark}, which the
+   * command uses and never stops.
+   *
+   * @return what the command printed: {@code [stdout, stderr]} (result line, warnings)
+   */
+  public static String[] run(SparkSession spark, String[] args) {
+    SparkSession.setActiveSession(spark);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      CommandLine cl = Commands.commandLine();
+      ParseResult parsed;
+      try {
+        parsed = cl.parseArgs(args);
+      } catch (ParameterException pe) {
+        throw UsageErrors.of(pe);
+      }
+      if (!parsed.hasSubcommand()) {
+        throw new InvalidInputException("Cannot run nlspark: a command is required");
+      }
+      NlsparkCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
+      command.run(o, e, args);
+    } catch (RuntimeException t) {
+      RuntimeException u = TaskFailures.unwrap(t);
+      String oom = Main.outOfMemory(u);
+      if (oom != null && !(u instanceof ResourceRefusedException)) {
+        throw new ResourceRefusedException(Main.outOfMemoryAdvice(oom));
+      }
+      throw u;
+    } catch (OutOfMemoryError t) {
+      throw new ResourceRefusedException(Main.outOfMemoryAdvice(String.valueOf(t.getMessage())));
+    }
+    return new String[] {
+      out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+  }
+
+  /**
+   * The version of the jar this class was loaded from (its Maven pom.properties), or null when
+   * it was loaded from a class directory; the Python package checks it against its own.
+   */
+  public static String version() {
+    try {
+      Path where = Path.of(CommandRunner.class.getProtectionDomain().getCodeSource().getLocation()
+          .toURI());
+      if (!Files.isRegularFile(where)) {
+        return null;
+      }
+      try (JarFile jar = new JarFile(where.toFile())) {
+        for (Enumeration<JarEntry> en = jar.entries(); en.hasMoreElements(); ) {
+          JarEntry entry = en.nextElement();
+          if (entry.getName().matches("META-INF/maven/org\\.nlspark/[^/]+/pom\\.properties")) {
+            Properties p = new Properties();
+            try (InputStream in = jar.getInputStream(entry)) {
+              p.load(in);
+            }
+            return p.getProperty("version");
+          }
+        }
+      }
+      return null;
+    } catch (IOException | java.net.URISyntaxException | SecurityException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.glm.GlmContrasts;
+import org.nlspark.core.glm.GlmDesign;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.stats.ParetoTail;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+
+/**
+ * {@code --tail-approximation}: a strong effect gets an FWER p below 1/(P + 1), p ≥ 0.1 keep
+ * their permutation value, the replaced ones are the fit of the stored null maxima (refitted here
+ * with {@link ParetoTail}, itself checked by brute force in core), and the run is bit-identical
+ * for 1, 3 and 7 partitions and a retried task; one-sample and glm.
+ */
+class TailApproximationSparkTest {
+  static final int N = 20;
+  static final int V = 80;
+
+  static double[] data() {
+    double[] x = TestData.gaussian(97, N, V, 0);
+    for (int i = 0; i < N; i++) {
+      x[i * V] += 3.0; // one voxel far beyond every null maximum
+      x[i * V + 1] += 0.9;
+    }
+    return x;
+  }
+
+  static void check(RunReport approx, RunReport plain, String pFwer, String statistic,
+      String nullMax, int strong, Tail tail) {
+    double[] p = approx.result.output(pFwer);
+    double[] perm = plain.result.output(pFwer);
+    double[] nulls = plain.result.output(nullMax);
+    assertThat(approx.result.output(nullMax)).isEqualTo(nulls);
+    ParetoTail.Fit fit = ParetoTail.fit(nulls);
+    assertThat(fit).as("a fit passes for %s", pFwer).isNotNull();
+    double[] stat = plain.result.output(statistic);
+    for (int v = 0; v < p.length; v++) {
+      double key = tail.key(stat[v]);
+      if (perm[v] >= ParetoTail.P_THRESHOLD || !(key > fit.threshold())) {
+        assertThat(p[v]).as("%s[%d] kept", pFwer, v).isEqualTo(perm[v]);
+      } else {
+        assertThat(p[v]).as("%s[%d] fitted", pFwer, v).isEqualTo(fit.p(key));
+      }
+    }
+    if (strong >= 0) {
+      assertThat(perm[strong]).isEqualTo(1.0 / (nulls.length + 1));
+      assertThat(p[strong]).as("the strong voxel").isLessThan(1.0 / (nulls.length + 1));
+    }
+  }
+
+  @Test
+  void wholeMapFwerIsRefinedWithItsOwnNull() throws Exception {
+    SparkSession spark = SharedSpark.get();
+    org.nlspark.core.io.nifti.NiftiMask mask = TfceSparkTest.mask();
+    DataMatrix x = TfceSparkTest.data(mask, 12, 35);
+    NlsparkOptions o = TfceSparkTest.options(mask).clusterThreshold(null).statistic("t")
+        .tailApproximation(true);
+    RunReport approx = Nlspark.oneSample(spark, x, o.copy());
+    RunReport plain = Nlspark.oneSample(spark, x, o.copy().tailApproximation(false));
+    check(approx, plain, "p_fwer_tfce", "tfce", "null_max_tfce", -1,
+        Tail.TWO);
+    check(approx, plain, "p_fwer", "observed", "null_max", -1, Tail.TWO);
+    double[] p = approx.result.output("p_fwer_tfce");
+    int below = 0;
+    for (double v : p) {
+      below += v < 1.0 / 301 ? 1 : 0;
+    }
+    assertThat(below).as("TFCE FWER p below 1/(P + 1) in the blobs").isPositive();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aStrongEffectGetsPBelowOneOverPPlusOneDeterministically() throws Exception {
+    SparkSession spark = SharedSpark.get();
+    DataMatrix x = DataMatrix.of(N, V, data(), "x");
+    NlsparkOptions o = NlsparkOptions.defaults().replicates(400).seed(12).statistic("t")
+        .tail(Tail.UPPER).grid(new Grid(16, 32)).tailApproximation(true);
+    RunReport approx = Nlspark.oneSample(spark, x, o.copy());
+    RunReport plain = Nlspark.oneSample(spark, x, o.copy().tailApproximation(false));
+    check(approx, plain, "p_fwer", "observed", "null_max", 0, Tail.UPPER);
+    assertThat(approx.result.output("p")).isEqualTo(plain.result.output("p"));
+    Map<String, Object> fits = (Map<String, Object>) approx.result.facts()
+        .get("tail_approximation");
+    assertThat((Map<String, Object>) fits.get("p_fwer")).containsKey("shape")
+        .containsKey("anderson_darling_p");
+    WholeMapParametersSparkTest.assertDeterministic(approx,
+        opts -> Nlspark.oneSample(spark, x, opts), o);
+
+    // glm: each contrast's own null maxima
+    double[][] m = new double[N][];
+    for (int i = 0; i < N; i++) {
+      m[i] = new double[] {1.0, i % 2};
+    }
+    double[] y = data();
+    for (int i = 0; i < N; i++) {
+      y[i * V + 2] += 2.5 * (i % 2);
+    }
+    DataMatrix yy = DataMatrix.of(N, V, y, "y");
+    GlmDesign design = new GlmDesign(m, new String[] {"intercept", "group"}, "design.csv");
+    GlmContrasts contrasts = GlmContrasts.of(new double[][] {{1, 0}, {0, 1}}, null);
+    NlsparkOptions g = NlsparkOptions.defaults().replicates(400).seed(13).grid(new Grid(16, 32))
+        .tailApproximation(true);
+    RunReport glm = Nlspark.glm(spark, yy, design, contrasts, null, g.copy());
+    RunReport glmPlain = Nlspark.glm(spark, yy, design, contrasts, null,
+        g.copy().tailApproximation(false));
+    check(glm, glmPlain, "p_fwer_tstat1", "tstat1", "null_max_tstat1", 0, Tail.UPPER);
+    check(glm, glmPlain, "p_fwer_tstat2", "tstat2", "null_max_tstat2", 2, Tail.UPPER);
+    WholeMapParametersSparkTest.assertDeterministic(glm,
+        opts -> Nlspark.glm(spark, yy, design, contrasts, null, opts), g);
+  }
+}
