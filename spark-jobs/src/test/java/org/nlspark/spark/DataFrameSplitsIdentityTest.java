@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -114,26 +112,9 @@ class DataFrameSplitsIdentityTest {
       assertThat(blocks.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
       assertSameOutputs(base, blocks, what + " blocks, partitions " + p);
     }
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
-      RunReport retried = run.run(options.get().partitions(3));
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-      assertSameOutputs(base, retried, what + " blocks, retried");
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 2,
+        () -> run.run(options.get().partitions(3)));
+    assertSameOutputs(base, retried, what + " blocks, retried");
     return base;
   }
 

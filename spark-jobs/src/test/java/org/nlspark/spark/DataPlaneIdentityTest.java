@@ -7,9 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -118,26 +116,9 @@ class DataPlaneIdentityTest {
       assertThat(blocks.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
       assertSameOutputs(base, blocks, analysis + " blocks, partitions " + p);
     }
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
-      RunReport retried = run("blocks", 3, analysis, inputs, options.get());
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-      assertSameOutputs(base, retried, analysis + " blocks, retried");
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 2,
+        () -> run("blocks", 3, analysis, inputs, options.get()));
+    assertSameOutputs(base, retried, analysis + " blocks, retried");
   }
 
   @Test

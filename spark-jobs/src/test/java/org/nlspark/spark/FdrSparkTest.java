@@ -7,9 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +17,6 @@ import org.nlspark.core.io.Json;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * {@code --fdr}: Benjamini–Hochberg q maps beside the uncorrected p maps, equal to the definition
@@ -86,26 +83,10 @@ class FdrSparkTest {
       TfceSparkTest.assertSame(base.result, Nlspark.oneSample(spark, x,
           o.copy().partitions(partitions)).result, partitions + " partitions");
     }
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "1");
-    try {
+    SharedSpark.withRetriedTile(spark, 1, () -> {
       TfceSparkTest.assertSame(base.result, Nlspark.oneSample(spark, x, o.copy()).result,
           "retried");
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    });
   }
 
   @Test

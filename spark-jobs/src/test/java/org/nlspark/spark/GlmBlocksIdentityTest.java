@@ -12,10 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -161,26 +159,9 @@ class GlmBlocksIdentityTest {
       assertThat(blocks.summary().toString()).contains("freedman-lane");
     }
     // a task that fails once is retried with the same bytes
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
-      RunReport retried = glm("blocks", 3, y, d, c, options.get());
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-      assertSameOutputs(base, retried, "glm blocks, retried");
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 2,
+        () -> glm("blocks", 3, y, d, c, options.get()));
+    assertSameOutputs(base, retried, "glm blocks, retried");
     // core's single-thread reference loop on the same values, in memory
     double[] widened = new double[f.length];
     for (int i = 0; i < f.length; i++) {

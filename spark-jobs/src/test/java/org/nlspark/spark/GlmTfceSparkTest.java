@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +23,6 @@ import org.nlspark.core.job.Tail;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * {@code glm} with TFCE and cluster inference through the API on Spark, the grid given by the
@@ -97,26 +94,10 @@ class GlmTfceSparkTest {
           options(mask).partitions(partitions)).result, partitions + " partitions");
     }
 
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
+    SharedSpark.withRetriedTile(spark, 2, () -> {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design, contrasts(), null,
           options(mask)).result, "retried");
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    });
 
     // The voxelwise maps are those of glm without whole-map inference (core's reference loop).
     GlmAnalysis plain = GlmAnalysis.prepare(y, design, contrasts(), glm, "cpu", null);

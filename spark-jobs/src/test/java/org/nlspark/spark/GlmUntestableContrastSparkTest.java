@@ -7,9 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +23,6 @@ import org.nlspark.core.io.Json;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * The mean with a covariate ({@code intercept, age}, contrast {@code 1, 0}; DESIGN §9): sign flips
@@ -143,25 +140,9 @@ class GlmUntestableContrastSparkTest {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design(), contrasts, null,
           options.copy().partitions(partitions)).result, partitions + " partitions");
     }
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
+    SharedSpark.withRetriedTile(spark, 2, () -> {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design(), contrasts, null,
           options.copy()).result, "retried");
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    });
   }
 }

@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * DESIGN §5: every .npy output is byte-identical for any number of partitions and when a task
@@ -52,25 +51,7 @@ class PartitioningDeterminismTest {
       assertSameFiles(base, run("p" + partitions, withP));
     }
     var spark = SharedSpark.get();
-    java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
-    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
-      @Override
-      public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
-      assertSameFiles(base, run("retried", args));
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    SharedSpark.withRetriedTile(spark, 2, () -> assertSameFiles(base, run("retried", args)));
   }
 
   @Test

@@ -8,9 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +29,6 @@ import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * TFCE and cluster inference through the API on Spark, with the grid given by the image-mask seam
@@ -109,25 +106,9 @@ class TfceSparkTest {
           partitions + " partitions");
     }
 
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
+    SharedSpark.withRetriedTile(spark, 2, () -> {
       assertSame(base.result, Nlspark.oneSample(spark, x, options(mask)).result, "retried");
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    });
 
     int found = 0;
     for (double p : base.result.output("p_fwer_tfce")) {

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +21,6 @@ import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * Whole-map inference at settings other than the defaults (TFCE's E, H and connectivity, FSL's
@@ -43,25 +40,9 @@ class WholeMapParametersSparkTest {
       TfceSparkTest.assertSame(base.result, run.apply(o.copy().partitions(partitions)).result,
           partitions + " partitions");
     }
-    AtomicInteger failed = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!end.taskInfo().successful()) {
-          failed.incrementAndGet();
-        }
-      }
-    };
-    spark.sparkContext().addSparkListener(listener);
-    spark.conf().set(NlsparkConf.TEST_FAIL_ONCE_TILE, "2");
-    try {
+    SharedSpark.withRetriedTile(spark, 2, () -> {
       TfceSparkTest.assertSame(base.result, run.apply(o.copy()).result, "retried");
-      spark.sparkContext().listenerBus().waitUntilEmpty();
-      assertThat(failed.get()).as("injected task failures").isEqualTo(1);
-    } finally {
-      spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-      spark.sparkContext().removeSparkListener(listener);
-    }
+    });
   }
 
   @Test
