@@ -19,6 +19,13 @@
 # Usage: it/fault-injection.sh            (prints "fault-injection: N passed, M failed" last)
 set -uo pipefail
 set -m # background jobs keep SIGINT (without job control bash makes them ignore it)
+# Debian's python3 with numpy for the data and the checks (lib.sh's use_nibabel installs
+# python3-nibabel, which brings python3-numpy, when missing: the python3 first on PATH may have
+# no numpy). In a subshell, so nothing else of lib.sh reaches these runs.
+PYTHON=$(
+  # shellcheck source=it/lib.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" && use_nibabel >&2 && echo "$PYTHON"
+) || { echo "fault-injection: cannot find or install python3 with numpy" >&2; exit 1; }
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NL="$ROOT/bin/nlspark"
@@ -76,7 +83,7 @@ expect_complete() {
   for f in observed.npy p.npy p_fwer.npy null_max.npy summary.json; do
     [[ -s $d/$f ]] || problem "$d/$f missing"
   done
-  python3 - "$d" <<'EOF' || problem "$d is not one complete result"
+  "$PYTHON" - "$d" <<'EOF' || problem "$d is not one complete result"
 import json, sys, numpy as np
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
@@ -98,7 +105,7 @@ expect_no_traces() {
   ! grep -qE '^\s+at |Exception|ERROR ' "$ERR" \
     || problem "a stack trace or an error log line on stderr: $(grep -m3 -E '^\s+at |Exception|ERROR ' "$ERR" | tr '\n' '|')"
 }
-seed_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seed"])' "$1/summary.json" 2>/dev/null; }
+seed_of() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["seed"])' "$1/summary.json" 2>/dev/null; }
 
 # run_nl ARGS...: runs the launcher in the foreground; RC and ERR are set.
 ERR=$WORK/stderr
@@ -129,7 +136,7 @@ signal_and_wait() { # signal_and_wait SIG: signals the JVM, waits for the launch
 }
 
 # ---- data -------------------------------------------------------------------------------------
-python3 - "$WORK" <<'EOF'
+"$PYTHON" - "$WORK" <<'EOF'
 import numpy as np, sys
 w = sys.argv[1]
 r = np.random.default_rng(0)
@@ -158,7 +165,7 @@ OUT=$WORK/fresh
 run_nl --input "$X" --output "$OUT" "${ARGS[@]}"
 expect_code 0
 expect_complete "$OUT"
-python3 -c 'import json,sys; k = list(json.load(open(sys.argv[1]))); assert k[0] == "nlspark_output_format", k' \
+"$PYTHON" -c 'import json,sys; k = list(json.load(open(sys.argv[1]))); assert k[0] == "nlspark_output_format", k' \
   "$OUT/summary.json" || problem "summary.json does not start with nlspark's mark"
 verdict "a fresh run writes one complete result, its summary.json marked as nlspark's"
 
@@ -423,7 +430,7 @@ with open(sys.argv[1] + ".tmp", "w") as f:
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 time.sleep(3600)
 PY
-python3 "$WORK/listeners.py" "$WORK/ports" &
+"$PYTHON" "$WORK/listeners.py" "$WORK/ports" &
 LISTENER=$!
 for _ in $(seq 1 300); do [[ -s $WORK/ports ]] && break; sleep 0.1; done
 SILENT=0 WEB=0
@@ -567,7 +574,7 @@ left=$(find "$CUDA_TMP" -mindepth 1 -maxdepth 1 | tr '\n' ' ')
 verdict "env leaves nothing in java.io.tmpdir"
 
 # ---- memory ------------------------------------------------------------------------------------
-python3 - "$WORK/huge.npy" <<'EOF'
+"$PYTHON" - "$WORK/huge.npy" <<'EOF'
 import sys
 # A header declaring 40 x 10,000,000 float64 (3.2 GB) over a sparse file of that size.
 rows, cols = 40, 10_000_000

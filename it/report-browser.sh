@@ -21,13 +21,15 @@ if ! command -v chromium >/dev/null 2>&1; then
     >/dev/null || die "cannot install chromium"
 fi
 command -v node >/dev/null || die "node is needed to drive Chromium (DevTools protocol)"
-python3 -c 'import numpy' 2>/dev/null || die "python3 with numpy is needed to recompute counts"
+# Debian's python3 with numpy to recompute the counts (use_nibabel installs python3-nibabel, which
+# brings python3-numpy, when missing: the python3 first on PATH may have no numpy).
+use_nibabel
 
 mkdir -p "$REPO_ROOT/docs"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/data"
-python3 it/report_browser_fixture.py "$WORK/data" > "$WORK/planted.json"
+"$PYTHON" it/report_browser_fixture.py "$WORK/data" > "$WORK/planted.json"
 log "fixture: $(cat "$WORK/planted.json")"
 
 passed=0
@@ -84,7 +86,7 @@ for run in tfce glm nothing bootstrap; do
   planted=()
   [[ $run == tfce ]] && planted=("$WORK/planted.json")
   set +e
-  verdict=$(python3 "$IT_DIR/report_browser_verify.py" "$WORK/$run.page.json" "$out" "${planted[@]}")
+  verdict=$("$PYTHON" "$IT_DIR/report_browser_verify.py" "$WORK/$run.page.json" "$out" "${planted[@]}")
   set -e
   while IFS= read -r line; do
     [[ $line == RESULT* ]] || echo "$run: $line"
@@ -92,7 +94,7 @@ for run in tfce glm nothing bootstrap; do
   tally "$verdict"
   if [[ $run != bootstrap ]]; then
     set +e
-    verdict=$(python3 "$IT_DIR/report_browser_parts.py" "$WORK/$run.page.json" "$out" \
+    verdict=$("$PYTHON" "$IT_DIR/report_browser_parts.py" "$WORK/$run.page.json" "$out" \
       "$WORK/planted.json" "$run")
     set -e
     while IFS= read -r line; do
