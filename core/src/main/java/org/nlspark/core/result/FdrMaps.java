@@ -13,14 +13,11 @@ import org.nlspark.core.stats.FalseDiscoveryRate;
  * maps ({@code p_fwer*}, {@code p_cfwer*}) are already corrected and get none. The q maps are
  * made on the driver from the merged p maps, so they are as deterministic as p.
  */
-public final class FdrMaps implements Result {
-  private final Result inner;
-  private final List<Output> outputs;
+public final class FdrMaps extends DerivedResult {
   private final List<String> adjusted;
 
   private FdrMaps(Result inner, List<Output> outputs, List<String> adjusted) {
-    this.inner = inner;
-    this.outputs = outputs;
+    super(inner, outputs);
     this.adjusted = adjusted;
   }
 
@@ -46,22 +43,16 @@ public final class FdrMaps implements Result {
         adjusted.add(o.name());
       }
     }
-    return new FdrMaps(inner, List.copyOf(out), List.copyOf(adjusted));
-  }
-
-  /** The result without the q maps. */
-  public Result inner() {
-    return inner;
+    return new FdrMaps(inner, out, List.copyOf(adjusted));
   }
 
   @Override
-  public List<Output> outputs() {
-    return outputs;
+  String factKey() {
+    return "fdr";
   }
 
   @Override
-  public Map<String, Object> facts() {
-    Map<String, Object> m = new LinkedHashMap<>(inner.facts());
+  Object factValue() {
     Map<String, Object> fdr = new LinkedHashMap<>();
     fdr.put("method", "benjamini-hochberg");
     fdr.put("from", adjusted);
@@ -74,12 +65,6 @@ public final class FdrMaps implements Result {
       below.put(qName(p), count);
     }
     fdr.put("q_below_0_05", below);
-    m.put("fdr", fdr);
-    return m;
-  }
-
-  @Override
-  public int voxels() {
-    return inner.voxels();
+    return fdr;
   }
 }

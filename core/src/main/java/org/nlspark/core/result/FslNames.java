@@ -21,7 +21,7 @@ import java.util.Map;
  * and {@code fstat{f}} likewise; {@code tstat1}, {@code fstat1} and {@code tfce_tstat1} already
  * have randomise's names. Each FSL map follows its p map; NaN stays NaN. The p maps are kept.
  */
-public final class FslNames implements Result {
+public final class FslNames extends DerivedResult {
   private static final String[][] RENAMES = {
       {"p_fwer_cluster_mass_", "clusterm_corrp_"},
       {"p_fwer_cluster_", "clustere_corrp_"},
@@ -31,13 +31,10 @@ public final class FslNames implements Result {
       {"p_", "vox_p_"},
   };
 
-  private final Result inner;
-  private final List<Output> outputs;
   private final Map<String, String> written;
 
   private FslNames(Result inner, List<Output> outputs, Map<String, String> written) {
-    this.inner = inner;
-    this.outputs = outputs;
+    super(inner, outputs);
     this.written = written;
   }
 
@@ -68,23 +65,16 @@ public final class FslNames implements Result {
         written.put(fsl, "1 - " + o.name());
       }
     }
-    return new FslNames(inner, List.copyOf(out), written);
+    return new FslNames(inner, out, written);
   }
 
   @Override
-  public List<Output> outputs() {
-    return outputs;
+  String factKey() {
+    return "fsl_names";
   }
 
   @Override
-  public Map<String, Object> facts() {
-    Map<String, Object> m = new LinkedHashMap<>(inner.facts());
-    m.put("fsl_names", written);
-    return m;
-  }
-
-  @Override
-  public int voxels() {
-    return inner.voxels();
+  Object factValue() {
+    return written;
   }
 }

@@ -17,18 +17,15 @@ import org.nlspark.core.stats.ParetoTail;
  * summary.json ({@code result.tail_approximation}). Made on the driver from the merged maps, so
  * as deterministic as they are.
  */
-public final class TailApproximation implements Result {
+public final class TailApproximation extends DerivedResult {
   /** One FWER map to refine: its statistic map, its null maxima and the statistic's tail. */
   public record Target(String pFwer, String statistic, String nullMax, Tail tail,
       boolean enumerated) {}
 
-  private final Result inner;
-  private final List<Output> outputs;
   private final Map<String, Object> fits;
 
   private TailApproximation(Result inner, List<Output> outputs, Map<String, Object> fits) {
-    this.inner = inner;
-    this.outputs = outputs;
+    super(inner, outputs);
     this.fits = fits;
   }
 
@@ -77,23 +74,16 @@ public final class TailApproximation implements Result {
       double[] r = replaced.get(o.name());
       out.add(r == null ? o : new Output(o.name(), o.shape().clone(), r));
     }
-    return new TailApproximation(inner, List.copyOf(out), fits);
+    return new TailApproximation(inner, out, fits);
   }
 
   @Override
-  public List<Output> outputs() {
-    return outputs;
+  String factKey() {
+    return "tail_approximation";
   }
 
   @Override
-  public Map<String, Object> facts() {
-    Map<String, Object> m = new LinkedHashMap<>(inner.facts());
-    m.put("tail_approximation", fits);
-    return m;
-  }
-
-  @Override
-  public int voxels() {
-    return inner.voxels();
+  Object factValue() {
+    return fits;
   }
 }
