@@ -26,7 +26,7 @@ public enum PartialFamily {
   /** A voxelwise tile's partial ({@code tile.PartialResult}, big-endian). */
   TILE_PARTIAL('P', 1, "a partial result"),
   /** A glm tile's partial ({@code glm.GlmAnalysis}, big-endian). */
-  GLM_PARTIAL('G', 1, "a glm partial result"),
+  GLM_PARTIAL('G', 2, "a glm partial result"), // 2: null tails (--tail-approximation)
   /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}, big-endian). */
   WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"); // 3: cluster mass
 

@@ -260,6 +260,7 @@ public final class NlsparkOptions implements Serializable {
     if (precision != null) b.precision(precision);
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
+    if (tailApproximation) b.tailApproximation(true);
     return b.build();
   }
 
