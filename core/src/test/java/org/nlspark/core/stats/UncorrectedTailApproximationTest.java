@@ -40,7 +40,7 @@ import org.nlspark.core.tile.TileSpec;
  * for bit. Also: a strong effect gets p below 1/(P + 1); the partials merge in any order to the
  * same bytes; the retained size is the one the search needs.
  */
-class UncorrectedTailApproximationTest {
+public class UncorrectedTailApproximationTest {
   static final int N = 20;
   static final int V = 40;
   static final int P = 400;
@@ -111,7 +111,7 @@ class UncorrectedTailApproximationTest {
   /**
    * The brute-force check of one uncorrected p map; returns how many voxels the fit replaced.
    */
-  static int checkAgainstBruteForce(double[] p, double[] perm, double[] stat, double[][] nulls,
+  public static int checkAgainstBruteForce(double[] p, double[] perm, double[] stat, double[][] nulls,
       Tail tail, String what) {
     int replaced = 0;
     for (int v = 0; v < p.length; v++) {
