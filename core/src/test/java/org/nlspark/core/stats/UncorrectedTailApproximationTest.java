@@ -285,6 +285,24 @@ public class UncorrectedTailApproximationTest {
   }
 
   @Test
+  void tailsTheBudgetCannotHoldAreRefusedWithTheSizes() {
+    TilePlan plan = new TilePlan(Grid.DEFAULT, 200_000, 5000, 1, 1, 1, 1251, 2.0, "explicit");
+    assertThatThrownBy(() -> org.nlspark.core.tile.VoxelNullTails.allocate(plan, 1251))
+        .isInstanceOf(org.nlspark.core.ResourceRefusedException.class)
+        .hasMessage("Cannot keep the null tails of --tail-approximation: 200000 voxels x 1251"
+            + " retained null values need 8.01 GB on the driver, more than the 2.00 GB budget;"
+            + " lower --permutations, mask fewer voxels, raise --memory-budget-gb or drop"
+            + " --tail-approximation");
+    // a tile's cost counts the tails: 4·k keys per voxel of its block
+    JobInputs in = inputs(Analysis.ONE_SAMPLE);
+    JobSpec with = spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, true);
+    long tail = TilePlanner.tailSize(with, P);
+    assertThat(TilePlanner.bytesPerTile(with, in, GRID, 1, (int) tail)
+        - TilePlanner.bytesPerTile(spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, false), in, GRID, 1,
+            0)).isEqualTo(32L * tail * GRID.voxelBlock());
+  }
+
+  @Test
   void theGpuBackendIsRefusedWithAPointer() {
     JobSpec s = spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, true).toBuilder().backend("gpu")
         .build();
