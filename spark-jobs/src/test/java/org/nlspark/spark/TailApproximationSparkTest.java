@@ -150,4 +150,69 @@ class TailApproximationSparkTest {
     WholeMapParametersSparkTest.assertDeterministic(glm,
         opts -> Nlspark.glm(spark, yy, design, contrasts, null, opts), g);
   }
+
+  /**
+   * Samples executors read into voxel blocks (DESIGN §8): the uncorrected p of correlation and
+   * two-sample with {@code --tail-approximation} is core's LocalEngine's on the same values,
+   * bit for bit, for 1, 3 and 7 partitions and a retried task, and refined below 0.1.
+   */
+  @Test
+  void executorHeldBlocksGiveTheSameUncorrectedFits(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    SparkSession spark = SharedSpark.get();
+    int n = 14;
+    int v = 300;
+    double[] x = TestData.gaussian(21, n, v, 0);
+    double[] target = TestData.gaussian(22, 1, n, 0);
+    for (int i = 0; i < n; i++) {
+      x[i * v] = target[i] + 0.2 * x[i * v]; // one voxel strongly correlated
+      x[i * v + 1] += 3.0; // one voxel far from group y
+    }
+    java.nio.file.Path xp = TestData.matrix(dir, "x.npy", n, v, x);
+    java.nio.file.Path yp = TestData.matrix(dir, "y.npy", 9, v, TestData.gaussian(23, 9, v, 0));
+    org.nlspark.spark.io.HadoopOpener files = new org.nlspark.spark.io.HadoopOpener(
+        spark.sparkContext().hadoopConfiguration());
+    org.nlspark.spark.data.DistributedInputs corr =
+        org.nlspark.spark.data.DistributedInputs.withTarget(
+            org.nlspark.core.data.NpySamples.describe(files, xp.toString(), "--input", 8L * v * 4),
+            target);
+    org.nlspark.spark.data.DistributedInputs two =
+        org.nlspark.spark.data.DistributedInputs.twoGroups(
+            org.nlspark.core.data.NpySamples.describe(files, xp.toString(), "--input", 8L * v * 5),
+            org.nlspark.core.data.NpySamples.describe(files, yp.toString(), "--input2",
+                8L * v * 3));
+    DataMatrix xm = DataMatrix.of(n, v, x, "x");
+    DataMatrix ym = DataMatrix.of(9, v, TestData.gaussian(23, 9, v, 0), "y");
+    try {
+      spark.conf().set(org.nlspark.spark.conf.NlsparkConf.INGEST, "blocks");
+      NlsparkOptions c = NlsparkOptions.defaults().statistic("pearson").replicates(300).seed(4)
+          .grid(new Grid(64, 64)).tailApproximation(true);
+      checkBlocks(spark, org.nlspark.core.job.Analysis.CORRELATION, corr, c,
+          org.nlspark.core.job.JobInputs.withTarget(xm, target), 0);
+      NlsparkOptions t = NlsparkOptions.defaults().statistic("welch-t").replicates(300).seed(5)
+          .grid(new Grid(64, 64)).tail(Tail.UPPER).tailApproximation(true);
+      checkBlocks(spark, org.nlspark.core.job.Analysis.TWO_SAMPLE, two, t,
+          org.nlspark.core.job.JobInputs.twoGroups(xm, ym), 1);
+    } finally {
+      spark.conf().unset(org.nlspark.spark.conf.NlsparkConf.INGEST);
+    }
+  }
+
+  private static void checkBlocks(SparkSession spark, org.nlspark.core.job.Analysis analysis,
+      org.nlspark.spark.data.DistributedInputs inputs, NlsparkOptions o,
+      org.nlspark.core.job.JobInputs same, int strong) throws Exception {
+    RunReport local = new org.nlspark.core.engine.LocalEngine(2, o.grid(), null)
+        .run(o.toSpec(analysis), same);
+    RunReport plain = new org.nlspark.core.engine.LocalEngine(2, o.grid(), null)
+        .run(o.copy().tailApproximation(false).toSpec(analysis), same);
+    for (Integer partitions : new Integer[] {1, 3, 7}) {
+      RunReport blocks = Nlspark.run(spark, analysis, inputs, o.copy().partitions(partitions),
+          false);
+      assertThat(blocks.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
+      checkUncorrected(blocks, plain, local, "p", strong, 300);
+    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 2,
+        () -> Nlspark.run(spark, analysis, inputs, o.copy().partitions(3), false));
+    checkUncorrected(retried, plain, local, "p", strong, 300);
+  }
 }
