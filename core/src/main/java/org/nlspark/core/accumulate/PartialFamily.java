@@ -15,6 +15,8 @@ import java.util.Locale;
 public enum PartialFamily {
   /** {@link TailAccumulator}: the retained tails (little-endian). */
   TAIL_ACCUMULATOR('T', 1, "TailAccumulator"),
+  /** {@link TailAccumulator#upperOnly}: the retained largest values only (little-endian). */
+  UPPER_TAIL_ACCUMULATOR('U', 1, "TailAccumulator (upper only)"),
   /** {@link MomentAccumulator}: window moments (little-endian). */
   MOMENT_ACCUMULATOR('M', 1, "MomentAccumulator"),
   /** {@link ExceedanceCounter}: exceedance counts (little-endian). */

@@ -98,8 +98,8 @@ public final class GlmAnalysis implements TileAnalysis {
    * The same analysis whose tiles keep, with {@code tail} true, each voxel's largest null keys
    * of every contrast whose draws are not enumerated, so that each uncorrected p below 0.1 is
    * refined by a generalised Pareto fit to the voxel's own null (DESIGN §4, {@code
-   * --tail-approximation}); the cost is k = {@link ParetoTail#retainedTailSize}(P) keys per
-   * voxel and contrast at each end of a {@link TailAccumulator}.
+   * --tail-approximation}); the cost is 2·k keys per voxel and contrast (an upper-only {@link
+   * TailAccumulator}, k = {@link ParetoTail#retainedTailSize}(P)).
    */
   public GlmAnalysis withTailApproximation(boolean tail) {
     if (tail == tailApproximation) {
@@ -304,7 +304,7 @@ public final class GlmAnalysis implements TileAnalysis {
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
     long accumulators = b * 24 + (long) windowsPerTile * w * 8 * model.contrasts().size();
     for (int c = 0; c < draws.size(); c++) {
-      accumulators += 4L * nullTailSize(c) * b * 8; // null tails: two regions of 2k keys
+      accumulators += 2L * nullTailSize(c) * b * 8; // null tails: a region of 2k keys
     }
     return kernel + accumulators;
   }
@@ -431,7 +431,7 @@ public final class GlmAnalysis implements TileAnalysis {
         if (end > first) {
           nullMax = options.fwer() ? new NullMaxAccumulator(first, (int) (end - first)) : null;
           int retained = nullTailSize(tailApproximation, d);
-          nullTails = retained > 0 ? new TailAccumulator(b, retained) : null;
+          nullTails = retained > 0 ? TailAccumulator.upperOnly(b, retained) : null;
           double[] buf = new double[grid.window() * b];
           for (long w = first; w < end; w += grid.window()) {
             int rows = (int) Math.min(grid.window(), end - w);

@@ -70,10 +70,9 @@ public final class TileExecutor {
     ExceedanceCounter counts = new ExceedanceCounter(b);
     NullMaxAccumulator nullMax = spec.fwer()
         ? new NullMaxAccumulator(firstReplicate, rowsInTile) : null;
-    // --tail-approximation: each voxel's largest null keys (the upper tail of the keys; the
-    // lower one the accumulator also keeps is not read)
-    TailAccumulator nullTails = plan.tailSize() > 0 ? new TailAccumulator(b, plan.tailSize())
-        : null;
+    // --tail-approximation: each voxel's largest null keys
+    TailAccumulator nullTails = plan.tailSize() > 0
+        ? TailAccumulator.upperOnly(b, plan.tailSize()) : null;
     for (int k = 0; k < tile.windowCount(); k++) {
       int window = tile.firstWindow() + k;
       int rows = plan.windowRows(window);

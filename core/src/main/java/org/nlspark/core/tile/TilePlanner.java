@@ -120,7 +120,7 @@ public final class TilePlanner {
           + (spec.saveSamples() ? windowsPerTile * w * b * 8 : 0);
     } else {
       acc = b * 24 + windowsPerTile * w * 8
-          + 4L * tail * b * 8; // null tails (--tail-approximation): two regions of 2k keys
+          + 2L * tail * b * 8; // null tails (--tail-approximation): a region of 2k keys
     }
     return data + cells + acc;
   }

@@ -7,9 +7,8 @@ import org.nlspark.core.stats.ParetoTail;
 
 /**
  * The merge state of {@code --tail-approximation} for uncorrected p (DESIGN §4): per voxel block
- * a {@link TailAccumulator} of each voxel's null keys, whose upper end holds the voxel's largest
- * k = {@link ParetoTail#retainedTailSize}(P) keys (its lower end, which the accumulator keeps as
- * well, is not read). Tiles send their block's accumulator; merges are exact in any order
+ * an upper-only {@link TailAccumulator} of each voxel's null keys, holding the voxel's largest
+ * k = {@link ParetoTail#retainedTailSize}(P) keys. Tiles send their block's accumulator; merges are exact in any order
  * (TailAccumulator's invariants), so the tails — and the fits made from them — are the same for
  * any partitioning and retry.
  */
@@ -24,9 +23,9 @@ public final class VoxelNullTails {
     this.blocks = blocks;
   }
 
-  /** Bytes of the merge state of {@code voxels} voxels: 4·k keys each (2k at each end). */
+  /** Bytes of the merge state of {@code voxels} voxels: room for 2·k keys each. */
   public static long bytes(int voxels, int retained) {
-    return 32L * retained * voxels;
+    return 16L * retained * voxels;
   }
 
   /**
@@ -45,8 +44,8 @@ public final class VoxelNullTails {
     Grid grid = plan.grid();
     TailAccumulator[] blocks = new TailAccumulator[plan.blocks()];
     for (int k = 0; k < blocks.length; k++) {
-      blocks[k] = new TailAccumulator(grid.blockEnd(k, plan.voxels()) - grid.blockStart(k),
-          retained);
+      blocks[k] = TailAccumulator.upperOnly(grid.blockEnd(k, plan.voxels())
+          - grid.blockStart(k), retained);
     }
     return new VoxelNullTails(grid, retained, blocks);
   }

@@ -232,7 +232,7 @@ public class UncorrectedTailApproximationTest {
       // the merged null tails of every block, as bytes
       for (int block = 0; block < plan.blocks(); block++) {
         org.nlspark.core.accumulate.TailAccumulator merged =
-            new org.nlspark.core.accumulate.TailAccumulator(
+            org.nlspark.core.accumulate.TailAccumulator.upperOnly(
                 GRID.blockEnd(block, V) - GRID.blockStart(block), plan.tailSize());
         for (byte[] bytes : shuffled) {
           PartialResult part = PartialResult.fromBytes(bytes);
@@ -290,16 +290,16 @@ public class UncorrectedTailApproximationTest {
     assertThatThrownBy(() -> org.nlspark.core.tile.VoxelNullTails.allocate(plan, 1251))
         .isInstanceOf(org.nlspark.core.ResourceRefusedException.class)
         .hasMessage("Cannot keep the null tails of --tail-approximation: 200000 voxels x 1251"
-            + " retained null values need 8.01 GB on the driver, more than the 2.00 GB budget;"
+            + " retained null values need 4.00 GB on the driver, more than the 2.00 GB budget;"
             + " lower --permutations, mask fewer voxels, raise --memory-budget-gb or drop"
             + " --tail-approximation");
-    // a tile's cost counts the tails: 4·k keys per voxel of its block
+    // a tile's cost counts the tails: 2·k keys per voxel of its block
     JobInputs in = inputs(Analysis.ONE_SAMPLE);
     JobSpec with = spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, true);
     long tail = TilePlanner.tailSize(with, P);
     assertThat(TilePlanner.bytesPerTile(with, in, GRID, 1, (int) tail)
         - TilePlanner.bytesPerTile(spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, false), in, GRID, 1,
-            0)).isEqualTo(32L * tail * GRID.voxelBlock());
+            0)).isEqualTo(16L * tail * GRID.voxelBlock());
   }
 
   @Test
