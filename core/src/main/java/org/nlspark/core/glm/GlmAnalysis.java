@@ -203,7 +203,8 @@ public final class GlmAnalysis implements TileAnalysis {
    * The same with variance smoothing of every t contrast's maps by a Gaussian of {@code
    * sigmaMm} ({@code --variance-smoothing}, DESIGN §9; null for none) on voxels of {@code
    * voxelSizesMm} (axes i, j, k): then every statistic and p-value of the run is of the
-   * pseudo-t, and the settings may ask for nothing else. F contrasts are refused (exit 2).
+   * pseudo-t, and the settings may be empty (smoothing alone still needs whole maps). F
+   * contrasts are refused (exit 2).
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
       org.nlspark.core.tfce.WholeMapSettings settings, Double sigmaMm, double[] voxelSizesMm) {

@@ -15,8 +15,8 @@ import org.nlspark.core.InvalidInputException;
  * VarianceSmoothing} divides by the equally smoothed mask the normalisation cancels in the
  * result; it is kept so smoothed values stay on the data's scale. The 3-D kernel is the product
  * w_i(di) w_j(dj) w_k(dk) on the box |di| ≤ R_i, |dj| ≤ R_j, |dk| ≤ R_k: an isotropic Gaussian in
- * world mm when the axes are orthogonal (an oblique affine's shear is ignored, as FSL's
- * smoothing uses the voxel dimensions only).
+ * world mm when the axes are orthogonal (an oblique affine's shear is ignored: the kernel runs
+ * along the voxel axes).
  *
  * <p><b>Convolution</b>: the masked values are placed on the grid (0 outside the mask), then
  * filtered along k, j and i in turn (zero outside the grid), each output a sum over the offsets
