@@ -241,12 +241,33 @@ public final class GlmAnalysis implements TileAnalysis {
   /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
       org.nlspark.core.tfce.WholeMapSettings settings) {
+    return withWholeMaps(mask, settings, null, null);
+  }
+
+  /**
+   * The same with variance smoothing of every t contrast's maps by a Gaussian of {@code
+   * sigmaMm} ({@code --variance-smoothing}, DESIGN §9; null for none) on voxels of {@code
+   * voxelSizesMm} (axes i, j, k): then every statistic and p-value of the run is of the
+   * pseudo-t, and the settings may be empty (smoothing alone still needs whole maps). F
+   * contrasts are refused (exit 2).
+   */
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+      org.nlspark.core.tfce.WholeMapSettings settings, Double sigmaMm, double[] voxelSizesMm) {
     if (data == null) {
       throw new IllegalStateException("[BUG] TFCE and cluster inference need the samples in"
           + " memory, but this glm's are held by executors");
     }
-    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
-        settings, voxels));
+    if (sigmaMm == null) {
+      return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
+          settings, voxels), null);
+    }
+    org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+    GlmWholeMapAnalysis.requireTContrasts(model.contrasts().stream()
+        .filter(c -> c.kind() == GlmContrast.Kind.F).count());
+    org.nlspark.core.tfce.WholeMapInference maps =
+        org.nlspark.core.tfce.WholeMapInference.ofMaps(mask, settings, voxels);
+    return new GlmWholeMapAnalysis(this, maps,
+        org.nlspark.core.tfce.VarianceSmoothing.of(mask, sigmaMm, voxelSizesMm));
   }
 
   List<GlmDraws> draws() {

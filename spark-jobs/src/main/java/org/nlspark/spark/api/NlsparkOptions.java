@@ -358,6 +358,24 @@ public final class NlsparkOptions implements Serializable {
     return s.withTfce(tfceE, tfceH, tfceConnectivity);
   }
 
+  private Double varianceSmoothingMm;
+
+  /**
+   * glm: smooth each draw's residual variance by a Gaussian of standard deviation {@code
+   * sigmaMm} mm inside the mask and test the pseudo-t ({@code --variance-smoothing}, randomise's
+   * {@code -v}; finite and &gt; 0; null = off; t contrasts and image inputs only).
+   */
+  public NlsparkOptions varianceSmoothing(Double sigmaMm) {
+    this.varianceSmoothingMm = sigmaMm == null ? null
+        : org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+    return this;
+  }
+
+  /** Null when off. */
+  public Double varianceSmoothing() {
+    return varianceSmoothingMm;
+  }
+
   private boolean demean;
 
   /**
