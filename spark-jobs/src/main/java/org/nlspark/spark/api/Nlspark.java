@@ -527,7 +527,7 @@ public final class Nlspark {
   static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis,
       NlsparkOptions o) {
     if (!o.wholeMapInference() && o.varianceSmoothing() == null) {
-      return analysis;
+      return analysis.withTailApproximation(o.tailApproximation());
     }
     MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
     if (o.varianceSmoothing() == null) {
@@ -597,13 +597,14 @@ public final class Nlspark {
     if (ingest.get("mode").equals("blocks")) {
       return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(
           inputs.x().samples(), inputs.x().voxels(), d, c, glm, o.backendRequested(),
-          o.memoryBudgetGb()), inputs, ingest);
+          o.memoryBudgetGb()).withTailApproximation(o.tailApproximation()), inputs, ingest);
     }
     long start = System.nanoTime();
     DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
     return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm,
-        o.backendRequested(), o.memoryBudgetGb()), null, ingest);
+        o.backendRequested(), o.memoryBudgetGb()).withTailApproximation(o.tailApproximation()),
+        null, ingest);
   }
 
   /**

@@ -260,6 +260,9 @@ public final class NlsparkOptions implements Serializable {
     if (precision != null) b.precision(precision);
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
+    // per-voxel null tails for the uncorrected p: voxelwise runs only (whole-map runs refine
+    // their FWER maps from null_max* after the merge, in Nlspark.withFdr)
+    if (tailApproximation && !wholeMapInference()) b.tailApproximation(true);
     return b.build();
   }
 
