@@ -23,6 +23,7 @@ import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /**
  * Runs any analysis' tiles on a thread pool in this JVM — one of the two schedulers (the Spark
@@ -75,7 +76,7 @@ public final class LocalEngine {
   }
 
   public RunReport run(JobSpec spec, JobInputs inputs) {
-    return run(PreparedJob.prepare(spec, inputs, threads, grid));
+    return run(VoxelwiseAnalysis.prepare(spec, inputs, threads, grid));
   }
 
   /**

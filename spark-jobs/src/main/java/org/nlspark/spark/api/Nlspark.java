@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
@@ -376,7 +376,7 @@ public final class Nlspark {
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
-        : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
+        : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
     return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
   }
 
