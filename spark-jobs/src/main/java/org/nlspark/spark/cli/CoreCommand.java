@@ -10,8 +10,8 @@ import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
 import picocli.CommandLine.Mixin;
+import org.nlspark.spark.output.HadoopOutput;
 
 /**
  * What the isc, timeseries-correlation and ridge-bootstrap commands share: the common options of
@@ -75,7 +75,7 @@ abstract class CoreCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+      try (HadoopOutput.OutputDir.Reservation reserved = HadoopOutput.OutputDir.preflight(conf,
           output, overwrite, 0, inputPaths())) {
         RunReport report = execute(spark);
         Map<String, Object> summary = Summaries.summary(report, argv);

@@ -12,11 +12,11 @@ import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.nlspark.spark.output.HadoopOutput;
 
 /**
  * {@code nlspark glm}: general linear model permutation inference (DESIGN §9), the randomise /
@@ -168,7 +168,7 @@ final class GlmCommand extends NlsparkCommand {
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark glm")) {
       SparkSession spark = session.spark;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
-      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+      try (HadoopOutput.OutputDir.Reservation reserved = HadoopOutput.OutputDir.preflight(conf,
           output, common.overwrite, 0, inputs())) {
         // The files are read and the model checked (exit 2) before any tile runs.
         TileAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);

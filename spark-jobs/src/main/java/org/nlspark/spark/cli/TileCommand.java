@@ -11,10 +11,11 @@ import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.nlspark.spark.output.HadoopOutput;
 
 /**
  * What bootstrap, one-sample, two-sample and correlation share: the tile pipeline through
@@ -146,7 +147,7 @@ abstract class TileCommand extends NlsparkCommand {
       if (mask != null) {
         inputs.add(mask);
       }
-      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
+      try (HadoopOutput.OutputDir.Reservation reserved = HadoopOutput.OutputDir.preflight(conf,
           output, common.overwrite, expectedOutputBytes(conf, options),
           inputs.toArray(new String[0]))) {
         study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
@@ -169,7 +170,7 @@ abstract class TileCommand extends NlsparkCommand {
    * float64 maps, the saved draws), for the free-space check; 0 when the header says nothing.
    */
   private long expectedOutputBytes(Configuration conf, NlsparkOptions options) {
-    long voxels = HadoopFiles.npyColumns(conf, input);
+    long voxels = NpyInputs.npyColumns(conf, input);
     if (voxels <= 0) {
       return 0;
     }

@@ -45,7 +45,7 @@ public final class HadoopNiftiFiles {
     Path path = UserPaths.toPath(uri, flag);
     refuseAnalyze(path.getName(), what, null);
     try {
-      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
+      FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
       // an existing path is taken as it is, brackets and all ("run[1]/" is a directory name)
       if (ImageInputs.isGlob(uri) && !exists(fs, path)) {
         FileStatus[] matches = fs.globStatus(path);
@@ -205,7 +205,7 @@ public final class HadoopNiftiFiles {
     for (String entry : ImageInputs.parseList(content, what)) {
       Path resolved = entryPath(parent, entry, what);
       refuseAnalyze(resolved.getName(), "the input list " + what, entry);
-      FileSystem entryFs = HadoopFiles.withoutChecksums(resolved.getFileSystem(fs.getConf()));
+      FileSystem entryFs = NpyInputs.withoutChecksums(resolved.getFileSystem(fs.getConf()));
       checkLocal(entryFs.makeQualified(resolved), "the input list " + what + " (its entry "
           + entry + ")", false);
       FileStatus status;
@@ -252,7 +252,7 @@ public final class HadoopNiftiFiles {
     String what = flag + " " + uri;
     Path path = UserPaths.toPath(uri, flag);
     try {
-      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
+      FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
       FileStatus status;
       try {
         status = fs.getFileStatus(path);
@@ -278,7 +278,7 @@ public final class HadoopNiftiFiles {
     Path path = UserPaths.toPath(uri, flag);
     refuseAnalyze(path.getName(), what, null);
     try {
-      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
+      FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
       FileStatus status;
       try {
         status = fs.getFileStatus(path);

@@ -1,4 +1,4 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +12,8 @@ import org.nlspark.core.io.Json;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.report.Report;
 import org.nlspark.report.ReportFiles;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.io.UserPaths;
 
 /**
  * report.html of a finished output directory on any Hadoop file system. It is written after
@@ -27,7 +29,7 @@ public final class HadoopReport {
   /** The directory's files, read through Hadoop. */
   public static ReportFiles files(Configuration conf, String dir) {
     Path root = UserPaths.toPath(dir, "DIR");
-    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     return new ReportFiles() {
       @Override
       public String location() {
@@ -97,9 +99,9 @@ public final class HadoopReport {
       }
     }
     String html = Report.render(files(conf, dir), under, underlay);
-    HadoopFiles.OutputDir.pause("report");
+    HadoopOutput.OutputDir.pause("report");
     Path root = UserPaths.toPath(dir, "DIR");
-    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     Path target = new Path(root, Report.FILE);
     Path temp = new Path(root, Report.TEMP_PREFIX + ProcessHandle.current().pid() + "-"
         + System.nanoTime());
@@ -109,7 +111,7 @@ public final class HadoopReport {
           out.write(html.getBytes(StandardCharsets.UTF_8));
         }
       } catch (org.apache.hadoop.fs.FSError e) {
-        throw HadoopFiles.OutputDir.ioCause(e); // a full disk, as Hadoop's local streams say it
+        throw UserPaths.ioCause(e); // a full disk, as Hadoop's local streams say it
       }
       if (fs.exists(target)) {
         fs.delete(target, false);
