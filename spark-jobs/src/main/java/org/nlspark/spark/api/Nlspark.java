@@ -607,13 +607,8 @@ public final class Nlspark {
       // a FIFO would block the read for ever
       org.nlspark.spark.io.HadoopNiftiFiles.checkLocal(fs.makeQualified(path), flag + " " + uri,
           false);
-      org.apache.hadoop.fs.FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (java.io.FileNotFoundException e) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": no such file; check the path");
-      }
+      org.apache.hadoop.fs.FileStatus status =
+          org.nlspark.spark.io.UserPaths.status(fs, path, flag + " " + uri);
       if (!status.isFile()) {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is not a regular file");

@@ -258,7 +258,7 @@ public final class HadoopNiftiFiles {
         status = fs.getFileStatus(path);
       } catch (FileNotFoundException e) {
         checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
-        throw new InvalidInputException("Cannot read " + what + ": no such file; check the path");
+        throw UserPaths.noSuchFile(what);
       }
       if (status.isDirectory()) {
         throw new InvalidInputException(
@@ -284,7 +284,7 @@ public final class HadoopNiftiFiles {
         status = fs.getFileStatus(path);
       } catch (FileNotFoundException e) {
         checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
-        throw new InvalidInputException("Cannot read " + what + ": no such file; check the path");
+        throw UserPaths.noSuchFile(what);
       }
       if (status.isDirectory()) {
         throw new InvalidInputException("Cannot read " + what + ": it is a directory, not a"

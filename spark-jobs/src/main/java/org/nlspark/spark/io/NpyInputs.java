@@ -87,13 +87,7 @@ public final class NpyInputs {
     if (UserPaths.isLocal(fs.makeQualified(path))) {
       UserPaths.checkLocalInput(UserPaths.localFile(fs.makeQualified(path)), flag, uri);
     }
-    FileStatus status;
-    try {
-      status = fs.getFileStatus(path);
-    } catch (java.io.FileNotFoundException e) {
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": no such file; check the path");
-    }
+    FileStatus status = UserPaths.status(fs, path, flag + " " + uri);
     if (status.isDirectory()) {
       throw new InvalidInputException("Cannot read " + flag + " " + uri
           + ": it is a directory, not an .npy file");
@@ -150,32 +144,16 @@ public final class NpyInputs {
       return;
     }
     long needed = count > Long.MAX_VALUE / 8 ? Long.MAX_VALUE : count * 8;
-    if (needed <= freeHeap()) {
+    if (HeapCheck.fits(needed)) {
       return;
     }
-    System.gc(); // what looked used may be garbage; decide on what a collection leaves
-    long free = freeHeap();
-    if (needed <= free) {
-      return;
-    }
+    long free = HeapCheck.free();
     throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s: its header"
         + " declares shape %s, which needs %s as float64 values, but only %s of the %s Java heap"
         + " is free; give nlspark more memory (NLSPARK_JAVA_OPTS=-Xmx<size> for bin/nlspark,"
         + " --driver-memory under spark-submit) or split the input", name,
-        NpyHeader.formatShape(header.shape()), bytes(needed), bytes(free),
-        bytes(Runtime.getRuntime().maxMemory())));
-  }
-
-  public static long freeHeap() {
-    Runtime r = Runtime.getRuntime();
-    return r.maxMemory() - (r.totalMemory() - r.freeMemory());
-  }
-
-  public static String bytes(long n) {
-    if (n >= 1L << 30) {
-      return String.format(Locale.ROOT, "%.1f GiB", n / (double) (1L << 30));
-    }
-    return String.format(Locale.ROOT, "%.1f MiB", n / (double) (1L << 20));
+        NpyHeader.formatShape(header.shape()), HeapCheck.format(needed), HeapCheck.format(free),
+        HeapCheck.format(Runtime.getRuntime().maxMemory())));
   }
 
   /** The local file system without its .crc side files (outputs are read by numpy, not Hadoop). */

@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
@@ -130,8 +131,7 @@ public final class UserPaths {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is a symbolic link to a file that does not exist; fix the link or the path");
       }
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": no such file; check the path");
+      throw noSuchFile(flag + " " + uri);
     } catch (IOException e) {
       throw environment(e, "read", flag, uri);
     }
@@ -225,5 +225,24 @@ public final class UserPaths {
   public static IOException ioCause(Throwable e) {
     return e.getCause() instanceof IOException ? (IOException) e.getCause()
         : new IOException(String.valueOf(e.getMessage()), e);
+  }
+
+  /** The one message for an input that is not there: "Cannot read WHAT: no such file; ...". */
+  public static InvalidInputException noSuchFile(String what) {
+    return noSuchFile(what, "check the path");
+  }
+
+  /** {@link #noSuchFile(String)} with the advice that fits the input in place of the default. */
+  public static InvalidInputException noSuchFile(String what, String advice) {
+    return new InvalidInputException("Cannot read " + what + ": no such file; " + advice);
+  }
+
+  /** The one way inputs are looked up: the file's status, or {@link #noSuchFile(String)}. */
+  public static FileStatus status(FileSystem fs, Path path, String what) throws IOException {
+    try {
+      return fs.getFileStatus(path);
+    } catch (java.io.FileNotFoundException e) {
+      throw noSuchFile(what);
+    }
   }
 }

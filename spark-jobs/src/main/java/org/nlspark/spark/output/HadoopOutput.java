@@ -1,7 +1,6 @@
 package org.nlspark.spark.output;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,6 +22,7 @@ import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.result.Output;
 import org.nlspark.spark.conf.TestHooks;
+import org.nlspark.spark.io.HeapCheck;
 import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.io.UserPaths;
 
@@ -264,8 +264,8 @@ public final class HadoopOutput {
       }
       if (usable < expectedBytes) {
         throw new ResourceRefusedException("Cannot write --output " + uri + ": the results need"
-            + " about " + NpyInputs.bytes(expectedBytes) + " but its file system has "
-            + NpyInputs.bytes(usable)
+            + " about " + HeapCheck.format(expectedBytes) + " but its file system has "
+            + HeapCheck.format(usable)
             + " free; free space or choose another directory");
       }
     }
@@ -305,20 +305,13 @@ public final class HadoopOutput {
     }
 
     public synchronized void writeNpy(String fileName, long[] shape, double[] values) {
-      Path temp = newTemp(fileName);
-      boolean first = fileCount == 1;
-      try (OutputStream out = fs.create(temp, false)) {
+      boolean first = fileCount == 0;
+      writeStream(fileName, out -> {
         if (first) {
           pause("first-write");
         }
         NpyWriter.writeFloat64(out, shape, values);
-      } catch (IOException e) {
-        throw failedWrite(temp, fileName, e);
-      } catch (UncheckedIOException e) {
-        throw failedWrite(temp, fileName, e.getCause());
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw failedWrite(temp, fileName, UserPaths.ioCause(e));
-      }
+      });
     }
 
     /**
@@ -338,26 +331,16 @@ public final class HadoopOutput {
 
     /** Writes bytes as they are (a list file, a text), like {@link #writeNiftiMap}. */
     public void writeBytes(String fileName, byte[] bytes) {
-      writeStream(fileName, out -> {
-        try {
-          out.write(bytes);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      writeStream(fileName, out -> out.write(bytes));
     }
 
-    private synchronized void writeStream(String fileName,
-        java.util.function.Consumer<OutputStream> body) {
+    /** Writes one file under a temporary name ({@link AtomicFile}); {@link #commit} renames it. */
+    private synchronized void writeStream(String fileName, AtomicFile.Body body) {
       Path temp = newTemp(fileName);
-      try (OutputStream out = fs.create(temp, false)) {
-        body.accept(out);
+      try {
+        AtomicFile.writeTemp(fs, temp, body);
       } catch (IOException e) {
         throw failedWrite(temp, fileName, e);
-      } catch (UncheckedIOException e) {
-        throw failedWrite(temp, fileName, e.getCause());
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw failedWrite(temp, fileName, UserPaths.ioCause(e));
       }
     }
 
@@ -430,12 +413,11 @@ public final class HadoopOutput {
           value = OutputFormat.marked(value); // how a later run knows the directory is nlspark's
         }
         Path temp = newTempForJson(e.getKey());
-        try (OutputStream out = fs.create(temp, false)) {
-          out.write((Json.write(value) + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] text = (Json.write(value) + "\n").getBytes(StandardCharsets.UTF_8);
+        try {
+          AtomicFile.writeTemp(fs, temp, out -> out.write(text));
         } catch (IOException ex) {
           throw failedWrite(temp, e.getKey(), ex);
-        } catch (org.apache.hadoop.fs.FSError ex) {
-          throw failedWrite(temp, e.getKey(), UserPaths.ioCause(ex));
         }
       }
       OutputJournal journal = new OutputJournal();

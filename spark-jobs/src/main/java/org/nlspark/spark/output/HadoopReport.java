@@ -1,7 +1,6 @@
 package org.nlspark.spark.output;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -82,8 +81,8 @@ public final class HadoopReport {
       FileSystem ufs = UserPaths.fileSystem(u, conf, "--underlay", underlay);
       try {
         if (!ufs.isFile(u)) {
-          throw new org.nlspark.core.InvalidInputException("Cannot read the underlay "
-              + underlay + ": no such file; give --underlay a 3-D NIfTI on the run's grid");
+          throw UserPaths.noSuchFile("the underlay " + underlay,
+              "give --underlay a 3-D NIfTI on the run's grid");
         }
         long size = ufs.getFileStatus(u).getLen();
         if (size > MAX_READ) {
@@ -106,25 +105,8 @@ public final class HadoopReport {
     Path temp = new Path(root, Report.TEMP_PREFIX + ProcessHandle.current().pid() + "-"
         + System.nanoTime());
     try {
-      try {
-        try (OutputStream out = fs.create(temp, false)) {
-          out.write(html.getBytes(StandardCharsets.UTF_8));
-        }
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw UserPaths.ioCause(e); // a full disk, as Hadoop's local streams say it
-      }
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(temp, target)) {
-        throw new IOException("rename of " + temp + " to " + target + " failed");
-      }
+      AtomicFile.write(fs, temp, target, out -> out.write(html.getBytes(StandardCharsets.UTF_8)));
     } catch (IOException e) {
-      try {
-        fs.delete(temp, false);
-      } catch (IOException | RuntimeException ignored) {
-        // the next run on the directory removes nlspark's temporary files
-      }
       throw UserPaths.environment(e, "write", "the report of", dir);
     }
     return target.toString();
