@@ -1,6 +1,6 @@
 package org.nlspark.spark.api;
 
-import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
@@ -143,9 +143,7 @@ public final class NlsparkOptions implements Serializable {
 
   /** The options of an isc run; replicates are B (bootstrap null) or the surrogates drawn. */
   public Isc.Options toIscOptions() {
-    if (backend != null && backend.equals("gpu")) {
-      throw gpuRefused("isc");
-    }
+    BackendSupport.CPU_ONLY.check("isc", backend);
     IscNull nul = IscNull.parse(nullMethod == null ? "bootstrap" : nullMethod);
     return new Isc.Options(IscSummary.parse(iscSummary == null ? "pairwise" : iscSummary),
         IscMetric.parse(iscMetric == null ? "median" : iscMetric), nul,
@@ -156,9 +154,7 @@ public final class NlsparkOptions implements Serializable {
 
   /** The options of a timeseries-correlation run. */
   public TimeSeriesCorrelation.Options toTimeSeriesOptions() {
-    if (backend != null && backend.equals("gpu")) {
-      throw gpuRefused("timeseries-correlation");
-    }
+    BackendSupport.CPU_ONLY.check("timeseries-correlation", backend);
     return new TimeSeriesCorrelation.Options(
         SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod, "--null"),
         replicates == null ? 5000 : replicates, tail == null ? Tail.TWO : tail,
@@ -167,19 +163,11 @@ public final class NlsparkOptions implements Serializable {
 
   /** The options of a ridge-bootstrap run (budget: explicit, else resolved by the engine). */
   public RidgeBootstrap.Options toRidgeOptions() {
-    if (backend != null && backend.equals("gpu")) {
-      throw gpuRefused("ridge-bootstrap");
-    }
+    BackendSupport.CPU_ONLY.check("ridge-bootstrap", backend);
     return new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha,
         replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
         seed == null ? 0 : seed, saveSamples != null && saveSamples,
         memoryBudgetGb);
-  }
-
-  private static ResourceRefusedException gpuRefused(String command) {
-    return new ResourceRefusedException("Cannot run " + command + " on a GPU: a GPU was"
-        + " requested explicitly (--backend gpu), but this command has CPU kernels only; use"
-        + " --backend cpu or auto");
   }
 
   // glm (DESIGN §9): the files are Hadoop URIs, read by Nlspark.glm.
