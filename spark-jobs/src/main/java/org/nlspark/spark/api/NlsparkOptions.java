@@ -147,7 +147,9 @@ public final class NlsparkOptions implements Serializable {
     IscNull nul = IscNull.parse(nullMethod == null ? "bootstrap" : nullMethod);
     return new Isc.Options(IscSummary.parse(iscSummary == null ? "pairwise" : iscSummary),
         IscMetric.parse(iscMetric == null ? "median" : iscMetric), nul,
-        replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
+        replicates != null ? replicates : nul == IscNull.BOOTSTRAP
+            ? JobSpec.DEFAULT_BOOTSTRAP_SAMPLES : JobSpec.DEFAULT_PERMUTATIONS,
+        confidence == null ? JobSpec.DEFAULT_CONFIDENCE : confidence,
         tail == null ? Tail.TWO : tail, fwer == null || fwer, seed == null ? 0 : seed,
         saveSamples != null && saveSamples, grid);
   }
@@ -157,7 +159,8 @@ public final class NlsparkOptions implements Serializable {
     BackendSupport.CPU_ONLY.check("timeseries-correlation", backend);
     return new TimeSeriesCorrelation.Options(
         SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod, "--null"),
-        replicates == null ? 5000 : replicates, tail == null ? Tail.TWO : tail,
+        replicates == null ? JobSpec.DEFAULT_PERMUTATIONS : replicates,
+        tail == null ? Tail.TWO : tail,
         fwer == null || fwer, seed == null ? 0 : seed, grid);
   }
 
@@ -165,7 +168,8 @@ public final class NlsparkOptions implements Serializable {
   public RidgeBootstrap.Options toRidgeOptions() {
     BackendSupport.CPU_ONLY.check("ridge-bootstrap", backend);
     return new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha,
-        replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
+        replicates == null ? JobSpec.DEFAULT_BOOTSTRAP_SAMPLES : replicates,
+        confidence == null ? JobSpec.DEFAULT_CONFIDENCE : confidence,
         seed == null ? 0 : seed, saveSamples != null && saveSamples,
         memoryBudgetGb);
   }
@@ -217,7 +221,7 @@ public final class NlsparkOptions implements Serializable {
       throw new InvalidInputException("Cannot permute whole blocks: --whole-blocks needs"
           + " --exchangeability-blocks FILE");
     }
-    long p = replicates == null ? 5000 : replicates;
+    long p = replicates == null ? JobSpec.DEFAULT_PERMUTATIONS : replicates;
     if (p < 1) {
       throw new InvalidInputException("--permutations must be >= 1, but was: " + p);
     }

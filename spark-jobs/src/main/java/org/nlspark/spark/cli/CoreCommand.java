@@ -2,6 +2,7 @@ package org.nlspark.spark.cli;
 
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.BackendSupport;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
@@ -68,7 +69,7 @@ abstract class CoreCommand extends AnalysisCommand {
   }
 
   static double confidence(Double value) {
-    double v = value == null ? 0.95 : value;
+    double v = value == null ? JobSpec.DEFAULT_CONFIDENCE : value;
     if (!(v > 0 && v < 1)) {
       throw new InvalidInputException("--confidence must be in (0, 1), but was: " + v);
     }

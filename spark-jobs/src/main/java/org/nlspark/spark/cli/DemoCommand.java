@@ -8,6 +8,7 @@ import org.nlspark.core.backend.Blas;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.spark.api.Nlspark;
@@ -42,7 +43,7 @@ public final class DemoCommand extends NlsparkCommand {
   Long samples;
 
   @Option(names = "--permutations", paramLabel = "P", order = 11,
-      description = "sign-flip permutations (default 5000)")
+      description = "sign-flip permutations (default " + JobSpec.DEFAULT_PERMUTATIONS + ")")
   Long permutations;
 
   @Mixin CommonOptions common;

@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.GlmDraws;
@@ -77,7 +78,8 @@ final class GlmCommand extends AnalysisCommand {
   boolean wholeBlocks;
 
   @Option(names = "--permutations", paramLabel = "P", order = 20,
-      description = "number of permutations (default 5000; all of them when fewer exist)")
+      description = "number of permutations (default " + JobSpec.DEFAULT_PERMUTATIONS
+          + "; all of them when fewer exist)")
   Long permutations;
 
   @Option(names = "--tail", paramLabel = "upper|lower|two", order = 21,
@@ -163,7 +165,8 @@ final class GlmCommand extends AnalysisCommand {
   @Override
   void beforeSession(String output) {
     runOptions = options();
-    Summaries.printStartLine(err, common.quiet, "glm", permutations == null ? 5000 : permutations,
+    Summaries.printStartLine(err, common.quiet, "glm",
+        permutations == null ? JobSpec.DEFAULT_PERMUTATIONS : permutations,
         input, mask, output, common.master);
   }
 
