@@ -157,8 +157,8 @@ class UpperOnlyTailTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truncated or corrupt");
     byte[] unsorted = ab.clone();
     int firstValue = 2 + 4 + 4 + 8 + 2 * 8;
-    for (int i = 0; i < 8; i++) { // the first retained value becomes +Infinity
-      unsorted[firstValue + i] = (byte) (i == 6 ? 0xF0 : i == 7 ? 0x7F : 0);
+    for (int i = 0; i < 8; i++) { // the first retained value becomes +Infinity (big-endian)
+      unsorted[firstValue + i] = (byte) (i == 0 ? 0x7F : i == 1 ? 0xF0 : 0);
     }
     assertThatThrownBy(() -> TailAccumulator.fromBytes(unsorted))
         .isInstanceOf(IllegalArgumentException.class)
