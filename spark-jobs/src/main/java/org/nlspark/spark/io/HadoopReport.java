@@ -50,7 +50,24 @@ public final class HadoopReport {
         if (!p.isAbsolute() && p.toUri().getScheme() == null) {
           p = new Path(root, path);
         }
-        return readAll(p.getFileSystem(conf), p);
+        // raw local reads: the checksummed one builds a ".name.crc" sibling, which a colon in
+        // the name (ma:sk.nii.gz) makes an invalid URI
+        return readAll(HadoopFiles.withoutChecksums(p.getFileSystem(conf)), p);
+      }
+
+      @Override
+      public java.util.List<String> subdirectories() throws IOException {
+        if (!fs.exists(root) || !fs.getFileStatus(root).isDirectory()) {
+          return java.util.List.of();
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(root)) {
+          if (s.isDirectory()) {
+            names.add(s.getPath().getName());
+          }
+        }
+        java.util.Collections.sort(names);
+        return names;
       }
     };
   }
