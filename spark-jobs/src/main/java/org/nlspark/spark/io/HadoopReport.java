@@ -158,11 +158,20 @@ public final class HadoopReport {
       return null;
     } catch (org.nlspark.core.ResourceRefusedException e) {
       removeReport(conf, dir);
-      // a full disk is the user's to know about by the exit code too (3), said once
-      throw new org.nlspark.core.ResourceRefusedException(e.getMessage().replaceFirst(
-          "; free space or choose another --output directory$", "")
-          + "; the results are in place, only report.html is missing: free space, then run"
-          + " nlspark report " + displayPath(dir), e);
+      // a full disk or the open-file limit is the user's to know about by the exit code too
+      // (3), said once, with the fix before `nlspark report`
+      String said = e.getMessage();
+      String fix = "free space";
+      int raise = said.indexOf("; raise the limit with ulimit -n");
+      if (org.nlspark.spark.errors.OpenFileLimit.isEmfile(said) && raise >= 0) {
+        fix = said.substring(raise + 2).replaceFirst(" and run again$", "");
+        said = said.substring(0, raise);
+      } else {
+        said = said.replaceFirst("; free space or choose another --output directory$", "");
+      }
+      throw new org.nlspark.core.ResourceRefusedException(said + "; the results are in place,"
+          + " only report.html is missing: " + fix + ", then run nlspark report "
+          + displayPath(dir), e);
     } catch (RuntimeException | LinkageError | InternalError e) {
       // InternalError/LinkageError: AWT without fonts or native libraries on this host
       removeReport(conf, dir);
