@@ -2,8 +2,9 @@
 # Fault injection: drives the real launcher (bin/nlspark one-sample on small .npy files) through
 # signals at several moments, full and read-only file systems, a mount point as output,
 # symlinks, FIFOs, bad schemes and small heaps, the user's own files beside or instead of an
-# earlier run, listeners that are not Spark masters, immutable files, and a hostile environment
-# (scratch directories, SPARK_LOCAL_IP, JVM options, a deleted working directory). For each case
+# earlier run, listeners that are not Spark masters, immutable files, a hostile environment
+# (scratch directories, SPARK_LOCAL_IP, JVM options, a deleted working directory, open-file limits
+# of ulimit -n), colons in NIfTI file names and GLM files whose values overflow. For each case
 # it checks the exit code, the message (one sentence, no stack trace), and the state of the
 # output directory: the old results intact or the new ones complete, no other file touched, no
 # temporary file or lock left.
