@@ -586,6 +586,7 @@ JARS=$(($(tr ':' '\n' <"$CLASSPATH_FILE" | grep -c .) + 1))
 limited_nl() { # limited_nl LIMIT ARGS...: one-sample under ulimit -n LIMIT (soft and hard)
   local limit=$1
   shift
+  # shellcheck disable=SC2016 # expanded by the inner bash, after ulimit
   timeout 300 bash -c 'ulimit -n "$1"; shift; exec "$@"' _ "$limit" "$NL" one-sample --quiet "$@" \
     2>"$ERR" >/dev/null
   RC=$?
