@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.Json;
+import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
@@ -92,16 +94,39 @@ public final class Report {
     }
   }
 
-  /** The sub-directories whose runs a top-level summary-less directory holds (the demo's). */
+  /**
+   * The sub-directories whose runs a top-level summary-less directory holds (the demo's, or a
+   * study's run folders under any names): those named after a command first, in this order,
+   * then every other sub-directory holding a summary.json nlspark wrote, by name. The command
+   * of each run comes from its summary.json, never from the folder's name.
+   */
   private static List<String> subRuns(ReportFiles files) throws IOException {
+    List<String> commands = List.of("bootstrap", "one-sample", "two-sample", "correlation",
+        "isc", "timeseries-correlation", "ridge-bootstrap", "glm");
     List<String> subs = new ArrayList<>();
-    for (String s : List.of("bootstrap", "one-sample", "two-sample", "correlation", "isc",
-        "timeseries-correlation", "ridge-bootstrap", "glm")) {
+    for (String s : commands) {
       if (files.read(s + "/summary.json") != null) {
         subs.add(s);
       }
     }
+    for (String s : files.subdirectories()) {
+      if (commands.contains(s)) {
+        continue;
+      }
+      byte[] json = files.read(s + "/summary.json");
+      if (json != null && isNlsparksSummary(json)) {
+        subs.add(s); // another tool's summary.json in a sub-directory is not a run of ours
+      }
+    }
     return subs;
+  }
+
+  private static boolean isNlsparksSummary(byte[] json) {
+    try {
+      return OutputFormat.isNlsparks(Json.parse(new String(json, StandardCharsets.UTF_8)));
+    } catch (RuntimeException e) {
+      return false; // not JSON at all: not nlspark's
+    }
   }
 
   /**

@@ -140,6 +140,37 @@ class ReportTest {
   }
 
   @Test
+  void runFoldersUnderAnyNameAreReportedByTheCommandTheirSummaryNames() throws Exception {
+    // a run folder named after nothing: the command comes from its summary.json
+    Path single = tmp.resolve("my results 2024");
+    GridFixture.make(2).write(single, false);
+    String one = Files.readString(Report.write(single));
+    assertThat(one).contains("<title>nlspark report: one-sample</title>");
+    // a study folder holding runs under names of its own, and another tool's folder
+    Path study = tmp.resolve("study");
+    GridFixture.make(2).write(study.resolve("run-b"), false);
+    GridFixture.make(4).write(study.resolve("run-a"), false);
+    Files.createDirectories(study.resolve("theirs"));
+    Files.writeString(study.resolve("theirs/summary.json"), "{\"my\": 1}");
+    Files.createDirectories(study.resolve("broken"));
+    Files.writeString(study.resolve("broken/summary.json"), "not json");
+    String html = Files.readString(Report.write(study));
+    assertThat(html).contains("<section id=\"run-a\"").contains("<section id=\"run-b\"")
+        .contains("data-file=\"run-b/p.npy\"").doesNotContain("theirs").doesNotContain("broken")
+        .contains("<title>nlspark report: one-sample (run-a), one-sample (run-b)</title>");
+    assertThat(html.indexOf("<section id=\"run-a\"")).isLessThan(
+        html.indexOf("<section id=\"run-b\""));
+    // nothing of nlspark's at the top or below: the one refusal, naming the directory
+    Path none = tmp.resolve("none");
+    Files.createDirectories(none.resolve("theirs"));
+    Files.writeString(none.resolve("theirs/summary.json"), "{\"my\": 1}");
+    assertThatThrownBy(() -> Report.write(none)).isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot write a report of " + none + ": it holds no summary.json (neither at"
+            + " the top nor in a run's sub-directory); name the output directory of a finished"
+            + " nlspark run");
+  }
+
+  @Test
   void aMaskThatMovedSinceTheRunIsNamedWithTheFix() throws Exception {
     Path dir = tmp.resolve("moved");
     Files.createDirectories(dir);

@@ -19,10 +19,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.spark.errors.OpenFileLimit;
 
 /**
  * Turns the paths users type into Hadoop paths, and the file-system errors of their environment
- * into exit 2 (theirs to fix) or exit 3 (a resource refused) with a message naming the flag.
+ * into exit 2 (theirs to fix) or exit 3 (a resource refused: a full disk, the open-file limit)
+ * with a message naming the flag.
  */
 public final class UserPaths {
   private UserPaths() {}
@@ -167,6 +169,9 @@ public final class UserPaths {
   public static RuntimeException environment(IOException e, String what) {
     String reason = reason(e);
     String lower = reason.toLowerCase(Locale.ROOT);
+    if (OpenFileLimit.isEmfile(reason) || OpenFileLimit.causedBy(e)) {
+      return OpenFileLimit.refusal(what, e); // ulimit -n: exit 3, whichever call ran out
+    }
     if (lower.contains("no space left") || lower.contains("disk quota exceeded")
         || lower.contains("quota exceeded") || lower.contains("file too large")) {
       return new ResourceRefusedException(what + "the file system is full (" + reason

@@ -51,7 +51,24 @@ public final class HadoopReport {
         if (!p.isAbsolute() && p.toUri().getScheme() == null) {
           p = new Path(root, path);
         }
-        return readAll(p.getFileSystem(conf), p);
+        // raw local reads: the checksummed one builds a ".name.crc" sibling, which a colon in
+        // the name (ma:sk.nii.gz) makes an invalid URI
+        return readAll(HadoopFiles.withoutChecksums(p.getFileSystem(conf)), p);
+      }
+
+      @Override
+      public java.util.List<String> subdirectories() throws IOException {
+        if (!fs.exists(root) || !fs.getFileStatus(root).isDirectory()) {
+          return java.util.List.of();
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(root)) {
+          if (s.isDirectory()) {
+            names.add(s.getPath().getName());
+          }
+        }
+        java.util.Collections.sort(names);
+        return names;
       }
     };
   }
@@ -125,11 +142,20 @@ public final class HadoopReport {
       return null;
     } catch (org.nlspark.core.ResourceRefusedException e) {
       removeReport(conf, dir);
-      // a full disk is the user's to know about by the exit code too (3), said once
-      throw new org.nlspark.core.ResourceRefusedException(e.getMessage().replaceFirst(
-          "; free space or choose another --output directory$", "")
-          + "; the results are in place, only report.html is missing: free space, then run"
-          + " nlspark report " + displayPath(dir), e);
+      // a full disk or the open-file limit is the user's to know about by the exit code too
+      // (3), said once, with the fix before `nlspark report`
+      String said = e.getMessage();
+      String fix = "free space";
+      int raise = said.indexOf("; raise the limit with ulimit -n");
+      if (org.nlspark.spark.errors.OpenFileLimit.isEmfile(said) && raise >= 0) {
+        fix = said.substring(raise + 2).replaceFirst(" and run again$", "");
+        said = said.substring(0, raise);
+      } else {
+        said = said.replaceFirst("; free space or choose another --output directory$", "");
+      }
+      throw new org.nlspark.core.ResourceRefusedException(said + "; the results are in place,"
+          + " only report.html is missing: " + fix + ", then run nlspark report "
+          + displayPath(dir), e);
     } catch (RuntimeException | LinkageError | InternalError e) {
       // InternalError/LinkageError: AWT without fonts or native libraries on this host
       removeReport(conf, dir);
