@@ -144,7 +144,7 @@ class ReportTest {
     // a run folder named after nothing: the command comes from its summary.json
     Path single = tmp.resolve("my results 2024");
     GridFixture.make(2).write(single, false);
-    String one = Files.readString(Report.write(single));
+    String one = Files.readString(ReportPages.write(single));
     assertThat(one).contains("<title>nlspark report: one-sample</title>");
     // a study folder holding runs under names of its own, and another tool's folder
     Path study = tmp.resolve("study");
@@ -154,7 +154,7 @@ class ReportTest {
     Files.writeString(study.resolve("theirs/summary.json"), "{\"my\": 1}");
     Files.createDirectories(study.resolve("broken"));
     Files.writeString(study.resolve("broken/summary.json"), "not json");
-    String html = Files.readString(Report.write(study));
+    String html = Files.readString(ReportPages.write(study));
     assertThat(html).contains("<section id=\"run-a\"").contains("<section id=\"run-b\"")
         .contains("data-file=\"run-b/p.npy\"").doesNotContain("theirs").doesNotContain("broken")
         .contains("<title>nlspark report: one-sample (run-a), one-sample (run-b)</title>");
@@ -164,7 +164,7 @@ class ReportTest {
     Path none = tmp.resolve("none");
     Files.createDirectories(none.resolve("theirs"));
     Files.writeString(none.resolve("theirs/summary.json"), "{\"my\": 1}");
-    assertThatThrownBy(() -> Report.write(none)).isInstanceOf(InvalidInputException.class)
+    assertThatThrownBy(() -> ReportPages.write(none)).isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot write a report of " + none + ": it holds no summary.json (neither at"
             + " the top nor in a run's sub-directory); name the output directory of a finished"
             + " nlspark run");

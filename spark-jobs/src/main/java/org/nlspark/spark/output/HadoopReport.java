@@ -53,7 +53,7 @@ public final class HadoopReport {
         }
         // raw local reads: the checksummed one builds a ".name.crc" sibling, which a colon in
         // the name (ma:sk.nii.gz) makes an invalid URI
-        return readAll(HadoopFiles.withoutChecksums(p.getFileSystem(conf)), p);
+        return readAll(NpyInputs.withoutChecksums(p.getFileSystem(conf)), p);
       }
 
       @Override
