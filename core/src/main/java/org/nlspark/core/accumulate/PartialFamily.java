@@ -28,7 +28,9 @@ public enum PartialFamily {
   /** A glm tile's partial ({@code glm.GlmAnalysis}, big-endian). */
   GLM_PARTIAL('G', 1, "a glm partial result"),
   /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}, big-endian). */
-  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"); // 3: cluster mass
+  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"), // 3: cluster mass
+  /** One voxel block's slice of a whole-map tile's statistic maps ({@code tfce.MapSlice}). */
+  MAP_SLICE('L', 1, "a map slice");
 
   private final byte id;
   private final byte version;

@@ -64,6 +64,8 @@ public final class GlmAnalysis implements TileAnalysis {
   private final String backendRequested;
   private final Double memoryBudgetGb;
   private final Map<String, Object> sources;
+  /** Whether each tile centres its block's columns (--demean on executor-held samples). */
+  private boolean centreBlocks;
 
   private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
       List<GlmDraws> draws, Backend backend, String backendRequested, Double memoryBudgetGb,
@@ -123,15 +125,40 @@ public final class GlmAnalysis implements TileAnalysis {
    * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRun.Options, String, Double)}
    * for samples that executors hold as voxel blocks (DESIGN §8): only their shape is here, and
    * each tile gets its block as {@link JobInputs} (a column window of Y). The plan, draws and
-   * outputs are those of the in-memory analysis of the same values. ({@code demean} needs the
-   * samples here.)
+   * outputs are those of the in-memory analysis of the same values.
    */
   public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
       GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
       Double memoryBudgetGb) {
+    return prepareOnExecutors(samples, voxels, design, contrasts, options, backendRequested,
+        memoryBudgetGb, false);
+  }
+
+  /**
+   * The same with {@code demean}: the design is centred here ({@link GlmDemean#design}) and
+   * every tile centres its block's columns where the block is held ({@link
+   * GlmDemean#centreColumns}): a voxel's mean is a per-block quantity, and its bits are those
+   * of centring the whole matrix.
+   */
+  public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb, boolean demean) {
     checkSamples(samples);
-    return prepare(null, samples, voxels, design, contrasts, options, backendRequested,
+    String removed = null;
+    if (demean) {
+      GlmDemean.Demeaned d = GlmDemean.design(design, contrasts);
+      design = d.design();
+      contrasts = d.contrasts();
+      removed = d.removedColumn();
+    }
+    GlmAnalysis a = prepare(null, samples, voxels, design, contrasts, options, backendRequested,
         memoryBudgetGb);
+    if (demean) {
+      a.centreBlocks = true;
+      a.sources.put("demean", true);
+      a.sources.put("demean_removed_column", removed);
+    }
+    return a;
   }
 
   private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
@@ -196,16 +223,17 @@ public final class GlmAnalysis implements TileAnalysis {
   /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
       org.nlspark.core.tfce.WholeMapSettings settings) {
-    if (data == null) {
-      throw new IllegalStateException("[BUG] TFCE and cluster inference need the samples in"
-          + " memory, but this glm's are held by executors");
-    }
     return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
         settings, voxels));
   }
 
   List<GlmDraws> draws() {
     return draws;
+  }
+
+  /** Whether tiles centre their blocks' columns ({@code --demean} on executor-held samples). */
+  boolean centreBlocks() {
+    return centreBlocks;
   }
 
   public GlmRun.Options options() {
@@ -263,7 +291,7 @@ public final class GlmAnalysis implements TileAnalysis {
 
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(model, options, draws, plan);
+    return new Runner(model, options, draws, plan, centreBlocks);
   }
 
   @Override
@@ -333,12 +361,15 @@ public final class GlmAnalysis implements TileAnalysis {
     private final GlmRun.Options options;
     private final List<GlmDraws> draws;
     private final TilePlan plan;
+    private final boolean centreBlocks;
 
-    Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
+    Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
+        boolean centreBlocks) {
       this.model = model;
       this.options = options;
       this.draws = draws;
       this.plan = plan;
+      this.centreBlocks = centreBlocks;
     }
 
     @Override
@@ -351,6 +382,9 @@ public final class GlmAnalysis implements TileAnalysis {
       int to = grid.blockEnd(tile.block(), y.cols());
       int b = to - from;
       double[] block = y.copyColumns(from, to);
+      if (centreBlocks) {
+        GlmDemean.centreColumns(block, y.rows(), b);
+      }
       List<ContrastPartial> parts = new ArrayList<>();
       long flops = 0;
       for (int ci = 0; ci < draws.size(); ci++) {
