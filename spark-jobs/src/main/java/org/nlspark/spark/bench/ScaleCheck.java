@@ -75,9 +75,10 @@ public final class ScaleCheck {
   private ScaleCheck() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 4) {
+    if (args.length < (args.length > 0 && args[0].equals("glm-design") ? 3 : 4)) {
       System.err.println("usage: ScaleCheck generate DIR GB SEED | reference DIR OUT P SEED"
-          + " | cluster DIR OUT P SEED");
+          + " | cluster DIR OUT P SEED | glm-design DIR SEED | glm-reference DIR OUT P SEED"
+          + " | glm-cluster DIR OUT P SEED");
       System.exit(2);
     }
     switch (args[0]) {
