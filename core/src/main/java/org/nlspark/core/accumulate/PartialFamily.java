@@ -15,6 +15,8 @@ import java.util.Locale;
 public enum PartialFamily {
   /** {@link TailAccumulator}: the retained tails (little-endian). */
   TAIL_ACCUMULATOR('T', 1, "TailAccumulator"),
+  /** {@link TailAccumulator#upperOnly}: the retained largest values only (little-endian). */
+  UPPER_TAIL_ACCUMULATOR('U', 1, "TailAccumulator (upper only)"),
   /** {@link MomentAccumulator}: window moments (little-endian). */
   MOMENT_ACCUMULATOR('M', 1, "MomentAccumulator"),
   /** {@link ExceedanceCounter}: exceedance counts (little-endian). */
@@ -26,7 +28,7 @@ public enum PartialFamily {
   /** A voxelwise tile's partial ({@code tile.PartialResult}, big-endian). */
   TILE_PARTIAL('P', 1, "a partial result"),
   /** A glm tile's partial ({@code glm.GlmAnalysis}, big-endian). */
-  GLM_PARTIAL('G', 1, "a glm partial result"),
+  GLM_PARTIAL('G', 2, "a glm partial result"), // 2: null tails (--tail-approximation)
   /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}, big-endian). */
   WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"), // 3: cluster mass
   /** One voxel block's slice of a whole-map tile's statistic maps ({@code tfce.MapSlice}). */

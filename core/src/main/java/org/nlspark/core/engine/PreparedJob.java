@@ -74,7 +74,15 @@ public final class PreparedJob implements TileAnalysis {
       GpuProbe gpu) {
     inputs.validate(spec.analysis());
     MemoryBudget.checkExplicit(spec.memoryBudgetGb());
-    Backend backend = resolveBackend(spec.backend(), inputs, spec.replicates(), gpu);
+    boolean nullTails = spec.tailApproximation() && spec.analysis() != Analysis.BOOTSTRAP;
+    // auto stays on the CPU, which keeps the per-voxel null tails; an explicit gpu is refused
+    Backend backend = resolveBackend(nullTails && "auto".equals(spec.backend()) ? "cpu"
+        : spec.backend(), inputs, spec.replicates(), gpu);
+    if (backend.kind() == BackendKind.GPU && nullTails) {
+      throw new org.nlspark.core.InvalidInputException("Cannot run --tail-approximation on the"
+          + " GPU backend: the per-voxel null tails of the uncorrected p are kept by the CPU"
+          + " tiles only; use --backend cpu");
+    }
     if (backend.kind() == BackendKind.GPU && !spec.precisionExplicit()) {
       spec = spec.toBuilder().precision(Precision.FLOAT32).build(); // float32 by default on GPU
     }

@@ -31,6 +31,8 @@ class PartialFamilyTest {
   @Test
   void theAccumulatorsWriteTheirFamilysHeader() {
     assertHeader(new TailAccumulator(2, 3).toBytes(), PartialFamily.TAIL_ACCUMULATOR);
+    assertHeader(TailAccumulator.upperOnly(2, 3).toBytes(),
+        PartialFamily.UPPER_TAIL_ACCUMULATOR);
     assertHeader(new MomentAccumulator(2).toBytes(), PartialFamily.MOMENT_ACCUMULATOR);
     assertHeader(new ExceedanceCounter(2).toBytes(), PartialFamily.EXCEEDANCE_COUNTER);
     assertHeader(new NullMaxAccumulator(0, 3).toBytes(), PartialFamily.NULL_MAX_ACCUMULATOR);

@@ -534,6 +534,7 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
     WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
+    checkVarianceSmoothing(o, o.mask() != null, contrasts);
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
         contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
   }
@@ -544,11 +545,29 @@ public final class Nlspark {
    */
   static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis,
       NlsparkOptions o) {
-    if (!o.wholeMapInference()) {
-      return analysis;
+    if (!o.wholeMapInference() && o.varianceSmoothing() == null) {
+      return analysis.withTailApproximation(o.tailApproximation());
     }
-    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()),
-        o.wholeMapSettings());
+    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+    if (o.varianceSmoothing() == null) {
+      return analysis.withWholeMaps(grid, o.wholeMapSettings());
+    }
+    return analysis.withWholeMaps(grid, o.wholeMapSettings(), o.varianceSmoothing(),
+        o.mask() == null ? null : org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(
+            o.mask().grid().affine()));
+  }
+
+  /**
+   * The refusals of {@code --variance-smoothing} that need no data (exit 2): an input without a
+   * grid, F contrasts.
+   */
+  static void checkVarianceSmoothing(NlsparkOptions o, boolean hasGrid,
+      org.nlspark.core.glm.GlmContrasts contrasts) {
+    if (o.varianceSmoothing() == null) {
+      return;
+    }
+    org.nlspark.core.tfce.VarianceSmoothing.requireGrid(hasGrid);
+    org.nlspark.core.glm.GlmWholeMapAnalysis.requireTContrasts(contrasts.f().length);
   }
 
   /**
@@ -581,7 +600,9 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    if (!study.executorsCanRead()) {
+    checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
+    if (o.varianceSmoothing() != null || !study.executorsCanRead()) {
+      // variance smoothing needs each draw's variance map beside its t map: read on this JVM
       return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
           d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
     }

@@ -260,6 +260,9 @@ public final class NlsparkOptions implements Serializable {
     if (precision != null) b.precision(precision);
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
+    // per-voxel null tails for the uncorrected p: voxelwise runs only (whole-map runs refine
+    // their FWER maps from null_max* after the merge, in Nlspark.withFdr)
+    if (tailApproximation && !wholeMapInference()) b.tailApproximation(true);
     return b.build();
   }
 
@@ -353,6 +356,24 @@ public final class NlsparkOptions implements Serializable {
       s = s.withTfce2d();
     }
     return s.withTfce(tfceE, tfceH, tfceConnectivity);
+  }
+
+  private Double varianceSmoothingMm;
+
+  /**
+   * glm: smooth each draw's residual variance by a Gaussian of standard deviation {@code
+   * sigmaMm} mm inside the mask and test the pseudo-t ({@code --variance-smoothing}, randomise's
+   * {@code -v}; finite and &gt; 0; null = off; t contrasts and image inputs only).
+   */
+  public NlsparkOptions varianceSmoothing(Double sigmaMm) {
+    this.varianceSmoothingMm = sigmaMm == null ? null
+        : org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+    return this;
+  }
+
+  /** Null when off. */
+  public Double varianceSmoothing() {
+    return varianceSmoothingMm;
   }
 
   private boolean demean;

@@ -38,7 +38,9 @@ import picocli.CommandLine.Option;
         + " with --cluster-mass cluster_mass_tstat{c}, with FWER p_fwer_cluster_mass_tstat{c}"
         + " null_max_cluster_mass_tstat{c}"
         + " (fstat{f} likewise; each contrast's own maxima, p_cfwer_* stays voxelwise). Both"
-        + " need a mask image (an .npy input has no grid: exit 2)."})
+        + " need a mask image (an .npy input has no grid: exit 2).",
+        "With --variance-smoothing SIGMA_MM the same names hold the pseudo-t and its p-values"
+        + " (summary.json says so)."})
 final class GlmCommand extends NlsparkCommand {
   @Option(names = "--input", paramLabel = "X", order = 1,
       description = "(required) the samples, in the forms of the other commands: a 4-D"
@@ -109,6 +111,13 @@ final class GlmCommand extends NlsparkCommand {
           + " clustere_corrp_tstat{c} clusterm_corrp_tstat{c} (fstat{f} likewise)")
   boolean fslNames;
 
+  @Option(names = "--variance-smoothing", paramLabel = "SIGMA_MM", order = 15,
+      description = "smooth each draw's residual variance by a Gaussian of standard deviation"
+          + " SIGMA_MM mm inside the mask (edge-corrected) and test the pseudo-t, as randomise"
+          + " -v: tstat{c} and every p, cluster and TFCE map are then of the pseudo-t (t"
+          + " contrasts and image inputs only)")
+  Double varianceSmoothing;
+
   @Mixin TfceOptions wholeMap;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -139,7 +148,7 @@ final class GlmCommand extends NlsparkCommand {
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean)
-        .fslNames(fslNames);
+        .fslNames(fslNames).varianceSmoothing(varianceSmoothing);
   }
 
   @Override
