@@ -237,6 +237,23 @@ class WholeMapBlocksIdentityTest {
         .contains("demean_removed_column=intercept");
   }
 
+  /** Variance smoothing needs each draw's variance map: read on the driver either way. */
+  @Test
+  void glmVarianceSmoothingReadsOnTheDriverUnderBlocksWithTheSameBytes() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("smooth", N, 24);
+    Path m = maskFile(mask);
+    Path d = design(N);
+    Path c = contrasts();
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .varianceSmoothing(5.0).tfce(true).replicates(60).seed(8).grid(GRID);
+    RunReport base = glm("broadcast", null, y, d, c, options.get());
+    RunReport blocks = glm("blocks", 3, y, d, c, options.get());
+    assertThat(ingestOf(blocks)).isNull();
+    assertSameOutputs(base, blocks, "glm --variance-smoothing under ingest=blocks");
+    assertThat(blocks.result.output("tfce_tstat1")).hasSize(mask.count());
+  }
+
   @Test
   void oneSampleTfceFromBlocksGivesTheBroadcastBytes() throws Exception {
     NiftiMask mask = mask(NX, NY, NZ, 0.85);
