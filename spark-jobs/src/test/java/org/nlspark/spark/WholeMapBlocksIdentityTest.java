@@ -237,6 +237,25 @@ class WholeMapBlocksIdentityTest {
         .contains("demean_removed_column=intercept");
   }
 
+  /**
+   * The assembling task holds every contrast's whole maps of its windows: a budget below one
+   * window's maps is refused (exit 3) before any tile runs, naming the budget.
+   */
+  @Test
+  void oneWindowOfWholeMapsAboveTheBudgetIsRefused() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("tight", N, 25);
+    Path m = maskFile(mask);
+    NlsparkOptions options = NlsparkOptions.defaults().maskFile(m.toString()).tfce(true)
+        .replicates(60).seed(8).grid(GRID).memoryBudgetGb(0.0002);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> glm("blocks", 3, y, design(N), contrasts(), options))
+        .isInstanceOf(org.nlspark.core.ResourceRefusedException.class)
+        .hasMessageStartingWith("Cannot plan tiles: one glm tile of " + mask.count()
+            + " cells x 32 replicates needs")
+        .hasMessageContaining("Raise --memory-budget-gb");
+  }
+
   /** Variance smoothing needs each draw's variance map: read on the driver either way. */
   @Test
   void glmVarianceSmoothingReadsOnTheDriverUnderBlocksWithTheSameBytes() throws Exception {
