@@ -27,7 +27,7 @@ import org.nlspark.core.simd.Simd;
  *  6. toBytes() stores each tail sorted ascending, so equal state gives equal bytes.
  * </pre>
  *
- * <p>Serialized layout (little-endian): byte magic 'T' (0x54), byte version 1, int elements, int k,
+ * <p>Serialized layout (big-endian): byte magic 'T' (0x54), byte version 2, int elements, int k,
  * long n, long[elements] undefined, then per element e: min(k, seen) doubles of the lower tail
  * ascending followed as many doubles of the upper tail ascending.
  *

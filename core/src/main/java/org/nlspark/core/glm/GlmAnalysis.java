@@ -18,6 +18,7 @@ import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
@@ -220,10 +221,7 @@ public final class GlmAnalysis implements TileAnalysis {
       GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
       Double memoryBudgetGb) {
     String requested = backendRequested == null ? "cpu" : backendRequested;
-    if (requested.equals("gpu")) {
-      throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
-          + " (--backend gpu), but this command has CPU kernels only; use --backend cpu or auto");
-    }
+    BackendSupport.CPU_ONLY.check("glm", requested);
     GlmModel model = GlmModel.prepare(design, contrasts, samples);
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;

@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
@@ -37,10 +37,11 @@ import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.DataFrameMatrices;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopOpener;
-import org.nlspark.spark.io.HadoopReport;
-import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.output.HadoopOutput;
+import org.nlspark.spark.output.HadoopReport;
+import org.nlspark.spark.output.NiftiOutputs;
 import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
 
@@ -73,7 +74,7 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     Isc.Options isc = o.toIscOptions();
     if (!input.hasGrid()) {
-      return run(spark, IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), input.uri(),
+      return run(spark, IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
           "--input", 3), isc, o.memoryBudgetGb()), o, false);
     }
     SeriesInputs.Series s = input.read(hadoopConf(spark));
@@ -106,11 +107,11 @@ public final class Nlspark {
     input.requireOneSubject("timeseries-correlation");
     if (!input.hasGrid()) {
       return run(spark, TimeSeriesCorrelation.prepare(
-          HadoopFiles.readNpy(conf, input.uri(), "--input", 2),
-          HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts)
+          NpyInputs.readNpy(conf, input.uri(), "--input", 2),
+          NpyInputs.readNpy(conf, targetPath, "--target", 1), ts)
           .withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
     }
-    double[] y = HadoopFiles.readNpy(conf, targetPath, "--target", 1).data();
+    double[] y = NpyInputs.readNpy(conf, targetPath, "--target", 1).data();
     SeriesInputs.Series s = input.read(conf);
     o.mask(s.mask()).maskSource(input.maskSource());
     return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
@@ -136,13 +137,13 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     RidgeBootstrap.Options ridge = o.toRidgeOptions();
     Configuration conf = hadoopConf(spark);
-    NpyArray y = HadoopFiles.readNpy(conf, targetPath, "--target", 0);
+    NpyArray y = NpyInputs.readNpy(conf, targetPath, "--target", 0);
     if (y.rank() == 0) {
       throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
           + " but is a scalar");
     }
-    return run(spark, RidgeBootstrap.prepare(HadoopFiles.readNpy(conf, inputPath, "--input", 2),
-        y, xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath, "--x-test", 2), ridge),
+    return run(spark, RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath, "--input", 2),
+        y, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath, "--x-test", 2), ridge),
         o, false);
   }
 
@@ -286,7 +287,7 @@ public final class Nlspark {
   public static RunReport correlation(SparkSession spark, String x, String target,
       NlsparkOptions options) {
     return run(spark, Analysis.CORRELATION, resolve(spark, x, null, options),
-        HadoopFiles.readVector(hadoopConf(spark), target, "--target"), options, false);
+        NpyInputs.readVector(hadoopConf(spark), target, "--target"), options, false);
   }
 
   public static RunReport correlation(SparkSession spark, DataMatrix x, double[] target,
@@ -395,7 +396,7 @@ public final class Nlspark {
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
-        : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
+        : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
     return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
   }
 
@@ -447,7 +448,7 @@ public final class Nlspark {
   }
 
   /**
-   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopFiles}),
+   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopOutput.OutputDir}),
    * using the active session's Hadoop configuration. Returns the directory written.
    */
   public static String write(RunReport report, String dir, boolean overwrite) {
@@ -460,7 +461,7 @@ public final class Nlspark {
   public static String write(Configuration conf, RunReport report, Map<String, Object> summary,
       String dir, boolean overwrite) {
     long start = System.nanoTime();
-    try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
+    try (HadoopOutput.OutputDir out = HadoopOutput.OutputDir.open(conf, dir, overwrite)) {
       for (Output o : report.result.outputs()) {
         out.writeNpy(o);
       }
@@ -647,13 +648,8 @@ public final class Nlspark {
       // a FIFO would block the read for ever
       org.nlspark.spark.io.HadoopNiftiFiles.checkLocal(fs.makeQualified(path), flag + " " + uri,
           false);
-      org.apache.hadoop.fs.FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (java.io.FileNotFoundException e) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": no such file; check the path");
-      }
+      org.apache.hadoop.fs.FileStatus status =
+          org.nlspark.spark.io.UserPaths.status(fs, path, flag + " " + uri);
       if (!status.isFile()) {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is not a regular file");
