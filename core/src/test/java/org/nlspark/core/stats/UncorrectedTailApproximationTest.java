@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.LocalEngine;
-import org.nlspark.core.engine.PreparedJob;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
@@ -30,6 +29,7 @@ import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /**
  * {@code --tail-approximation} on the uncorrected p of the max-T commands, against a brute force:
@@ -198,7 +198,7 @@ public class UncorrectedTailApproximationTest {
   @Test
   void partialsMergeInAnyOrderToTheSameBytes() {
     JobInputs in = inputs(Analysis.ONE_SAMPLE);
-    PreparedJob job = PreparedJob.prepare(spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, true), in, 3,
+    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, true), in, 3,
         GRID);
     TilePlan plan = TilePlanner.plan(job, MemoryBudget.explicit(1.0), 3).withWindowsPerTile(2);
     TileRunner runner = job.runner(plan);
@@ -307,7 +307,7 @@ public class UncorrectedTailApproximationTest {
     JobSpec s = spec(Analysis.ONE_SAMPLE, "t", Tail.TWO, true).toBuilder().backend("gpu")
         .build();
     org.nlspark.core.backend.GpuProbe gpu = org.nlspark.core.backend.FakeGpus.usable();
-    assertThatThrownBy(() -> PreparedJob.prepare(s, inputs(Analysis.ONE_SAMPLE), 1, GRID, gpu))
+    assertThatThrownBy(() -> VoxelwiseAnalysis.prepare(s, inputs(Analysis.ONE_SAMPLE), 1, GRID, gpu))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot run --tail-approximation on the GPU backend: the per-voxel null"
             + " tails of the uncorrected p are kept by the CPU tiles only; use --backend cpu");
