@@ -36,7 +36,9 @@ public enum PartialFamily {
   /** An isc voxel block's outcome ({@code isc.Isc.BlockOutcome}). */
   ISC_BLOCK('I', 1, "an isc block outcome"),
   /** A time-series voxel block's outcome ({@code timeseries.TimeSeriesCorrelation.BlockOut}). */
-  TIME_SERIES_BLOCK('C', 1, "a time-series block outcome");
+  TIME_SERIES_BLOCK('C', 1, "a time-series block outcome"),
+  /** One voxel block's slice of a whole-map tile's statistic maps ({@code tfce.MapSlice}). */
+  MAP_SLICE('L', 1, "a map slice");
 
   private final byte id;
   private final byte version;

@@ -71,6 +71,8 @@ public final class GlmAnalysis implements TileAnalysis {
   private final Map<String, Object> sources;
   /** {@code --tail-approximation}: tiles keep each voxel's largest null keys per contrast. */
   private final boolean tailApproximation;
+  /** Whether each tile centres its block's columns (--demean on executor-held samples). */
+  private boolean centreBlocks;
 
   private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
       List<GlmDraws> draws, Backend backend, String backendRequested, Double memoryBudgetGb,
@@ -112,8 +114,10 @@ public final class GlmAnalysis implements TileAnalysis {
     } else {
       s.remove("tail_approximation");
     }
-    return new GlmAnalysis(data, samples, voxels, model, options, draws, backend,
+    GlmAnalysis copy = new GlmAnalysis(data, samples, voxels, model, options, draws, backend,
         backendRequested, memoryBudgetGb, s, tail);
+    copy.centreBlocks = centreBlocks;
+    return copy;
   }
 
   /** k of contrast {@code c}'s null tails, 0 when none are kept. */
@@ -169,15 +173,40 @@ public final class GlmAnalysis implements TileAnalysis {
    * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRun.Options, String, Double)}
    * for samples that executors hold as voxel blocks (DESIGN §8): only their shape is here, and
    * each tile gets its block as {@link JobInputs} (a column window of Y). The plan, draws and
-   * outputs are those of the in-memory analysis of the same values. ({@code demean} needs the
-   * samples here.)
+   * outputs are those of the in-memory analysis of the same values.
    */
   public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
       GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
       Double memoryBudgetGb) {
+    return prepareOnExecutors(samples, voxels, design, contrasts, options, backendRequested,
+        memoryBudgetGb, false);
+  }
+
+  /**
+   * The same with {@code demean}: the design is centred here ({@link GlmDemean#design}) and
+   * every tile centres its block's columns where the block is held ({@link
+   * GlmDemean#centreColumns}): a voxel's mean is a per-block quantity, and its bits are those
+   * of centring the whole matrix.
+   */
+  public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb, boolean demean) {
     checkSamples(samples);
-    return prepare(null, samples, voxels, design, contrasts, options, backendRequested,
+    String removed = null;
+    if (demean) {
+      GlmDemean.Demeaned d = GlmDemean.design(design, contrasts);
+      design = d.design();
+      contrasts = d.contrasts();
+      removed = d.removedColumn();
+    }
+    GlmAnalysis a = prepare(null, samples, voxels, design, contrasts, options, backendRequested,
         memoryBudgetGb);
+    if (demean) {
+      a.centreBlocks = true;
+      a.sources.put("demean", true);
+      a.sources.put("demean_removed_column", removed);
+    }
+    return a;
   }
 
   private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
@@ -251,13 +280,13 @@ public final class GlmAnalysis implements TileAnalysis {
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
       org.nlspark.core.tfce.WholeMapSettings settings, Double sigmaMm, double[] voxelSizesMm) {
-    if (data == null) {
-      throw new IllegalStateException("[BUG] TFCE and cluster inference need the samples in"
-          + " memory, but this glm's are held by executors");
-    }
     if (sigmaMm == null) {
       return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
           settings, voxels), null);
+    }
+    if (data == null) {
+      throw new IllegalStateException("[BUG] variance smoothing needs the samples in memory,"
+          + " but this glm's are held by executors");
     }
     org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
     GlmWholeMapAnalysis.requireTContrasts(model.contrasts().stream()
@@ -270,6 +299,11 @@ public final class GlmAnalysis implements TileAnalysis {
 
   List<GlmDraws> draws() {
     return draws;
+  }
+
+  /** Whether tiles centre their blocks' columns ({@code --demean} on executor-held samples). */
+  boolean centreBlocks() {
+    return centreBlocks;
   }
 
   public GlmRun.Options options() {
@@ -330,7 +364,7 @@ public final class GlmAnalysis implements TileAnalysis {
 
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(model, options, draws, plan, tailApproximation);
+    return new Runner(model, options, draws, plan, tailApproximation, centreBlocks);
   }
 
   @Override
@@ -401,14 +435,16 @@ public final class GlmAnalysis implements TileAnalysis {
     private final List<GlmDraws> draws;
     private final TilePlan plan;
     private final boolean tailApproximation;
+    private final boolean centreBlocks;
 
     Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
-        boolean tailApproximation) {
+        boolean tailApproximation, boolean centreBlocks) {
       this.model = model;
       this.options = options;
       this.draws = draws;
       this.plan = plan;
       this.tailApproximation = tailApproximation;
+      this.centreBlocks = centreBlocks;
     }
 
     @Override
@@ -421,6 +457,9 @@ public final class GlmAnalysis implements TileAnalysis {
       int to = grid.blockEnd(tile.block(), y.cols());
       int b = to - from;
       double[] block = y.copyColumns(from, to);
+      if (centreBlocks) {
+        GlmDemean.centreColumns(block, y.rows(), b);
+      }
       List<ContrastPartial> parts = new ArrayList<>();
       long flops = 0;
       for (int ci = 0; ci < draws.size(); ci++) {

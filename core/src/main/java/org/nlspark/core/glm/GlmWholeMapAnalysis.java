@@ -8,10 +8,12 @@ import java.util.Map;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.tfce.MapSlice;
 import org.nlspark.core.tfce.TfcePartial;
 import org.nlspark.core.tfce.VarianceSmoothing;
 import org.nlspark.core.tfce.WholeMapInference;
@@ -22,6 +24,7 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
@@ -40,6 +43,13 @@ import org.nlspark.core.tile.TileSpec;
  * are enumerated may have fewer replicates than the tile's windows reach; it folds only its own.
  * The driver merges one {@link WholeMapMerge} per contrast and makes every output in {@link
  * GlmRun#assemble}.
+ *
+ * <p><b>Samples held by executors</b> (voxel blocks, DESIGN §8): the same tiles run in two
+ * stages ({@link SlicedTileRunner}): where each block is held, the same kernels compute the
+ * block's columns of every contrast's maps for the tile's windows ({@link MapSlice}); one
+ * shuffle brings a tile's slices to one task, which holds every contrast's whole maps of its
+ * windows at once and folds them as above. {@link #bytesPerTile} then counts all contrasts'
+ * maps, so the one planner sizes the windows to the executor budget.
  *
  * <p>Each contrast's map is enhanced with its own tail ({@link GlmRun#tailOf}: F is upper), with
  * the same E, H and steps for t and F maps, and FWER is by the largest TFCE score (largest
@@ -138,6 +148,11 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
     long contrasts = model.contrasts().size();
     long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
+    if (glm.data() == null) { // voxel blocks: a task holds every contrast's maps at once
+      long rows = Math.min(replicates(), (long) windows * w);
+      return WholeMapInference.slicedTileBytes(rows, (int) contrasts, voxels,
+          kernel + n * b * 4 + partials);
+    }
     if (smoothing != null) {
       // Each draw's variance map beside its t map, and the smoother's two grid buffers (at most
       // the whole grid) and three masked maps.
@@ -149,7 +164,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
 
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap, smoothing);
+    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap, smoothing,
+        glm.centreBlocks());
   }
 
   @Override
@@ -196,8 +212,11 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     return m;
   }
 
-  /** Runs one tile: every contrast's whole maps over the tile's windows, on the executor CPU. */
-  private static final class Runner implements TileRunner {
+  /**
+   * Runs one tile: every contrast's whole maps over the tile's windows, on the executor CPU
+   * ({@link #run} on the whole samples; {@link #slice} and {@link #assemble} on voxel blocks).
+   */
+  private static final class Runner implements SlicedTileRunner {
     private static final long serialVersionUID = 1L;
     private final GlmModel model;
     private final GlmRun.Options options;
@@ -205,15 +224,17 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     private final TilePlan plan;
     private final WholeMapInference wholeMap;
     private final VarianceSmoothing smoothing;
+    private final boolean centreBlocks;
 
     Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
-        WholeMapInference wholeMap, VarianceSmoothing smoothing) {
+        WholeMapInference wholeMap, VarianceSmoothing smoothing, boolean centreBlocks) {
       this.model = model;
       this.options = options;
       this.draws = draws;
       this.plan = plan;
       this.wholeMap = wholeMap;
       this.smoothing = smoothing;
+      this.centreBlocks = centreBlocks;
     }
 
     @Override
@@ -280,6 +301,80 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         parts.add(wholeMap.fold(tail, observed, maps, rows, first, holdsObserved, undefined));
       }
       return new TfcePartial(tile, flops, System.nanoTime() - start, parts).toBytes();
+    }
+
+    /** Each contrast's replicates in the tile (its own count when its draws are enumerated). */
+    private int[] rowsOf(TileSpec tile) {
+      long first = plan.windowStart(tile.firstWindow());
+      long tileEnd = Math.min(plan.replicates(),
+          plan.windowStart(tile.firstWindow() + tile.windowCount()));
+      int[] rows = new int[draws.size()];
+      for (int ci = 0; ci < rows.length; ci++) {
+        rows[ci] = (int) Math.max(0, Math.min(draws.get(ci).replicates(), tileEnd) - first);
+      }
+      return rows;
+    }
+
+    /**
+     * Stage 1 on a held voxel block: its columns of every contrast's observed and replicate
+     * maps for the tile, by the same kernels, blocks and windows as {@link #run}.
+     */
+    @Override
+    public byte[] slice(Object input, int blockIndex, TileSpec tile) {
+      if (smoothing != null) {
+        throw new IllegalStateException("[BUG] variance smoothing needs each draw's variance"
+            + " map, which slices do not carry; its samples are read on the driver");
+      }
+      DataMatrix y = ((JobInputs) input).x();
+      Grid grid = options.grid();
+      int w = grid.window();
+      int from = grid.blockStart(blockIndex);
+      int b = grid.blockEnd(blockIndex, y.cols()) - from;
+      double[] block = y.copyColumns(from, from + b);
+      if (centreBlocks) {
+        GlmDemean.centreColumns(block, y.rows(), b);
+      }
+      long first = plan.windowStart(tile.firstWindow());
+      int[] rows = rowsOf(tile);
+      MapSlice.Writer out = new MapSlice.Writer(tile, blockIndex, from, b, rows);
+      double[] buf = new double[w * b];
+      long flops = 0;
+      for (int ci = 0; ci < draws.size(); ci++) {
+        GlmContrastStatistic k = new GlmContrastStatistic(model, model.contrasts().get(ci),
+            draws.get(ci), block, b, w, options.precision());
+        k.observed(buf);
+        out.observed(ci, buf);
+        long end = first + rows[ci];
+        for (long wFirst = first; wFirst < end; wFirst += w) {
+          int wRows = (int) Math.min(w, end - wFirst);
+          k.compute(wFirst, wRows, buf);
+          out.rows(ci, (int) (wFirst - first), buf, wRows);
+        }
+        flops += k.flops();
+        out.undefinedVoxels(ci, k.undefinedVoxels());
+      }
+      out.flops(flops);
+      return out.toBytes();
+    }
+
+    /** Stage 2: every contrast's whole maps from the blocks' slices, folded as {@link #run}. */
+    @Override
+    public byte[] assemble(TileSpec tile, int blocks, java.util.Iterator<byte[]> slices) {
+      long start = System.nanoTime();
+      MapSlice.Assembly maps = new MapSlice.Assembly(tile, wholeMap.mask().voxels(), blocks,
+          rowsOf(tile));
+      while (slices.hasNext()) {
+        maps.add(slices.next());
+      }
+      maps.checkComplete();
+      long first = plan.windowStart(tile.firstWindow());
+      List<WholeMapPartial> parts = new ArrayList<>();
+      for (int ci = 0; ci < draws.size(); ci++) {
+        Tail tail = GlmRun.tailOf(model.contrasts().get(ci), options.tTail());
+        parts.add(wholeMap.fold(tail, maps.observed(ci), maps.maps(ci), maps.rows(ci), first,
+            tile.firstWindow() == 0, maps.undefinedVoxels(ci)));
+      }
+      return new TfcePartial(tile, maps.flops(), System.nanoTime() - start, parts).toBytes();
     }
   }
 

@@ -211,6 +211,18 @@ public final class WholeMapInference implements Serializable {
   }
 
   /**
+   * The working set of a whole-map tile on voxel blocks (DESIGN §8, {@link MapSlice}): the task
+   * that assembles a tile holds {@code statistics} statistics' whole maps of its {@code rows}
+   * replicates at once (and their observed maps), the per-voxel state of {@link
+   * #BYTES_PER_VOXEL} and the per-replicate maxima; {@code kernelBytes} covers one block's kernel
+   * and slice where the blocks are held, and whatever else the command holds.
+   */
+  public static long slicedTileBytes(long rows, int statistics, int voxels, long kernelBytes) {
+    long maps = (long) statistics * (rows + 1) * voxels * 8;
+    return maps + voxels * BYTES_PER_VOXEL + kernelBytes + 3 * rows * 9 * statistics;
+  }
+
+  /**
    * Folds one statistic's maps of a tile: the observed map and {@code rows} replicate maps
    * (row-major from 0, one mask's voxels a row) of replicates {@code first ..}. Counts per voxel
    * the replicates whose key reaches the observed key, keeps each replicate's largest key, and

@@ -316,8 +316,9 @@ public final class Nlspark {
    * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
    * {@code target} is correlation's, else null. {@code options} is not changed. .npy and NIfTI
    * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
-   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); TFCE and cluster
-   * inference, which need whole maps, read them on the driver. Parquet is read on the driver.
+   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
+   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9),
+   * except with {@code --backend gpu} (read on the driver). Parquet is read on the driver.
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -328,7 +329,25 @@ public final class Nlspark {
     DistributedInputs inputs = Sources.of(spark, study, target);
     o.mask(inputs.mask()).maskSource(study.maskSource());
     if (o.wholeMapInference()) {
-      return run(spark, analysis, inputs.load(new HadoopOpener(hadoopConf(spark))), o, progress);
+      Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+      if (!ingest.get("mode").equals("blocks") || "gpu".equals(o.backendRequested())) {
+        long start = System.nanoTime();
+        JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
+        if (ingest.get("mode").equals("blocks")) {
+          ingest.put("mode", "broadcast");
+          ingest.put("reason", "--backend gpu: whole maps from the GPU kernels read the"
+              + " inputs on the driver");
+        }
+        ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+        RunReport report = run(spark, analysis, loaded, o, progress);
+        report.engineFacts.put("ingest", ingest);
+        return report;
+      }
+      JobSpec spec = o.toSpec(analysis);
+      SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
+      TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(), o);
+      RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
+      return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
     }
     return run(spark, analysis, inputs, o, progress);
   }
@@ -557,11 +576,11 @@ public final class Nlspark {
    * DESIGN §9 (design rows, zero or second constant columns, NaN, contrast lengths,
    * non-estimable contrasts, unequal whole blocks) is an exit-2 error here, and so is
    * {@code tfce} or {@code clusterThreshold} without the grid of a mask image. With either, the
-   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}, read on this JVM (whole maps).
-   * {@code input} is any input form of {@link #bootstrap}; without TFCE/clusters, .npy and NIfTI
-   * inputs take the data plane of DESIGN §8 (a {@link DescribedAnalysis}: executors read them
-   * into voxel blocks, or small ones are read here, {@code spark.nlspark.ingest}); for images
-   * the run's mask is set on {@code o}, so that maps are written on its grid.
+   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}. {@code input} is any input
+   * form of {@link #bootstrap}; .npy and NIfTI inputs take the data plane of DESIGN §8 (a {@link
+   * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
+   * {@code spark.nlspark.ingest}), with or without TFCE, clusters and {@code --demean}; for
+   * images the run's mask is set on {@code o}, so that maps are written on its grid.
    */
   public static TileAnalysis prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
@@ -583,29 +602,29 @@ public final class Nlspark {
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
     checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
-    if (o.wholeMapInference() || o.varianceSmoothing() != null || o.demean()
-        || !study.executorsCanRead()) {
-      // TFCE, cluster inference and variance smoothing need whole maps, --demean every sample
-      // of a voxel: read on this JVM (DESIGN §8, §9)
+    if (o.varianceSmoothing() != null || !study.executorsCanRead()) {
+      // variance smoothing needs each draw's variance map beside its t map: read on this JVM
       return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
           d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
-    // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes.
+    // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes. On
+    // blocks, --demean centres each block where it is held and TFCE/clusters assemble whole
+    // maps from the blocks' slices (DESIGN §8, §9).
     DistributedInputs inputs = Sources.of(spark, study, null);
     o.mask(inputs.mask()).maskSource(study.maskSource());
     Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
     if (ingest.get("mode").equals("blocks")) {
-      return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(
-          inputs.x().samples(), inputs.x().voxels(), d, c, glm, o.backendRequested(),
-          o.memoryBudgetGb()).withTailApproximation(o.tailApproximation()), inputs, ingest);
+      return new DescribedAnalysis(withWholeMaps(
+          org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(inputs.x().samples(),
+              inputs.x().voxels(), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
+              o.demean()), o), inputs, ingest);
     }
     long start = System.nanoTime();
     DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-    return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm,
-        o.backendRequested(), o.memoryBudgetGb()).withTailApproximation(o.tailApproximation()),
-        null, ingest);
+    return new DescribedAnalysis(withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c,
+        glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), null, ingest);
   }
 
   /**

@@ -24,6 +24,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Statistic;
 import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -65,6 +66,11 @@ import scala.runtime.BoxedUnit;
  * read their splits, one shuffle assembles each voxel block where its tiles run, the blocks stay
  * persisted for all replicate windows, and each task runs every tile of its blocks. Small ones
  * are read on the driver and broadcast as before; both give the same bytes.
+ *
+ * <p>Whole-map tiles on voxel blocks (TFCE, clusters: a {@link SlicedTileRunner}) run in two
+ * stages: each block task computes its slice of every tile's statistic maps, one shuffle keyed
+ * by tile brings a tile's slices to one task (one tile per partition), which assembles the whole
+ * maps and returns the tile's partial to the same merge.
  */
 public final class SparkEngine {
   /** In the description of the jobs that read the inputs into voxel blocks (for the progress). */
@@ -160,13 +166,15 @@ public final class SparkEngine {
 
   /**
    * Runs an analysis prepared from the shape of {@code inputs} alone (glm's
-   * {@code prepareOnExecutors}) on the voxel blocks executors read (DESIGN §8): each tile's
-   * runner gets its block as {@link JobInputs} (a column window); the driver holds the plan and
-   * the merge state only. {@code ingest} is {@link #ingestChoice}'s, reported as engine.ingest.
+   * {@code prepareOnExecutors}, a whole-map test on {@link DistributedInputs#shape()}) on the
+   * voxel blocks executors read (DESIGN §8): each tile's runner gets its block as {@link
+   * JobInputs} (a column window); the driver holds the plan and the merge state only. {@code
+   * ingest} is {@link #ingestChoice}'s, reported as engine.ingest.
    */
   public RunReport runOnBlocks(TileAnalysis analysis, DistributedInputs inputs,
       Map<String, Object> ingest) {
-    if (analysis.data() != null) {
+    if (analysis.data() != null
+        && !(analysis.data() instanceof JobInputs shape && shape.onExecutors())) {
       throw new IllegalStateException("[BUG] " + analysis.command() + " holds its samples;"
           + " voxel blocks are for analyses prepared from the shape of the inputs");
     }
@@ -244,8 +252,18 @@ public final class SparkEngine {
       handler = new MergeHandler(merger);
       jobStart = System.nanoTime();
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, hooks),
-          handler, tag);
+      if (runner instanceof SlicedTileRunner sliced) {
+        // Whole maps: every block's slice of every tile, regrouped by tile (one per partition).
+        TileSpec[] all = tiles.toArray(new TileSpec[0]);
+        JavaPairRDD<Integer, byte[]> byTile = blockRdd
+            .flatMapToPair(t -> slices(sliced, t._2().inputs(shape), t._1(), all))
+            .partitionBy(new TilePartitioner(all.length));
+        ingest.put("map_slice_partitions", all.length);
+        sc.runJob(byTile.rdd(), new AssembleTask(sliced, all, blocks, hooks), handler, tag);
+      } else {
+        sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, hooks),
+            handler, tag);
+      }
       jobEnd = System.nanoTime();
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
@@ -524,6 +542,95 @@ public final class SparkEngine {
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
           fetchNanos);
+    }
+  }
+
+  /** One block's slice of each tile, each computed when the shuffle asks for it. */
+  static java.util.Iterator<Tuple2<Integer, byte[]>> slices(SlicedTileRunner runner,
+      JobInputs block, int blockIndex, TileSpec[] tiles) {
+    return new java.util.Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < tiles.length;
+      }
+
+      @Override
+      public Tuple2<Integer, byte[]> next() {
+        if (next >= tiles.length) {
+          throw new java.util.NoSuchElementException();
+        }
+        int at = next++; // the tile's position in the plan is its key and partition
+        return new Tuple2<>(at, runner.slice(block, blockIndex, tiles[at]));
+      }
+    };
+  }
+
+  /** The slices of the plan's i-th tile to partition i. */
+  static final class TilePartitioner extends org.apache.spark.Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int tiles;
+
+    TilePartitioner(int tiles) {
+      this.tiles = Math.max(1, tiles);
+    }
+
+    @Override
+    public int numPartitions() {
+      return tiles;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof TilePartitioner p && p.tiles == tiles;
+    }
+
+    @Override
+    public int hashCode() {
+      return tiles;
+    }
+  }
+
+  /** The executor side of whole maps on blocks: assembles the partition's tile from its slices. */
+  static final class AssembleTask extends AbstractFunction2<TaskContext,
+      Iterator<Tuple2<Integer, byte[]>>, TaskOutcome> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final SlicedTileRunner runner;
+    private final TileSpec[] tiles;
+    private final int blocks;
+    private final TestHooks hooks;
+
+    AssembleTask(SlicedTileRunner runner, TileSpec[] tiles, int blocks, TestHooks hooks) {
+      this.runner = runner;
+      this.tiles = tiles;
+      this.blocks = blocks;
+      this.hooks = hooks;
+    }
+
+    @Override
+    public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, byte[]>> slices) {
+      long start = System.nanoTime();
+      TileSpec tile = tiles[context.partitionId()];
+      hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
+      java.util.Iterator<byte[]> values = new java.util.Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return slices.hasNext();
+        }
+
+        @Override
+        public byte[] next() {
+          return slices.next()._2();
+        }
+      };
+      byte[] partial = runner.assemble(tile, blocks, values);
+      return new TaskOutcome(new byte[][] {partial}, System.nanoTime() - start, 0);
     }
   }
 
