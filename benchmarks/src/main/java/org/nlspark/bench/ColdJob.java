@@ -25,13 +25,15 @@ import org.nlspark.core.job.JobInputs;
  * JVM (embedded Spark, {@code local[*]}) {@link #RUNS} times, and reads from each run:
  * <ul>
  *   <li>{@code compute_seconds}, {@code kernel_seconds}, {@code engine.spark_timings} (task
- *       seconds summed over tasks, Spark overhead, tasks) from its summary.json;
+ *       seconds and task-thread CPU seconds summed over tasks, Spark overhead, tasks) from its
+ *       summary.json;
  *   <li>the JIT's compilation time of the whole child JVM, C1 and C2, from its
  *       {@code -XX:+CITime} report (printed at exit);
  *   <li>the child's CPU seconds (user + system, from bash's {@code time}).
  * </ul>
  * The row also holds {@code compute_over_kernel}: the median compute_seconds over the warmed
- * kernel's median seconds of the same benchmark run. {@code NLSPARK_BENCH_JOB_JAVA_OPTS} adds JVM
+ * kernel's median seconds of the same benchmark run, and {@code task_cpu_over_kernel_cpu}: the
+ * tasks' thread CPU over the warmed kernel's process CPU, which other load disturbs less. {@code NLSPARK_BENCH_JOB_JAVA_OPTS} adds JVM
  * options to the child (e.g. a JFR recording). Reports only; nothing gates on time.
  */
 final class ColdJob {
@@ -47,7 +49,7 @@ final class ColdJob {
   private ColdJob() {}
 
   static Map<String, Object> run(String workload, List<String> cli, JobInputs inputs, long seed,
-      double kernelSeconds) throws IOException, InterruptedException {
+      double kernelSeconds, double kernelCpuSeconds) throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("nlspark-cold-");
     try {
       DataMatrix x = inputs.x();
@@ -57,7 +59,7 @@ final class ColdJob {
       for (int i = 0; i < RUNS; i++) {
         runs[i] = once(cli, npy, dir.resolve("out" + i), dir.resolve("log" + i), seed);
       }
-      return row(workload, cli, runs, kernelSeconds);
+      return row(workload, cli, runs, kernelSeconds, kernelCpuSeconds);
     } finally {
       delete(dir);
     }
@@ -65,7 +67,7 @@ final class ColdJob {
 
   /** Indices of the measures {@link #once} returns. */
   private static final String[] MEASURES = {"compute_seconds", "kernel_seconds", "task_seconds",
-      "spark_overhead_seconds", "tasks", "jit_seconds", "jit_c1_seconds", "jit_c2_seconds",
+      "task_cpu_seconds", "spark_overhead_seconds", "tasks", "jit_seconds", "jit_c1_seconds", "jit_c2_seconds",
       "process_cpu_seconds", "wall_seconds"};
 
   private static double[] once(List<String> cli, Path npy, Path out, Path log, long seed)
@@ -97,19 +99,20 @@ final class ColdJob {
     double processCpu = cpu.find()
         ? Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2)) : Double.NaN;
     return new double[] {num(timings.get("compute_seconds")), num(timings.get("kernel_seconds")),
-        num(spark.get("task_seconds")), num(spark.get("spark_overhead_seconds")),
-        num(spark.get("tasks")), find(TOTAL, text), find(C1, text), find(C2, text), processCpu,
+        num(spark.get("task_seconds")), num(spark.get("task_cpu_seconds")),
+        num(spark.get("spark_overhead_seconds")), num(spark.get("tasks")), find(TOTAL, text), find(C1, text), find(C2, text), processCpu,
         wall};
   }
 
   private static Map<String, Object> row(String workload, List<String> cli, double[][] runs,
-      double kernelSeconds) {
+      double kernelSeconds, double kernelCpuSeconds) {
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("workload", workload);
     row.put("precision", "float64");
     row.put("cold_job", "bin/nlspark " + String.join(" ", cli));
     row.put("runs", runs.length);
     row.put("kernel_warm_seconds", round(kernelSeconds));
+    row.put("kernel_warm_cpu_seconds", round(kernelCpuSeconds));
     double[] compute = column(runs, 0);
     for (int m = 0; m < MEASURES.length; m++) {
       row.put(MEASURES[m], round(median(column(runs, m))));
@@ -118,12 +121,15 @@ final class ColdJob {
     row.put("compute_seconds_max", round(Arrays.stream(compute).max().orElse(Double.NaN)));
     double ratio = median(compute) / kernelSeconds;
     row.put("compute_over_kernel", round(ratio));
+    // Less disturbed by other load: the tasks' thread CPU against the warmed run's process CPU.
+    row.put("task_cpu_over_kernel_cpu", round(median(column(runs, 3)) / kernelCpuSeconds));
     System.out.printf("%-52s cold job compute %5.2f s (%.2f-%.2f), kernel %5.2f s warmed:"
-        + " %.2fx; tasks %.0f, task %.2f s, Spark overhead %.2f s, JIT %.2f s (C2 %.2f),"
-        + " process CPU %.1f s%n", workload, median(compute), row.get("compute_seconds_min"),
-        row.get("compute_seconds_max"), kernelSeconds, ratio, median(column(runs, 4)),
-        median(column(runs, 2)), median(column(runs, 3)), median(column(runs, 5)),
-        median(column(runs, 7)), median(column(runs, 8)));
+        + " %.2fx; tasks %.0f, task %.2f s (CPU %.2f s), Spark overhead %.2f s, JIT %.2f s"
+        + " (C2 %.2f), process CPU %.1f s%n", workload, median(compute),
+        row.get("compute_seconds_min"), row.get("compute_seconds_max"), kernelSeconds, ratio,
+        median(column(runs, 5)), median(column(runs, 2)), median(column(runs, 3)),
+        median(column(runs, 4)), median(column(runs, 6)), median(column(runs, 8)),
+        median(column(runs, 9)));
     return row;
   }
 

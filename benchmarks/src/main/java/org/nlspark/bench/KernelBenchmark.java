@@ -110,7 +110,8 @@ public final class KernelBenchmark {
         Workload w = workloads.get(i);
         if (w.cli != null && w.precision == Precision.FLOAT64) {
           coldRows.add(ColdJob.run(w.name, w.cli, w.job.inputs, w.job.spec.seed(),
-              ((Number) rows.get(i).get("seconds")).doubleValue()));
+              ((Number) rows.get(i).get("seconds")).doubleValue(),
+              ((Number) rows.get(i).get("cpu_seconds")).doubleValue()));
         }
       }
       rows.addAll(coldRows);

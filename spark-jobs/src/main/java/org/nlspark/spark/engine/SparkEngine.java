@@ -387,6 +387,7 @@ public final class SparkEngine {
     facts.put("broadcast_bytes", broadcastBytes);
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("task_seconds", handler.taskNanos / 1e9);
+    timing.put("task_cpu_seconds", handler.taskCpuNanos / 1e9);
     timing.put(inputKey, inputSeconds);
     timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
     // Spark's own cost: job time not spent inside tasks, spread over the slots that ran them.
@@ -411,6 +412,13 @@ public final class SparkEngine {
       }
     }
     return sum;
+  }
+
+  /** CPU time of the calling thread, or 0 where the JVM does not measure it. */
+  static long threadCpuNanos() {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0L;
   }
 
   /** Serialized size of the inputs, counted without holding a second copy of them. */
@@ -446,13 +454,16 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     final byte[][] partials;
     final long taskNanos;
+    /** CPU time of the task's thread (the tiles' kernels; JIT compiler threads not counted). */
+    final long taskCpuNanos;
     final long broadcastNanos;
     final String executorId;
     final long executorPeakHeap;
 
-    TaskOutcome(byte[][] partials, long taskNanos, long broadcastNanos) {
+    TaskOutcome(byte[][] partials, long taskNanos, long taskCpuNanos, long broadcastNanos) {
       this.partials = partials;
       this.taskNanos = taskNanos;
+      this.taskCpuNanos = taskCpuNanos;
       this.broadcastNanos = broadcastNanos;
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       this.executorId = env == null ? "?" : env.executorId();
@@ -477,6 +488,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<TileSpec> tiles) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       Object data = inputs.value();
       long fetched = System.nanoTime();
       List<byte[]> out = new ArrayList<>();
@@ -486,7 +498,7 @@ public final class SparkEngine {
         out.add(runner.run(data, tile, gpuDevice(context)));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
-          fetched - start);
+          threadCpuNanos() - cpuStart, fetched - start);
     }
   }
 
@@ -510,6 +522,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, VoxelBlock>> blocks) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       long fetchNanos = 0;
       List<byte[]> out = new ArrayList<>();
       while (blocks.hasNext()) {
@@ -523,7 +536,7 @@ public final class SparkEngine {
         }
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
-          fetchNanos);
+          threadCpuNanos() - cpuStart, fetchNanos);
     }
   }
 
@@ -548,6 +561,7 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     private final transient TileMerger merger;
     long taskNanos;
+    long taskCpuNanos;
     long broadcastNanos;
     long mergeNanos;
     int outcomes;
@@ -564,6 +578,7 @@ public final class SparkEngine {
         merger.add(bytes);
       }
       taskNanos += outcome.taskNanos;
+      taskCpuNanos += outcome.taskCpuNanos;
       broadcastNanos += outcome.broadcastNanos;
       outcomes++;
       executorPeakHeap.merge(outcome.executorId, outcome.executorPeakHeap, Math::max);
