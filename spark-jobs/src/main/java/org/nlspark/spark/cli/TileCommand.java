@@ -9,6 +9,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.tile.KernelWarmup;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.HadoopFiles;
@@ -138,6 +139,10 @@ abstract class TileCommand extends NlsparkCommand {
     String output = common.output(name());
     Summaries.printStartLine(err, common.quiet, name(), options.toSpec(analysis()).replicates(),
         input, mask, output, common.master);
+    if (common.master == null || common.master.startsWith("local")) {
+      // the kernels run in this JVM: let C2 compile them while Spark starts (KernelWarmup)
+      KernelWarmup.start(options.toSpec(analysis()));
+    }
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
       Configuration conf = conf(spark);
