@@ -29,6 +29,10 @@ public final class KernelWarmup {
   static final int VOXELS = 1024;
   /** Windows of the synthetic tile: about 750 fold calls per kernel, past C2's thresholds. */
   static final int WINDOWS = 6;
+  /** System property that turns the warm-up off ({@code -Dnlspark.kernel-warmup=false}), to
+   *  measure a job without it. */
+  public static final String ENABLED_PROPERTY = "nlspark.kernel-warmup";
+
   /** Samples of the synthetic data (two groups of 16 for two-sample). */
   static final int SAMPLES = 32;
 
@@ -36,10 +40,11 @@ public final class KernelWarmup {
 
   /**
    * Starts warming the kernel of {@code spec} in a daemon thread, or returns null where there is
-   * nothing to warm (a GPU backend requested).
+   * nothing to warm (a GPU backend requested, or {@value #ENABLED_PROPERTY} set to false).
    */
   public static Thread start(JobSpec spec) {
-    if (spec.backend() != null && spec.backend().equals("gpu")) {
+    if ((spec.backend() != null && spec.backend().equals("gpu"))
+        || System.getProperty(ENABLED_PROPERTY, "true").equals("false")) {
       return null;
     }
     Thread t = new Thread(() -> {

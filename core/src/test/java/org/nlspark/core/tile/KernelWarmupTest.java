@@ -55,4 +55,14 @@ class KernelWarmupTest {
     t.join(60_000);
     assertThat(t.isAlive()).isFalse();
   }
+
+  @Test
+  void thePropertyTurnsItOff() {
+    System.setProperty(KernelWarmup.ENABLED_PROPERTY, "false");
+    try {
+      assertThat(KernelWarmup.start(JobSpec.builder(Analysis.ONE_SAMPLE).build())).isNull();
+    } finally {
+      System.clearProperty(KernelWarmup.ENABLED_PROPERTY);
+    }
+  }
 }
