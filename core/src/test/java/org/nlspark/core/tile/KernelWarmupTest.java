@@ -40,6 +40,17 @@ class KernelWarmupTest {
   }
 
   @Test
+  void everyStatisticOfEveryAnalysisRuns() {
+    for (Analysis a : Analysis.values()) {
+      for (String stat : a.statistics()) {
+        PartialResult p = KernelWarmup.run(JobSpec.builder(a).statistic(stat).replicates(300)
+            .build());
+        assertThat(p.tile.windowCount()).as(a.command() + " " + stat).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
   void fewerReplicatesThanSixWindowsWarmWhatThereIs() {
     JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).replicates(200).build();
     assertThat(KernelWarmup.run(spec).tile.windowCount()).isEqualTo(2);
