@@ -8,10 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -106,30 +102,6 @@ public final class Report {
       }
     }
     return subs;
-  }
-
-  /**
-   * Writes report.html into a local directory (a temporary file renamed into place, so a
-   * reader never sees half a page). Returns the file written.
-   */
-  public static Path write(Path dir) {
-    String html = render(ReportFiles.of(dir));
-    Path target = dir.resolve(FILE);
-    try {
-      // nlspark's temporary prefix: a run on this directory removes one a crash left behind
-      Path temp = dir.resolve(TEMP_PREFIX + ProcessHandle.current().pid() + "-"
-          + System.nanoTime());
-      try {
-        Files.writeString(temp, html, StandardCharsets.UTF_8);
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING,
-            StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + target + ": " + e.getMessage(), e);
-    }
-    return target;
   }
 
   /**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Tail;
@@ -12,6 +13,7 @@ import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.TfcePartial;
+import org.nlspark.core.tfce.VarianceSmoothing;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tfce.WholeMapMerge;
 import org.nlspark.core.tfce.WholeMapPartial;
@@ -45,14 +47,40 @@ import org.nlspark.core.tile.TileSpec;
  * the voxelwise {@code p_cfwer_*}; DESIGN §9 does not say how TFCE scores or cluster sizes of
  * different contrasts combine, so there are no whole-map {@code p_cfwer} maps (summary.json says
  * so).
+ *
+ * <p>With variance smoothing ({@code --variance-smoothing}, {@link VarianceSmoothing}) the
+ * kernels also give each draw's variance map, which travels with its t map; once a contrast's
+ * maps are whole, every draw's t map (the observed one first) becomes its pseudo-t, and
+ * everything after (p, FWER, clusters, TFCE) is of the pseudo-t. That is the one point where the
+ * transform is called; it may be the only whole-map work asked for.
  */
 public final class GlmWholeMapAnalysis implements TileAnalysis {
   private final GlmAnalysis glm;
   private final WholeMapInference wholeMap;
+  private final VarianceSmoothing smoothing; // null: none
 
-  GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap) {
+  GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap, VarianceSmoothing smoothing) {
     this.glm = glm;
     this.wholeMap = wholeMap;
+    this.smoothing = smoothing;
+  }
+
+  /**
+   * The one refusal of variance smoothing with F contrasts (exit 2): the pseudo-t has no F
+   * counterpart in randomise's definition.
+   */
+  public static void requireTContrasts(long fContrasts) {
+    if (fContrasts > 0) {
+      throw new InvalidInputException("Cannot smooth the variance of F contrasts:"
+          + " --variance-smoothing makes pseudo-t statistics of t contrasts only (as randomise"
+          + " -v), but " + fContrasts + " F contrast" + (fContrasts == 1 ? " was" : "s were")
+          + " given; drop --f-contrasts or --variance-smoothing");
+    }
+  }
+
+  /** Null without variance smoothing. */
+  public VarianceSmoothing varianceSmoothing() {
+    return smoothing;
   }
 
   public GlmModel model() {
@@ -110,12 +138,18 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
     long contrasts = model.contrasts().size();
     long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
+    if (smoothing != null) {
+      // Each draw's variance map beside its t map, and the smoother's two grid buffers (at most
+      // the whole grid) and three masked maps.
+      long grid3 = (long) wholeMap.mask().ni() * wholeMap.mask().nj() * wholeMap.mask().nk();
+      kernel += (long) windows * w * voxels * 8 + 2 * grid3 * 8 + 4L * voxels * 8 + w * b * 8;
+    }
     return WholeMapInference.tileBytes(windows, grid.window(), voxels, kernel + partials);
   }
 
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap);
+    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap, smoothing);
   }
 
   @Override
@@ -128,6 +162,13 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     Map<String, Object> m = describe();
     m.put("plan", wholeMap.layout(glm.options().grid(), plan, "glm freedman-lane kernels, per"
         + " contrast and (voxel block, replicate window) cell of the grid"));
+    if (smoothing != null) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> layout = (Map<String, Object>) m.get("plan");
+      layout.put("whole_maps_for", "variance smoothing: each draw's variance map is smoothed"
+          + " over the whole grid before its pseudo-t is compared"
+          + (wholeMap.settings().any() ? ", and " + wholeMap.flags() : ""));
+    }
     return m;
   }
 
@@ -135,6 +176,16 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   public Map<String, Object> describe() {
     Map<String, Object> m = new LinkedHashMap<>(glm.describe());
     Map<String, Object> p = new LinkedHashMap<>(wholeMap.describe());
+    if (smoothing != null) {
+      p.put("variance_smoothing", smoothing.describe());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> parameters = (Map<String, Object>) m.get("parameters");
+      Map<String, Object> withSigma = new LinkedHashMap<>(parameters);
+      withSigma.put("variance_smoothing_mm", smoothing.sigmaMm());
+      withSigma.put("statistic", "pseudo-t (variance smoothing): tstat{c} and every p-value,"
+          + " cluster and TFCE map are of t * sqrt(variance / smoothed variance)");
+      m.put("parameters", withSigma);
+    }
     p.put("per_contrast", "each contrast's maps with its own tail (F upper); FWER by the largest"
         + " score (cluster) of each replicate's map of that contrast");
     if (glm.options().fwerAcrossContrasts()) {
@@ -153,14 +204,16 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     private final List<GlmDraws> draws;
     private final TilePlan plan;
     private final WholeMapInference wholeMap;
+    private final VarianceSmoothing smoothing;
 
     Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
-        WholeMapInference wholeMap) {
+        WholeMapInference wholeMap, VarianceSmoothing smoothing) {
       this.model = model;
       this.options = options;
       this.draws = draws;
       this.plan = plan;
       this.wholeMap = wholeMap;
+      this.smoothing = smoothing;
     }
 
     @Override
@@ -176,6 +229,9 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       boolean holdsObserved = tile.firstWindow() == 0;
       double[] maps = new double[(int) (tileEnd - first) * voxels];
       double[] buf = new double[w * Math.min(grid.voxelBlock(), voxels)];
+      // Each draw's variance map beside its t map, for variance smoothing only.
+      double[] variances = smoothing == null ? null : new double[maps.length];
+      double[] varBuf = smoothing == null ? null : new double[buf.length];
       List<WholeMapPartial> parts = new ArrayList<>();
       long flops = 0;
       for (int ci = 0; ci < draws.size(); ci++) {
@@ -184,6 +240,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         long end = Math.min(d.replicates(), tileEnd);
         int rows = (int) Math.max(0, end - first);
         double[] observed = new double[voxels];
+        double[] observedVariance = smoothing == null ? null : new double[voxels];
         int undefined = 0;
         for (int block = 0; block < grid.blocks(voxels); block++) {
           int from = grid.blockStart(block);
@@ -191,19 +248,33 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
           int b = to - from;
           GlmContrastStatistic k = new GlmContrastStatistic(model, c, d, y.copyColumns(from, to),
               b, w, options.precision());
-          k.observed(buf);
+          k.observed(buf, varBuf);
           System.arraycopy(buf, 0, observed, from, b);
+          if (varBuf != null) {
+            System.arraycopy(varBuf, 0, observedVariance, from, b);
+          }
           // Windows of the fixed grid, as GlmRun and GlmAnalysis compute them.
           for (long wFirst = first; wFirst < end; wFirst += w) {
             int wRows = (int) Math.min(w, end - wFirst);
-            k.compute(wFirst, wRows, buf);
+            k.compute(wFirst, wRows, buf, varBuf);
             int row0 = (int) (wFirst - first);
             for (int r = 0; r < wRows; r++) {
               System.arraycopy(buf, r * b, maps, (row0 + r) * voxels + from, b);
+              if (varBuf != null) {
+                System.arraycopy(varBuf, r * b, variances, (row0 + r) * voxels + from, b);
+              }
             }
           }
           flops += k.flops();
           undefined += k.undefinedVoxels();
+        }
+        if (smoothing != null) {
+          // The one map transform of the per-draw loop: every draw's t becomes its pseudo-t.
+          VarianceSmoothing.Maps transform = smoothing.forMaps(observedVariance, 0);
+          transform.apply(observed, 0, observedVariance, 0);
+          for (int r = 0; r < rows; r++) {
+            transform.apply(maps, r * voxels, variances, r * voxels);
+          }
         }
         Tail tail = GlmRun.tailOf(c, options.tTail());
         parts.add(wholeMap.fold(tail, observed, maps, rows, first, holdsObserved, undefined));

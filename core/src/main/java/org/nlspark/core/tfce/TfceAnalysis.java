@@ -9,7 +9,7 @@ import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.GpuProbe;
 import org.nlspark.core.backend.GpuProbes;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.gpu.GpuTileExecutor;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
@@ -51,10 +51,10 @@ import org.nlspark.core.tile.TileSpec;
  * contrast).
  */
 public final class TfceAnalysis implements TileAnalysis {
-  private final PreparedJob job;
+  private final VoxelwiseAnalysis job;
   private final WholeMapInference wholeMap;
 
-  private TfceAnalysis(PreparedJob job, WholeMapInference wholeMap) {
+  private TfceAnalysis(VoxelwiseAnalysis job, WholeMapInference wholeMap) {
     this.job = job;
     this.wholeMap = wholeMap;
   }
@@ -67,7 +67,7 @@ public final class TfceAnalysis implements TileAnalysis {
 
   /**
    * Validates the whole-map settings ({@link WholeMapInference#of}), then prepares the
-   * permutation test as {@link PreparedJob} does. The statistic maps come from the CPU kernels, or
+   * permutation test as {@link VoxelwiseAnalysis} does. The statistic maps come from the CPU kernels, or
    * with {@code --backend gpu} from the GPU kernels ({@link StatisticMaps#GPU}; TFCE and clusters
    * then still run on the executor CPU); {@code --backend auto} runs on the CPU.
    *
@@ -102,12 +102,12 @@ public final class TfceAnalysis implements TileAnalysis {
     if ("auto".equals(spec.backend())) {
       spec = spec.toBuilder().backend("cpu").build();
     }
-    PreparedJob job = PreparedJob.prepare(spec, inputs, workers, grid, gpu);
+    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs, workers, grid, gpu);
     return new TfceAnalysis(job, wholeMap);
   }
 
   /** The voxelwise permutation test this analysis extends. */
-  public PreparedJob job() {
+  public VoxelwiseAnalysis job() {
     return job;
   }
 

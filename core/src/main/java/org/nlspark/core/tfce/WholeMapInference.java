@@ -71,7 +71,17 @@ public final class WholeMapInference implements Serializable {
       throw new IllegalArgumentException("[BUG] whole-map inference without --tfce,"
           + " --cluster-threshold or --cluster-mass");
     }
+    return ofMaps(mask, settings, voxels);
+  }
+
+  /**
+   * As {@link #of(MaskGrid, WholeMapSettings, int)}, also for settings that enhance nothing: for
+   * maps that are transformed as a whole before the voxelwise p-values (variance smoothing,
+   * {@link VarianceSmoothing}), which need whole maps even without TFCE or clusters.
+   */
+  public static WholeMapInference ofMaps(MaskGrid mask, WholeMapSettings settings, int voxels) {
     requireGrid(mask != null, settings);
+    VarianceSmoothing.requireGrid(mask != null);
     if (mask.voxels() != voxels) {
       throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
           + " has " + mask.voxels() + " voxels, but the input has " + voxels

@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
@@ -37,10 +37,11 @@ import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.DataFrameMatrices;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopOpener;
-import org.nlspark.spark.io.HadoopReport;
-import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.output.HadoopOutput;
+import org.nlspark.spark.output.HadoopReport;
+import org.nlspark.spark.output.NiftiOutputs;
 import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
 
@@ -73,7 +74,7 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     Isc.Options isc = o.toIscOptions();
     if (!input.hasGrid()) {
-      return run(spark, IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), input.uri(),
+      return run(spark, IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
           "--input", 3), isc, o.memoryBudgetGb()), o, false);
     }
     SeriesInputs.Series s = input.read(hadoopConf(spark));
@@ -106,11 +107,11 @@ public final class Nlspark {
     input.requireOneSubject("timeseries-correlation");
     if (!input.hasGrid()) {
       return run(spark, TimeSeriesCorrelation.prepare(
-          HadoopFiles.readNpy(conf, input.uri(), "--input", 2),
-          HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts)
+          NpyInputs.readNpy(conf, input.uri(), "--input", 2),
+          NpyInputs.readNpy(conf, targetPath, "--target", 1), ts)
           .withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
     }
-    double[] y = HadoopFiles.readNpy(conf, targetPath, "--target", 1).data();
+    double[] y = NpyInputs.readNpy(conf, targetPath, "--target", 1).data();
     SeriesInputs.Series s = input.read(conf);
     o.mask(s.mask()).maskSource(input.maskSource());
     return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
@@ -136,13 +137,13 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     RidgeBootstrap.Options ridge = o.toRidgeOptions();
     Configuration conf = hadoopConf(spark);
-    NpyArray y = HadoopFiles.readNpy(conf, targetPath, "--target", 0);
+    NpyArray y = NpyInputs.readNpy(conf, targetPath, "--target", 0);
     if (y.rank() == 0) {
       throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
           + " but is a scalar");
     }
-    return run(spark, RidgeBootstrap.prepare(HadoopFiles.readNpy(conf, inputPath, "--input", 2),
-        y, xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath, "--x-test", 2), ridge),
+    return run(spark, RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath, "--input", 2),
+        y, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath, "--x-test", 2), ridge),
         o, false);
   }
 
@@ -286,7 +287,7 @@ public final class Nlspark {
   public static RunReport correlation(SparkSession spark, String x, String target,
       NlsparkOptions options) {
     return run(spark, Analysis.CORRELATION, resolve(spark, x, null, options),
-        HadoopFiles.readVector(hadoopConf(spark), target, "--target"), options, false);
+        NpyInputs.readVector(hadoopConf(spark), target, "--target"), options, false);
   }
 
   public static RunReport correlation(SparkSession spark, DataMatrix x, double[] target,
@@ -376,7 +377,7 @@ public final class Nlspark {
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
-        : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
+        : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
     return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
   }
 
@@ -428,7 +429,7 @@ public final class Nlspark {
   }
 
   /**
-   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopFiles}),
+   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopOutput.OutputDir}),
    * using the active session's Hadoop configuration. Returns the directory written.
    */
   public static String write(RunReport report, String dir, boolean overwrite) {
@@ -441,7 +442,7 @@ public final class Nlspark {
   public static String write(Configuration conf, RunReport report, Map<String, Object> summary,
       String dir, boolean overwrite) {
     long start = System.nanoTime();
-    try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
+    try (HadoopOutput.OutputDir out = HadoopOutput.OutputDir.open(conf, dir, overwrite)) {
       for (Output o : report.result.outputs()) {
         out.writeNpy(o);
       }
@@ -515,6 +516,7 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
     WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
+    checkVarianceSmoothing(o, o.mask() != null, contrasts);
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
         contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
   }
@@ -525,11 +527,29 @@ public final class Nlspark {
    */
   static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis,
       NlsparkOptions o) {
-    if (!o.wholeMapInference()) {
-      return analysis;
+    if (!o.wholeMapInference() && o.varianceSmoothing() == null) {
+      return analysis.withTailApproximation(o.tailApproximation());
     }
-    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()),
-        o.wholeMapSettings());
+    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+    if (o.varianceSmoothing() == null) {
+      return analysis.withWholeMaps(grid, o.wholeMapSettings());
+    }
+    return analysis.withWholeMaps(grid, o.wholeMapSettings(), o.varianceSmoothing(),
+        o.mask() == null ? null : org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(
+            o.mask().grid().affine()));
+  }
+
+  /**
+   * The refusals of {@code --variance-smoothing} that need no data (exit 2): an input without a
+   * grid, F contrasts.
+   */
+  static void checkVarianceSmoothing(NlsparkOptions o, boolean hasGrid,
+      org.nlspark.core.glm.GlmContrasts contrasts) {
+    if (o.varianceSmoothing() == null) {
+      return;
+    }
+    org.nlspark.core.tfce.VarianceSmoothing.requireGrid(hasGrid);
+    org.nlspark.core.glm.GlmWholeMapAnalysis.requireTContrasts(contrasts.f().length);
   }
 
   /**
@@ -562,9 +582,11 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    if (o.wholeMapInference() || o.demean() || !study.executorsCanRead()) {
-      // TFCE and cluster inference need whole maps, --demean every sample of a voxel: read on
-      // this JVM (DESIGN §8, §9)
+    checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
+    if (o.wholeMapInference() || o.varianceSmoothing() != null || o.demean()
+        || !study.executorsCanRead()) {
+      // TFCE, cluster inference and variance smoothing need whole maps, --demean every sample
+      // of a voxel: read on this JVM (DESIGN §8, §9)
       return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
           d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
     }
@@ -576,13 +598,14 @@ public final class Nlspark {
     if (ingest.get("mode").equals("blocks")) {
       return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(
           inputs.x().samples(), inputs.x().voxels(), d, c, glm, o.backendRequested(),
-          o.memoryBudgetGb()), inputs, ingest);
+          o.memoryBudgetGb()).withTailApproximation(o.tailApproximation()), inputs, ingest);
     }
     long start = System.nanoTime();
     DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
     return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm,
-        o.backendRequested(), o.memoryBudgetGb()), null, ingest);
+        o.backendRequested(), o.memoryBudgetGb()).withTailApproximation(o.tailApproximation()),
+        null, ingest);
   }
 
   /**
@@ -606,13 +629,8 @@ public final class Nlspark {
       // a FIFO would block the read for ever
       org.nlspark.spark.io.HadoopNiftiFiles.checkLocal(fs.makeQualified(path), flag + " " + uri,
           false);
-      org.apache.hadoop.fs.FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (java.io.FileNotFoundException e) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": no such file; check the path");
-      }
+      org.apache.hadoop.fs.FileStatus status =
+          org.nlspark.spark.io.UserPaths.status(fs, path, flag + " " + uri);
       if (!status.isFile()) {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is not a regular file");

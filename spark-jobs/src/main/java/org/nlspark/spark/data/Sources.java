@@ -14,9 +14,9 @@ import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.spark.errors.TaskFailures;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopNiftiFiles;
 import org.nlspark.spark.io.HadoopOpener;
+import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.io.ParquetSamples;
 import org.nlspark.spark.io.StudyInputs;
 
@@ -87,7 +87,7 @@ public final class Sources {
       StudyInputs.Source s, NiftiMask mask) {
     String what = s.flag + " " + s.uri;
     if (s.format == StudyInputs.Format.NPY) {
-      HadoopFiles.checkNpyInput(conf, s.uri, s.flag);
+      NpyInputs.checkNpyInput(conf, s.uri, s.flag);
       try {
         return NpySamples.describe(files, s.uri, what, SPLIT_BYTES);
       } catch (java.io.UncheckedIOException e) {

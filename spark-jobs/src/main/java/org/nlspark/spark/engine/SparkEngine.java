@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.SampleSource;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
@@ -113,7 +113,7 @@ public final class SparkEngine {
   }
 
   public RunReport run(JobSpec spec, JobInputs inputs) {
-    return run(PreparedJob.prepare(spec, inputs, parallelism(), grid));
+    return run(VoxelwiseAnalysis.prepare(spec, inputs, parallelism(), grid));
   }
 
   /**
@@ -126,13 +126,13 @@ public final class SparkEngine {
     HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
     RunReport report;
     if (ingest.get("mode").equals("blocks")) {
-      PreparedJob job = PreparedJob.prepare(spec, inputs.shape(), parallelism(), grid);
+      VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs.shape(), parallelism(), grid);
       report = runBlocks(job, job.inputs, inputs, files, ingest);
     } else {
       long start = System.nanoTime();
       JobInputs loaded = inputs.load(files);
       ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-      report = run(PreparedJob.prepare(spec, loaded, parallelism(), grid));
+      report = run(VoxelwiseAnalysis.prepare(spec, loaded, parallelism(), grid));
     }
     report.engineFacts.put("ingest", ingest);
     return report;
@@ -230,7 +230,7 @@ public final class SparkEngine {
       ingest.put("blocks", blocks);
       ingest.put("block_partitions", numPartitions);
       ingest.put("held_block_bytes", held);
-      if (job instanceof PreparedJob prepared) {
+      if (job instanceof VoxelwiseAnalysis prepared) {
         double[] observed = null;
         if (prepared.spec.analysis() == Analysis.BOOTSTRAP) {
           observed = observed(blockRdd, prepared.spec.statisticRow(), shape.voxels());

@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
@@ -57,13 +58,13 @@ public final class UserPaths {
   }
 
   /** Whether {@code path} (qualified or not) names the local file system. */
-  static boolean isLocal(Path path) {
+  public static boolean isLocal(Path path) {
     String scheme = path.toUri().getScheme();
     return scheme == null || scheme.equals("file");
   }
 
   /** The local file of a local Hadoop path. */
-  static java.nio.file.Path localFile(Path path) {
+  public static java.nio.file.Path localFile(Path path) {
     return java.nio.file.Paths.get(path.toUri().getPath());
   }
 
@@ -71,7 +72,7 @@ public final class UserPaths {
    * The file system of a path; a scheme with no file system on the class path (gs:, s3a:
    * without their connector jars) is the user's to fix (exit 2), blamed on {@code flag}.
    */
-  static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri) {
+  public static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri) {
     String scheme = path.toUri().getScheme();
     try {
       return path.getFileSystem(conf);
@@ -130,8 +131,7 @@ public final class UserPaths {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is a symbolic link to a file that does not exist; fix the link or the path");
       }
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": no such file; check the path");
+      throw noSuchFile(flag + " " + uri);
     } catch (IOException e) {
       throw environment(e, "read", flag, uri);
     }
@@ -154,7 +154,7 @@ public final class UserPaths {
    * The error a user sees for a failed file-system operation: environment problems are exit 2
    * or 3 with what to do; anything unrecognised stays an I/O error (exit 1).
    */
-  static RuntimeException environment(IOException e, String verb, String flag, String uri) {
+  public static RuntimeException environment(IOException e, String verb, String flag, String uri) {
     return environment(e, "Cannot " + verb + " " + flag + " " + uri + ": ");
   }
 
@@ -164,7 +164,7 @@ public final class UserPaths {
   }
 
   /** {@link #environment(IOException, String, String, String)} after a ready prefix. */
-  static RuntimeException environment(IOException e, String what) {
+  public static RuntimeException environment(IOException e, String what) {
     String reason = reason(e);
     String lower = reason.toLowerCase(Locale.ROOT);
     if (lower.contains("no space left") || lower.contains("disk quota exceeded")
@@ -219,5 +219,30 @@ public final class UserPaths {
     }
     String m = e.getMessage();
     return m == null ? e.getClass().getSimpleName() : m;
+  }
+
+  /** Hadoop's local streams report a failed write (disk full) as an Error around it. */
+  public static IOException ioCause(Throwable e) {
+    return e.getCause() instanceof IOException ? (IOException) e.getCause()
+        : new IOException(String.valueOf(e.getMessage()), e);
+  }
+
+  /** The one message for an input that is not there: "Cannot read WHAT: no such file; ...". */
+  public static InvalidInputException noSuchFile(String what) {
+    return noSuchFile(what, "check the path");
+  }
+
+  /** {@link #noSuchFile(String)} with the advice that fits the input in place of the default. */
+  public static InvalidInputException noSuchFile(String what, String advice) {
+    return new InvalidInputException("Cannot read " + what + ": no such file; " + advice);
+  }
+
+  /** The one way inputs are looked up: the file's status, or {@link #noSuchFile(String)}. */
+  public static FileStatus status(FileSystem fs, Path path, String what) throws IOException {
+    try {
+      return fs.getFileStatus(path);
+    } catch (java.io.FileNotFoundException e) {
+      throw noSuchFile(what);
+    }
   }
 }

@@ -1,7 +1,6 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -12,6 +11,8 @@ import org.nlspark.core.io.Json;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.report.Report;
 import org.nlspark.report.ReportFiles;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.io.UserPaths;
 
 /**
  * report.html of a finished output directory on any Hadoop file system. It is written after
@@ -27,7 +28,7 @@ public final class HadoopReport {
   /** The directory's files, read through Hadoop. */
   public static ReportFiles files(Configuration conf, String dir) {
     Path root = UserPaths.toPath(dir, "DIR");
-    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     return new ReportFiles() {
       @Override
       public String location() {
@@ -80,8 +81,8 @@ public final class HadoopReport {
       FileSystem ufs = UserPaths.fileSystem(u, conf, "--underlay", underlay);
       try {
         if (!ufs.isFile(u)) {
-          throw new org.nlspark.core.InvalidInputException("Cannot read the underlay "
-              + underlay + ": no such file; give --underlay a 3-D NIfTI on the run's grid");
+          throw UserPaths.noSuchFile("the underlay " + underlay,
+              "give --underlay a 3-D NIfTI on the run's grid");
         }
         long size = ufs.getFileStatus(u).getLen();
         if (size > MAX_READ) {
@@ -97,32 +98,15 @@ public final class HadoopReport {
       }
     }
     String html = Report.render(files(conf, dir), under, underlay);
-    HadoopFiles.OutputDir.pause("report");
+    HadoopOutput.OutputDir.pause("report");
     Path root = UserPaths.toPath(dir, "DIR");
-    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     Path target = new Path(root, Report.FILE);
     Path temp = new Path(root, Report.TEMP_PREFIX + ProcessHandle.current().pid() + "-"
         + System.nanoTime());
     try {
-      try {
-        try (OutputStream out = fs.create(temp, false)) {
-          out.write(html.getBytes(StandardCharsets.UTF_8));
-        }
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw HadoopFiles.OutputDir.ioCause(e); // a full disk, as Hadoop's local streams say it
-      }
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(temp, target)) {
-        throw new IOException("rename of " + temp + " to " + target + " failed");
-      }
+      AtomicFile.write(fs, temp, target, out -> out.write(html.getBytes(StandardCharsets.UTF_8)));
     } catch (IOException e) {
-      try {
-        fs.delete(temp, false);
-      } catch (IOException | RuntimeException ignored) {
-        // the next run on the directory removes nlspark's temporary files
-      }
       throw UserPaths.environment(e, "write", "the report of", dir);
     }
     return target.toString();
