@@ -8,6 +8,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.tile.KernelWarmup;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.NpyInputs;
@@ -144,6 +145,10 @@ abstract class TileCommand extends AnalysisCommand {
     runOptions = options();
     Summaries.printStartLine(err, common.quiet, name(), runOptions.toSpec(analysis()).replicates(),
         input, mask, output, common.master);
+    if (common.master == null || common.master.startsWith("local")) {
+      // the kernels run in this JVM: let C2 compile them while Spark starts (KernelWarmup)
+      KernelWarmup.start(runOptions.toSpec(analysis()));
+    }
   }
 
   @Override

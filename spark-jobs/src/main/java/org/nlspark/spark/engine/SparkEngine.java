@@ -51,8 +51,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Runs a job's tiles as one Spark job (DESIGN §2, §5). The driver plans tiles with core's
  * {@link TilePlanner} from the executor budget ({@link ExecutorBudget}) and the task slots,
- * broadcasts the inputs, and runs one tile per partition (or groups the tiles into
- * {@code --partitions} partitions). Each task runs core's {@link TileExecutor} and returns
+ * broadcasts the inputs, and groups consecutive tiles into {@link TilePlanner#TILES_PER_SLOT}
+ * partitions per task slot (or {@code --partitions} partitions). Each task runs core's {@link TileExecutor} and returns
  * {@link PartialResult#toBytes()}; the driver feeds the partials, as they arrive, to one
  * {@link ResultMerger}, which makes the outputs bit-identical to core's LocalEngine for any
  * partitioning and any retry.
@@ -88,7 +88,7 @@ public final class SparkEngine {
   private final boolean progress;
 
   /**
-   * @param partitions Spark partitions for the tiles, or null for one tile per partition
+   * @param partitions Spark partitions for the tiles, or null for TILES_PER_SLOT per task slot
    * @param progress print a progress line on stderr (callers pass true only for a terminal)
    */
   public SparkEngine(SparkSession spark, Grid grid, Integer partitions, boolean progress) {
@@ -344,8 +344,13 @@ public final class SparkEngine {
           NlsparkConf.BROADCAST_MAX_BYTES));
     }
     List<TileSpec> tiles = plan.tiles();
-    // More partitions than tiles would only add empty tasks.
-    int numPartitions = partitions == null ? tiles.size() : Math.min(partitions, tiles.size());
+    // By default TILES_PER_SLOT tasks per slot, each running a run of consecutive tiles: a task
+    // costs Spark tens of ms (more in a fresh JVM), a tile of a big job little more, so one task
+    // per tile spent a third of a cold job's time scheduling (docs/performance.md, "The cold
+    // job"). Tiles, not tasks, make the outputs: any count gives the same bytes.
+    int numPartitions = partitions == null
+        ? Math.min(tiles.size(), TilePlanner.TILES_PER_SLOT * Math.max(1, slots))
+        : Math.min(partitions, tiles.size()); // more than tiles would only add empty tasks
     TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = analysis.runner(plan);
     TileMerger merger = analysis.merger(plan);
@@ -405,6 +410,7 @@ public final class SparkEngine {
     facts.put("broadcast_bytes", broadcastBytes);
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("task_seconds", handler.taskNanos / 1e9);
+    timing.put("task_cpu_seconds", handler.taskCpuNanos / 1e9);
     timing.put(inputKey, inputSeconds);
     timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
     // Spark's own cost: job time not spent inside tasks, spread over the slots that ran them.
@@ -429,6 +435,13 @@ public final class SparkEngine {
       }
     }
     return sum;
+  }
+
+  /** CPU time of the calling thread, or 0 where the JVM does not measure it. */
+  static long threadCpuNanos() {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0L;
   }
 
   /** Serialized size of the inputs, counted without holding a second copy of them. */
@@ -464,13 +477,16 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     final byte[][] partials;
     final long taskNanos;
+    /** CPU time of the task's thread (the tiles' kernels; JIT compiler threads not counted). */
+    final long taskCpuNanos;
     final long broadcastNanos;
     final String executorId;
     final long executorPeakHeap;
 
-    TaskOutcome(byte[][] partials, long taskNanos, long broadcastNanos) {
+    TaskOutcome(byte[][] partials, long taskNanos, long taskCpuNanos, long broadcastNanos) {
       this.partials = partials;
       this.taskNanos = taskNanos;
+      this.taskCpuNanos = taskCpuNanos;
       this.broadcastNanos = broadcastNanos;
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       this.executorId = env == null ? "?" : env.executorId();
@@ -495,6 +511,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<TileSpec> tiles) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       Object data = inputs.value();
       long fetched = System.nanoTime();
       List<byte[]> out = new ArrayList<>();
@@ -504,7 +521,7 @@ public final class SparkEngine {
         out.add(runner.run(data, tile, gpuDevice(context)));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
-          fetched - start);
+          threadCpuNanos() - cpuStart, fetched - start);
     }
   }
 
@@ -528,6 +545,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, VoxelBlock>> blocks) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       long fetchNanos = 0;
       List<byte[]> out = new ArrayList<>();
       while (blocks.hasNext()) {
@@ -541,7 +559,7 @@ public final class SparkEngine {
         }
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
-          fetchNanos);
+          threadCpuNanos() - cpuStart, fetchNanos);
     }
   }
 
@@ -655,6 +673,7 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     private final transient TileMerger merger;
     long taskNanos;
+    long taskCpuNanos;
     long broadcastNanos;
     long mergeNanos;
     int outcomes;
@@ -671,6 +690,7 @@ public final class SparkEngine {
         merger.add(bytes);
       }
       taskNanos += outcome.taskNanos;
+      taskCpuNanos += outcome.taskCpuNanos;
       broadcastNanos += outcome.broadcastNanos;
       outcomes++;
       executorPeakHeap.merge(outcome.executorId, outcome.executorPeakHeap, Math::max);
