@@ -634,6 +634,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, byte[]>> slices) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       TileSpec tile = tiles[context.partitionId()];
       hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
       java.util.Iterator<byte[]> values = new java.util.Iterator<>() {
@@ -648,7 +649,8 @@ public final class SparkEngine {
         }
       };
       byte[] partial = runner.assemble(tile, blocks, values);
-      return new TaskOutcome(new byte[][] {partial}, System.nanoTime() - start, 0);
+      return new TaskOutcome(new byte[][] {partial}, System.nanoTime() - start,
+          threadCpuNanos() - cpuStart, 0);
     }
   }
 
