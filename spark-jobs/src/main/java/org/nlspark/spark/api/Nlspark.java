@@ -15,6 +15,7 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyArray;
+import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscAnalysis;
 import org.nlspark.core.job.Analysis;
@@ -78,9 +79,9 @@ public final class Nlspark {
           "--input", 3), isc, o.memoryBudgetGb()), o, false);
     }
     SeriesInputs.Series s = input.read(hadoopConf(spark));
-    o.mask(s.mask()).maskSource(input.maskSource());
+    ResolvedInputs images = ResolvedInputs.read(s.mask(), input.maskSource());
     return run(spark, IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(),
-        isc, o.memoryBudgetGb()), o, false);
+        isc, o.memoryBudgetGb()), images, o, false);
   }
 
   /**
@@ -113,9 +114,9 @@ public final class Nlspark {
     }
     double[] y = NpyInputs.readNpy(conf, targetPath, "--target", 1).data();
     SeriesInputs.Series s = input.read(conf);
-    o.mask(s.mask()).maskSource(input.maskSource());
+    ResolvedInputs images = ResolvedInputs.read(s.mask(), input.maskSource());
     return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
-        ts).withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
+        ts).withRequestedBudgetGb(o.memoryBudgetGb()), images, o, false);
   }
 
   /**
@@ -151,8 +152,14 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, TileAnalysis analysis, NlsparkOptions options,
       boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, analysis, ResolvedInputs.given(o), o, progress);
+  }
+
+  /** The same, the report carrying the mask of {@code images}. */
+  static RunReport run(SparkSession spark, TileAnalysis analysis, ResolvedInputs images,
+      NlsparkOptions o, boolean progress) {
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
-        .mask(o.mask()).maskSource(o.maskSource()), o);
+        .mask(images.mask()).maskSource(images.maskSource()), o);
   }
 
   /**
@@ -322,12 +329,12 @@ public final class Nlspark {
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     if (!study.executorsCanRead()) {
       return run(spark, analysis, study.load(hadoopConf(spark), analysis, target), o, progress);
     }
-    DistributedInputs inputs = Sources.of(spark, study, target);
-    o.mask(inputs.mask()).maskSource(study.maskSource());
+    ResolvedInputs resolved = ResolvedInputs.of(spark, study, target);
+    DistributedInputs inputs = resolved.samples();
     if (o.wholeMapInference()) {
       Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
       if (!ingest.get("mode").equals("blocks") || "gpu".equals(o.backendRequested())) {
@@ -339,17 +346,18 @@ public final class Nlspark {
               + " inputs on the driver");
         }
         ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-        RunReport report = run(spark, analysis, loaded, o, progress);
+        RunReport report = run(spark, analysis, loaded, resolved, o, progress);
         report.engineFacts.put("ingest", ingest);
         return report;
       }
       JobSpec spec = o.toSpec(analysis);
       SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
-      TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(), o);
+      TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(),
+          resolved.grid(), o);
       RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
-      return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
+      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource()), o);
     }
-    return run(spark, analysis, inputs, o, progress);
+    return run(spark, analysis, resolved, o, progress);
   }
 
   /**
@@ -387,17 +395,24 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
       NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, analysis, inputs, ResolvedInputs.given(o), o, progress);
+  }
+
+  /** The same on inputs read whole, on the grid and mask of {@code images}. */
+  static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
+      ResolvedInputs images, NlsparkOptions o, boolean progress) {
     JobSpec spec = o.toSpec(analysis);
-    if (o.mask() != null && o.mask().count() != inputs.voxels()) {
+    NiftiMask mask = images.mask();
+    if (mask != null && mask.count() != inputs.voxels()) {
       throw new InvalidInputException("Cannot use the mask with these inputs: it selects "
-          + o.mask().count() + " voxels, but the inputs have " + inputs.voxels()
+          + mask.count() + " voxels, but the inputs have " + inputs.voxels()
           + " columns; the mask must be the one the data were masked with");
     }
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
     RunReport report = o.wholeMapInference()
-        ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
+        ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), images.grid(), o))
         : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
+    return withFdr(report.mask(mask).maskSource(images.maskSource()), o);
   }
 
   /**
@@ -410,8 +425,16 @@ public final class Nlspark {
   public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
       NlsparkOptions options, boolean progress) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, analysis, new ResolvedInputs(inputs, inputs.mask(), o.maskSource()), o,
+        progress);
+  }
+
+  /** The same on the described samples of {@code resolved}. */
+  static RunReport run(SparkSession spark, Analysis analysis, ResolvedInputs resolved,
+      NlsparkOptions o, boolean progress) {
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), inputs).mask(inputs.mask()).maskSource(o.maskSource()), o);
+        .run(o.toSpec(analysis), resolved.samples()).mask(resolved.mask())
+        .maskSource(resolved.maskSource()), o);
   }
 
   /**
@@ -500,12 +523,11 @@ public final class Nlspark {
 
   /**
    * The TFCE / cluster-extent form of a permutation test: tiles that hold whole maps (see {@link
-   * TfceAnalysis}). Needs the grid of image inputs ({@link NlsparkOptions#mask()}); without one,
+   * TfceAnalysis}). Needs the grid of image inputs ({@link ResolvedInputs#grid()}); without one,
    * exit 2.
    */
   static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
-      NlsparkOptions o) {
-    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+      MaskGrid grid, NlsparkOptions o) {
     return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid,
         o.wholeMapSettings());
   }
@@ -524,9 +546,25 @@ public final class Nlspark {
    */
   public static RunReport glm(SparkSession spark, String input, String design, String contrasts,
       NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
-    return run(spark, prepareGlm(spark, input, design, contrasts, o), o, false);
+    return glm(spark, input, design, contrasts, options, false);
   }
+
+  /**
+   * The same, {@code progress} drawing a line on stderr: the files are read and the model
+   * checked (exit 2) before any tile runs; {@code options} is not changed.
+   */
+  public static RunReport glm(SparkSession spark, String input, String design, String contrasts,
+      NlsparkOptions options, boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    PreparedGlm prepared = prepareGlm(spark, input, design, contrasts, o);
+    return run(spark, prepared.analysis(), prepared.inputs(), o, progress);
+  }
+
+  /**
+   * A glm run read and checked, not run: the analysis, and the resolved inputs whose mask the
+   * maps are written on.
+   */
+  public record PreparedGlm(TileAnalysis analysis, ResolvedInputs inputs) {}
 
   /** The same on data and a model already in memory ({@code blocks} null for none). */
   public static RunReport glm(SparkSession spark, DataMatrix y,
@@ -537,25 +575,26 @@ public final class Nlspark {
     WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
     checkVarianceSmoothing(o, o.mask() != null, contrasts);
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
-        contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
+        contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o.mask(), o), o,
+        false);
   }
 
   /**
    * The glm run itself, or with {@code tfce} / {@code clusterThreshold} its whole-map form on
-   * the grid of {@link NlsparkOptions#mask()} (DESIGN §9).
+   * the grid of {@code mask} (the inputs' mask, or null; DESIGN §9).
    */
-  static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis,
+  static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis, NiftiMask mask,
       NlsparkOptions o) {
     if (!o.wholeMapInference() && o.varianceSmoothing() == null) {
       return analysis.withTailApproximation(o.tailApproximation());
     }
-    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+    MaskGrid grid = mask == null ? null : MaskGrid.of(mask);
     if (o.varianceSmoothing() == null) {
       return analysis.withWholeMaps(grid, o.wholeMapSettings());
     }
     return analysis.withWholeMaps(grid, o.wholeMapSettings(), o.varianceSmoothing(),
-        o.mask() == null ? null : org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(
-            o.mask().grid().affine()));
+        mask == null ? null : org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(
+            mask.grid().affine()));
   }
 
   /**
@@ -580,9 +619,10 @@ public final class Nlspark {
    * form of {@link #bootstrap}; .npy and NIfTI inputs take the data plane of DESIGN §8 (a {@link
    * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
    * {@code spark.nlspark.ingest}), with or without TFCE, clusters and {@code --demean}; for
-   * images the run's mask is set on {@code o}, so that maps are written on its grid.
+   * images the run's mask is in the result's {@link ResolvedInputs}, so that maps are written on
+   * its grid; {@code o} is not changed.
    */
-  public static TileAnalysis prepareGlm(SparkSession spark, String input,
+  public static PreparedGlm prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
     Configuration conf = hadoopConf(spark);
     String blocksPath = o.exchangeabilityBlocks();
@@ -604,40 +644,43 @@ public final class Nlspark {
     checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
     if (o.varianceSmoothing() != null || !study.executorsCanRead()) {
       // variance smoothing needs each draw's variance map beside its t map: read on this JVM
-      return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
-          d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
+      ResolvedInputs images = study.executorsCanRead()
+          ? ResolvedInputs.of(spark, study, null) : ResolvedInputs.given(o);
+      return new PreparedGlm(withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(
+          readWhole(spark, study, images), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
+          o.demean()), images.mask(), o), images);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
     // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes. On
     // blocks, --demean centres each block where it is held and TFCE/clusters assemble whole
     // maps from the blocks' slices (DESIGN §8, §9).
-    DistributedInputs inputs = Sources.of(spark, study, null);
-    o.mask(inputs.mask()).maskSource(study.maskSource());
+    ResolvedInputs resolved = ResolvedInputs.of(spark, study, null);
+    DistributedInputs inputs = resolved.samples();
     Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
     if (ingest.get("mode").equals("blocks")) {
-      return new DescribedAnalysis(withWholeMaps(
+      return new PreparedGlm(new DescribedAnalysis(withWholeMaps(
           org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(inputs.x().samples(),
               inputs.x().voxels(), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
-              o.demean()), o), inputs, ingest);
+              o.demean()), resolved.mask(), o), inputs, ingest), resolved);
     }
     long start = System.nanoTime();
     DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-    return new DescribedAnalysis(withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c,
-        glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), null, ingest);
+    return new PreparedGlm(new DescribedAnalysis(withWholeMaps(
+        org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm, o.backendRequested(),
+            o.memoryBudgetGb(), o.demean()), resolved.mask(), o), null, ingest), resolved);
   }
 
   /**
    * One resolved input read whole on this JVM, for analyses that need all samples here, with
-   * the readers of every other run; the mask of images is set on {@code o}.
+   * the readers of every other run: through the sources of {@code images}, else (Parquet) by
+   * the study's own reader.
    */
-  static DataMatrix readWhole(SparkSession spark, StudyInputs study, NlsparkOptions o) {
-    if (!study.executorsCanRead()) {
+  static DataMatrix readWhole(SparkSession spark, StudyInputs study, ResolvedInputs images) {
+    if (images.samples() == null) {
       return study.load(hadoopConf(spark), Analysis.ONE_SAMPLE, null).x();
     }
-    DistributedInputs inputs = Sources.of(spark, study, null);
-    o.mask(inputs.mask()).maskSource(study.maskSource());
-    return inputs.load(new HadoopOpener(hadoopConf(spark))).x();
+    return images.samples().load(new HadoopOpener(hadoopConf(spark))).x();
   }
 
   /** A small text file (a design, contrasts, blocks) through Hadoop, as lines. */

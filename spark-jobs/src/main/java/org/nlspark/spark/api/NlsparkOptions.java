@@ -113,20 +113,53 @@ public final class NlsparkOptions implements Serializable {
   public NlsparkOptions orderBy(String name) { this.orderBy = name; return this; }
   public String orderBy() { return orderBy; }
 
-  /** An independent copy (the entry points set the mask on a copy, never on the caller's). */
+  /**
+   * An independent copy, field by field: setting an option on it leaves this one as it is (the
+   * mask and the grid are immutable values, so they are shared).
+   */
   public NlsparkOptions copy() {
-    try {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-        out.writeObject(this);
-      }
-      try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
-          new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
-        return (NlsparkOptions) in.readObject();
-      }
-    } catch (java.io.IOException | ClassNotFoundException e) {
-      throw new IllegalStateException("[BUG] cannot copy options: " + e, e);
-    }
+    NlsparkOptions c = new NlsparkOptions();
+    c.statistic = statistic;
+    c.replicates = replicates;
+    c.seed = seed;
+    c.tail = tail;
+    c.fwer = fwer;
+    c.confidence = confidence;
+    c.ci = ci;
+    c.saveSamples = saveSamples;
+    c.precision = precision;
+    c.backend = backend;
+    c.memoryBudgetGb = memoryBudgetGb;
+    c.partitions = partitions;
+    c.grid = grid;
+    c.iscSummary = iscSummary;
+    c.iscMetric = iscMetric;
+    c.nullMethod = nullMethod;
+    c.alpha = alpha;
+    c.mask = mask;
+    c.maskFile = maskFile;
+    c.maskSource = maskSource;
+    c.column = column;
+    c.orderBy = orderBy;
+    c.fContrasts = fContrasts;
+    c.errors = errors;
+    c.exchangeabilityBlocks = exchangeabilityBlocks;
+    c.wholeBlocks = wholeBlocks;
+    c.fwerAcrossContrasts = fwerAcrossContrasts;
+    c.tfce = tfce;
+    c.clusterThreshold = clusterThreshold;
+    c.clusterMass = clusterMass;
+    c.connectivity = connectivity;
+    c.tfceE = tfceE;
+    c.tfceH = tfceH;
+    c.tfceConnectivity = tfceConnectivity;
+    c.tfce2d = tfce2d;
+    c.varianceSmoothingMm = varianceSmoothingMm;
+    c.demean = demean;
+    c.tailApproximation = tailApproximation;
+    c.fslNames = fslNames;
+    c.fdr = fdr;
+    return c;
   }
 
   public Integer partitions() {

@@ -8,7 +8,6 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.GlmDraws;
-import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.StudyInputs;
@@ -182,8 +181,8 @@ final class GlmCommand extends AnalysisCommand {
   @Override
   RunReport execute(SparkSession spark) {
     // The files are read and the model checked (exit 2) before any tile runs.
-    TileAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, runOptions);
-    return Nlspark.run(spark, analysis, runOptions, Summaries.progressWanted(common.quiet));
+    return Nlspark.glm(spark, input, design, contrasts, runOptions,
+        Summaries.progressWanted(common.quiet));
   }
 
   @Override

@@ -1,0 +1,45 @@
+package org.nlspark.spark.api;
+
+import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.Sources;
+import org.nlspark.spark.io.StudyInputs;
+
+/**
+ * What input resolution found, handed along a run instead of being written into the caller's
+ * {@link NlsparkOptions}: the samples as the data plane describes them (DESIGN §8; null where
+ * they are read otherwise), the grid and mask of image inputs (null for .npy and Parquet), and
+ * where that mask came from (a mask file, {@link StudyInputs#MASK_COMPUTED}, or null).
+ *
+ * @param samples the described samples, or null
+ * @param mask the mask of image inputs, or null
+ * @param maskSource where {@code mask} came from, or null
+ */
+public record ResolvedInputs(DistributedInputs samples, NiftiMask mask, String maskSource) {
+
+  /** The inputs of {@code study} as sources ({@link Sources}), with their mask. */
+  public static ResolvedInputs of(SparkSession spark, StudyInputs study, double[] target) {
+    DistributedInputs inputs = Sources.of(spark, study, target);
+    return new ResolvedInputs(inputs, inputs.mask(), study.maskSource());
+  }
+
+  /** Inputs read by their own reader (a time series), with the mask they were read through. */
+  public static ResolvedInputs read(NiftiMask mask, String maskSource) {
+    return new ResolvedInputs(null, mask, maskSource);
+  }
+
+  /**
+   * In-memory inputs: the mask (and its source) the caller gave in {@code o} ({@link
+   * NlsparkOptions#mask(NiftiMask)}, for data already masked), or none.
+   */
+  public static ResolvedInputs given(NlsparkOptions o) {
+    return new ResolvedInputs(null, o.mask(), o.maskSource());
+  }
+
+  /** The TFCE / cluster grid of {@link #mask()}, or null without one (built on each call). */
+  public MaskGrid grid() {
+    return mask == null ? null : MaskGrid.of(mask);
+  }
+}
