@@ -66,20 +66,40 @@ public final class Nlspark {
   }
 
   /**
-   * ISC of a resolved input; the series are read on this JVM. For images the report carries
-   * the mask, so {@link #write} adds the {@code .nii.gz} maps; {@code options} is not changed.
+   * ISC of a resolved input (DESIGN §8): executors read the series into voxel blocks, each
+   * holding every subject's series of its voxels (ISC pairs subjects within a voxel), or small
+   * series ({@code spark.nlspark.ingest}) are read on this JVM and broadcast; the same bytes.
+   * For images the report carries the mask, so {@link #write} adds the {@code .nii.gz} maps;
+   * {@code options} is not changed.
    */
   public static RunReport isc(SparkSession spark, SeriesInputs input, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     Isc.Options isc = o.toIscOptions();
-    if (!input.hasGrid()) {
-      return run(spark, IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), input.uri(),
-          "--input", 3), isc, o.memoryBudgetGb()), o, false);
+    DistributedInputs inputs = Sources.series(spark, input, 3, null);
+    if (input.hasGrid()) {
+      o.mask(inputs.mask()).maskSource(input.maskSource());
     }
-    SeriesInputs.Series s = input.read(hadoopConf(spark));
-    o.mask(s.mask()).maskSource(input.maskSource());
-    return run(spark, IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(),
-        isc, o.memoryBudgetGb()), o, false);
+    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+    if (ingest.get("mode").equals("blocks")) {
+      long[] shape = input.hasGrid() ? null
+          : ((org.nlspark.core.data.NpySamples) inputs.x()).shape();
+      int subjects = input.hasGrid() ? input.images().subjects() : (int) shape[0];
+      int timepoints = input.hasGrid() ? input.images().timepoints() : (int) shape[1];
+      return run(spark, new DescribedAnalysis(IscAnalysis.prepareOnExecutors(subjects,
+          timepoints, inputs.x().voxels(), isc, o.memoryBudgetGb()), inputs, ingest), o, false);
+    }
+    long start = System.nanoTime();
+    IscAnalysis analysis;
+    if (!input.hasGrid()) {
+      analysis = IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), input.uri(),
+          "--input", 3), isc, o.memoryBudgetGb());
+    } else {
+      SeriesInputs.Series s = input.read(hadoopConf(spark), inputs.mask());
+      analysis = IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(), isc,
+          o.memoryBudgetGb());
+    }
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return run(spark, new DescribedAnalysis(analysis, null, ingest), o, false);
   }
 
   /**

@@ -6,9 +6,11 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.data.ConcatenatedSamples;
 import org.nlspark.core.data.NiftiSamples;
 import org.nlspark.core.data.NpySamples;
 import org.nlspark.core.data.SampleSource;
+import org.nlspark.core.data.SeriesImages;
 import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
@@ -18,6 +20,7 @@ import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopNiftiFiles;
 import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.ParquetSamples;
+import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
 
 /**
@@ -79,6 +82,48 @@ public final class Sources {
     if (y != null) {
       return DistributedInputs.twoGroups(x, y);
     }
+    return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
+  }
+
+  /**
+   * The series of {@code isc} or {@code timeseries-correlation} described for the engine
+   * (DESIGN §8): one sample per (subject, time point) in C order, so a voxel block holds every
+   * subject's series of its voxels: an {@code .npy} of {@code npyRank} (3 for isc's (subjects,
+   * timepoints, voxels), 2 for a (timepoints, voxels) series) as row ranges, images as volume
+   * ranges of each subject's 4-D file, read with {@link NiftiSamples#series}'s values (those of
+   * {@link SeriesInputs#read}). Without {@code --mask} executors compute the default mask.
+   *
+   * @param target timeseries-correlation's target, else null
+   */
+  public static DistributedInputs series(SparkSession spark, SeriesInputs series, int npyRank,
+      double[] target) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    HadoopOpener files = new HadoopOpener(conf);
+    String what = series.flag() + " " + series.uri();
+    if (!series.hasGrid()) {
+      HadoopFiles.checkNpyInput(conf, series.uri(), series.flag());
+      SampleSource x;
+      try {
+        x = NpySamples.describe(files, series.uri(), what, SPLIT_BYTES, npyRank);
+      } catch (java.io.UncheckedIOException e) {
+        throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), series.flag(),
+            series.uri());
+      }
+      return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
+    }
+    SeriesImages images = series.images();
+    NiftiMask given = series.givenMask();
+    NiftiMask mask = given != null ? given : wholeGrid(images.reference(), what);
+    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mask.grid().voxels()));
+    List<NiftiSamples> parts = new ArrayList<>();
+    for (String file : images.files()) {
+      parts.add(NiftiSamples.series(files, file, file, mask, perSplit));
+    }
+    if (given == null) {
+      NiftiMask computed = defaultMask(spark, files, parts);
+      parts.replaceAll(p -> p.withMask(computed));
+    }
+    SampleSource x = parts.size() == 1 ? parts.get(0) : ConcatenatedSamples.of(what, parts);
     return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
   }
 
