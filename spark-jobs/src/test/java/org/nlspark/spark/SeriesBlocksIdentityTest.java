@@ -32,6 +32,7 @@ import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscResult;
 import org.nlspark.core.result.Output;
+import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.conf.NlsparkConf;
@@ -198,6 +199,72 @@ class SeriesBlocksIdentityTest {
     }
   }
 
+  private RunReport ts(String ingest, Integer partitions, String input, String target,
+      NlsparkOptions o) {
+    spark.conf().set(NlsparkConf.INGEST, ingest);
+    return Nlspark.timeseriesCorrelation(spark, input, target, o.copy().partitions(partitions));
+  }
+
+  private static double[] target(int timepoints) {
+    double[] y = new double[timepoints];
+    for (int t = 0; t < timepoints; t++) {
+      y[t] = Math.sin(0.6 * t) + 0.05 * t;
+    }
+    return y;
+  }
+
+  @Test
+  void timeseriesFromAnNpyGivesTheBroadcastBytesForAnyPartitioningARetryAndTheReference()
+      throws Exception {
+    int t = 40;
+    float[] f = series(1, t, V, 35);
+    Path x = dir.resolve("x32.npy");
+    NpyWriter.writeFloat32(x, new long[] {t, V}, f);
+    double[] y = target(t);
+    Path yPath = dir.resolve("y.npy");
+    NpyWriter.writeFloat64(yPath, new long[] {t}, y);
+    double[] d = widened(f);
+    List<NlsparkOptions> runs = List.of(
+        NlsparkOptions.defaults().replicates(50).seed(3),
+        NlsparkOptions.defaults().replicates(70).seed(4).nullMethod("phase-randomize"));
+    RunReport last = null;
+    for (NlsparkOptions o : runs) {
+      RunReport base = ts("broadcast", null, x.toString(), yPath.toString(), o);
+      assertThat(ingestOf(base).get("mode")).isEqualTo("broadcast");
+      for (Integer p : new Integer[] {null, 1, 3, 7}) {
+        RunReport blocks = ts("blocks", p, x.toString(), yPath.toString(), o);
+        assertThat(ingestOf(blocks).get("mode")).isEqualTo("blocks");
+        assertThat(ingestOf(blocks).get("blocks")).isEqualTo(3);
+        assertThat(blocks.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
+        assertSameOutputs(base, blocks, "timeseries blocks " + o.toTimeSeriesOptions().method() + ", partitions "
+            + p);
+      }
+      List<Output> expected = TimeSeriesCorrelation.run(d, t, V, y, o.toTimeSeriesOptions())
+          .outputs();
+      List<Output> outputs = base.result.outputs();
+      assertThat(outputs).hasSameSizeAs(expected);
+      for (int i = 0; i < outputs.size(); i++) {
+        assertThat(bits(outputs.get(i).values())).as("reference " + expected.get(i).name())
+            .isEqualTo(bits(expected.get(i).values()));
+      }
+      last = base;
+    }
+    NlsparkOptions phase = runs.get(1);
+    RunReport retried = SharedSpark.retriedOnce(spark, 2,
+        () -> ts("blocks", 3, x.toString(), yPath.toString(), phase));
+    assertSameOutputs(last, retried, "timeseries blocks, retried");
+    // the observed r against the textbook Pearson r of each voxel's series with y
+    double[] r = retried.result.outputs().get(0).values();
+    for (int v = 0; v < V; v += 41) {
+      double[] col = new double[t];
+      for (int i = 0; i < t; i++) {
+        col[i] = d[i * V + v];
+      }
+      assertThat(r[v]).as("voxel " + v)
+          .isCloseTo(pearson(col, y), org.assertj.core.data.Offset.offset(1e-12));
+    }
+  }
+
   // ---- images: one 4-D int16 NIfTI per subject, scaled by a float slope ----
 
   static final int NX = 16;
@@ -326,6 +393,14 @@ class SeriesBlocksIdentityTest {
     assertBlocksWriteTheBroadcastFiles("isc", "isc-default", "--input", list, "--null",
         "circle-shift", "--permutations", "30", "--seed", "6");
     assertThat(files(dir.resolve("isc-default-blocks3"))).containsKey("mask.nii.gz");
+    // timeseries-correlation on one subject's image
+    NpyWriter.writeFloat64(dir.resolve("y14.npy"), new long[] {14}, target(14));
+    String one = dir.resolve("bold/sub-02_bold.nii.gz").toString();
+    String y = dir.resolve("y14.npy").toString();
+    assertBlocksWriteTheBroadcastFiles("timeseries-correlation", "ts-masked", "--input", one,
+        "--target", y, "--mask", mask.toString(), "--permutations", "40", "--seed", "6");
+    assertBlocksWriteTheBroadcastFiles("timeseries-correlation", "ts-default", "--input", one,
+        "--target", y, "--null", "phase-randomize", "--permutations", "40", "--seed", "6");
     // and a retried task of the image run gives the same bytes
     Map<String, byte[]> expected = files(dir.resolve("isc-masked-broadcast"));
     SharedSpark.withRetriedTile(spark, 1, () -> {
@@ -416,6 +491,55 @@ class SeriesBlocksIdentityTest {
     }
     System.out.println("isc from blocks under " + heap + ": " + s + " subjects x " + t
         + " time points x " + v + " voxels x 20 samples; " + summary.lines()
+            .filter(l -> l.contains("peak_heap") || l.contains("compute_seconds")
+                || l.contains("ingest_seconds")).map(String::trim)
+            .reduce("", (p, q) -> p + " " + q));
+  }
+
+  /** The same for timeseries-correlation: a (timepoints, voxels) series of 512 MB as float64. */
+  @Test
+  void timeseriesFromBlocksRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    int t = 400;
+    int v = 160_000;
+    float[] f = series(1, t, v, 37);
+    Path x = dir.resolve("big-ts.npy");
+    NpyWriter.writeFloat32(x, new long[] {t, v}, f);
+    double[] y = target(t);
+    Path yPath = dir.resolve("y-big.npy");
+    NpyWriter.writeFloat64(yPath, new long[] {t}, y);
+    String heap = "-Xmx480m";
+    List<String> args = List.of("timeseries-correlation", "--input", x.toString(), "--target",
+        yPath.toString(), "--null", "phase-randomize", "--permutations", "20", "--seed", "9",
+        "--master", "local[2]", "--quiet");
+    Path refusedOut = dir.resolve("refused");
+    List<String> refused = java(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
+    refused.addAll(args);
+    refused.addAll(List.of("--output", refusedOut.toString()));
+    Path refusedErr = dir.resolve("refused-stderr.txt");
+    int code = runChild(refused, refusedErr);
+    assertThat(code).as(Files.readString(refusedErr, StandardCharsets.UTF_8)).isEqualTo(3);
+    assertThat(refusedOut).doesNotExist();
+
+    Path out = dir.resolve("out");
+    List<String> blocks = java(heap, "-D" + NlsparkConf.INGEST + "=blocks");
+    blocks.addAll(args);
+    blocks.addAll(List.of("--output", out.toString()));
+    Path err = dir.resolve("stderr.txt");
+    code = runChild(blocks, err);
+    assertThat(code).as(Files.readString(err, StandardCharsets.UTF_8)).isZero();
+    String summary = Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"mode\": \"blocks\"");
+    double[] d = widened(f);
+    f = null;
+    List<Output> expected = TimeSeriesCorrelation.run(d, t, v, y, NlsparkOptions.defaults()
+        .replicates(20).seed(9).nullMethod("phase-randomize").toTimeSeriesOptions()).outputs();
+    d = null;
+    for (Output o : expected) {
+      assertThat(bits(TestData.outputValues(out.resolve(o.name() + ".npy")))).as(o.name())
+          .isEqualTo(bits(o.values()));
+    }
+    System.out.println("timeseries-correlation from blocks under " + heap + ": " + t
+        + " time points x " + v + " voxels x 20 surrogates; " + summary.lines()
             .filter(l -> l.contains("peak_heap") || l.contains("compute_seconds")
                 || l.contains("ingest_seconds")).map(String::trim)
             .reduce("", (p, q) -> p + " " + q));

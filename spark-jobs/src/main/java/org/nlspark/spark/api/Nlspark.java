@@ -30,6 +30,7 @@ import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.timeseries.TimeSeriesAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.spark.data.DataFrameSamples;
 import org.nlspark.spark.data.DescribedAnalysis;
@@ -117,24 +118,43 @@ public final class Nlspark {
         .requireOneSubject("timeseries-correlation"), targetPath, o);
   }
 
-  /** The same on a resolved input (read on this JVM); {@code options} is not changed. */
+  /**
+   * The same on a resolved input (DESIGN §8): executors read the series into voxel blocks (the
+   * target and its surrogates travel with the tiles), or a small series
+   * ({@code spark.nlspark.ingest}) is read on this JVM and broadcast; the same bytes.
+   * {@code options} is not changed.
+   */
   public static RunReport timeseriesCorrelation(SparkSession spark, SeriesInputs input,
       String targetPath, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     TimeSeriesCorrelation.Options ts = o.toTimeSeriesOptions();
     Configuration conf = hadoopConf(spark);
     input.requireOneSubject("timeseries-correlation");
-    if (!input.hasGrid()) {
-      return run(spark, TimeSeriesCorrelation.prepare(
-          HadoopFiles.readNpy(conf, input.uri(), "--input", 2),
-          HadoopFiles.readNpy(conf, targetPath, "--target", 1), ts)
-          .withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
+    DistributedInputs series = Sources.series(spark, input, 2, null);
+    NpyArray target = HadoopFiles.readNpy(conf, targetPath, "--target", 1);
+    DistributedInputs inputs = DistributedInputs.withTarget(series.x(), target.data());
+    if (input.hasGrid()) {
+      o.mask(inputs.mask()).maskSource(input.maskSource());
     }
-    double[] y = HadoopFiles.readNpy(conf, targetPath, "--target", 1).data();
-    SeriesInputs.Series s = input.read(conf);
-    o.mask(s.mask()).maskSource(input.maskSource());
-    return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
-        ts).withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
+    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+    if (ingest.get("mode").equals("blocks")) {
+      return run(spark, new DescribedAnalysis(TimeSeriesCorrelation.prepareOnExecutors(
+          inputs.x().samples(), inputs.x().voxels(), target.data(), ts)
+          .withRequestedBudgetGb(o.memoryBudgetGb()), inputs, ingest), o, false);
+    }
+    long start = System.nanoTime();
+    TimeSeriesAnalysis analysis;
+    if (!input.hasGrid()) {
+      analysis = TimeSeriesCorrelation.prepare(HadoopFiles.readNpy(conf, input.uri(),
+          "--input", 2), target, ts);
+    } else {
+      SeriesInputs.Series s = input.read(conf, inputs.mask());
+      analysis = TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(),
+          target.data(), ts);
+    }
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return run(spark, new DescribedAnalysis(analysis.withRequestedBudgetGb(o.memoryBudgetGb()),
+        null, ingest), o, false);
   }
 
   /**
