@@ -57,14 +57,15 @@ public final class NpySamples implements SampleSource {
   }
 
   /**
-   * As {@link #describe(Opener, String, String, long)} for an array of {@code rank} 2 or 3
+   * As {@link #describe(Opener, String, String, long)} for an array of {@code rank} 1, 2 or 3
    * whose last axis is the voxels: a 3-D (subjects, timepoints, voxels) series array is read as
-   * its (subjects · timepoints) rows in C order, subject by subject.
+   * its (subjects · timepoints) rows in C order, subject by subject; a 1-D array as one column.
+   * Rank 0 takes the rank of the header (1, 2 or 3).
    */
   public static NpySamples describe(Opener files, String path, String name, long splitBytes,
       int rank) {
-    if (rank != 2 && rank != 3) {
-      throw new IllegalArgumentException("[BUG] rank must be 2 or 3, but was: " + rank);
+    if (rank < 0 || rank > 3) {
+      throw new IllegalArgumentException("[BUG] rank must be 0, 1, 2 or 3, but was: " + rank);
     }
     NpyHeader header;
     long size;
@@ -77,15 +78,24 @@ public final class NpySamples implements SampleSource {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
     long[] shape = header.shape();
-    long leading = rank == 2 ? shape[0] : shape[0] * shape[1];
-    if (leading > Integer.MAX_VALUE || shape[rank - 1] > Integer.MAX_VALUE) {
+    if (rank == 0) {
+      rank = shape.length;
+      if (rank < 1 || rank > 3) {
+        throw new InvalidInputException("Cannot read " + name + ": it must be a 1-D, 2-D or 3-D"
+            + " array, but its shape was: " + NpyHeader.formatShape(shape)
+            + (rank == 0 ? " (a scalar)" : ""));
+      }
+    }
+    long leading = rank == 3 ? shape[0] * shape[1] : shape[0];
+    long last = rank == 1 ? 1 : shape[rank - 1];
+    if (leading > Integer.MAX_VALUE || last > Integer.MAX_VALUE) {
       throw new InvalidInputException("Cannot read " + name + ": its shape "
           + NpyHeader.formatShape(shape) + " has more than " + Integer.MAX_VALUE
           + " rows or columns");
     }
     int item = header.dtype().itemSize();
     int rows = (int) leading;
-    int cols = (int) shape[rank - 1];
+    int cols = (int) last;
     long rowBytes = Math.max(1L, (long) cols * item);
     int perSplit = (int) Math.max(1, Math.min(Integer.MAX_VALUE, splitBytes / rowBytes));
     return new NpySamples(path, name, header.dtype() == NpyDtype.FLOAT32, rows, cols,

@@ -176,14 +176,70 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     RidgeBootstrap.Options ridge = o.toRidgeOptions();
     Configuration conf = hadoopConf(spark);
-    NpyArray y = HadoopFiles.readNpy(conf, targetPath, "--target", 0);
-    if (y.rank() == 0) {
+    // Every replicate's SVD takes all of X, so there are no voxel blocks: large inputs are read
+    // whole by each task where it runs (DESIGN §8), from headers described here.
+    HadoopOpener files = new HadoopOpener(conf);
+    org.nlspark.core.data.NpySamples y = describeNpy(conf, files, targetPath, "--target", 0);
+    org.nlspark.core.data.NpySamples x = describeNpy(conf, files, inputPath, "--input", 2);
+    org.nlspark.core.data.NpySamples xTest = xTestPath == null ? null
+        : describeNpy(conf, files, xTestPath, "--x-test", 2);
+    long bytes = x.float64Bytes() + y.float64Bytes() + (xTest == null ? 0 : xTest.float64Bytes());
+    Map<String, Object> ingest = ridgeIngest(spark, bytes);
+    if (ingest.get("mode").equals("executors")) {
+      RidgeBootstrap.checkShapes(x.shape(), y.shape(), xTest == null ? null : xTest.shape());
+      return run(spark, new DescribedAnalysis(RidgeBootstrap.prepareOnExecutors(
+          new org.nlspark.core.ridge.RidgeAnalysis.Files(x, y, xTest, files), x.samples(),
+          x.voxels(), y.voxels(), xTest == null ? 0 : xTest.samples(), ridge), null, ingest),
+          o, false);
+    }
+    long start = System.nanoTime();
+    NpyArray ym = HadoopFiles.readNpy(conf, targetPath, "--target", 0);
+    if (ym.rank() == 0) {
       throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
           + " but is a scalar");
     }
-    return run(spark, RidgeBootstrap.prepare(HadoopFiles.readNpy(conf, inputPath, "--input", 2),
-        y, xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath, "--x-test", 2), ridge),
-        o, false);
+    TileAnalysis analysis = RidgeBootstrap.prepare(HadoopFiles.readNpy(conf, inputPath,
+        "--input", 2), ym, xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath,
+        "--x-test", 2), ridge);
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return run(spark, new DescribedAnalysis(analysis, null, ingest), o, false);
+  }
+
+  /** An .npy input described from its header (the checks of the driver read first). */
+  private static org.nlspark.core.data.NpySamples describeNpy(Configuration conf,
+      HadoopOpener files, String uri, String flag, int rank) {
+    HadoopFiles.checkNpyInput(conf, uri, flag);
+    try {
+      return org.nlspark.core.data.NpySamples.describe(files, uri, flag + " " + uri,
+          Sources.SPLIT_BYTES, rank);
+    } catch (java.io.UncheckedIOException e) {
+      throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), flag, uri);
+    }
+  }
+
+  /**
+   * engine.ingest of ridge-bootstrap: "executors" (each task reads X, Y and X_test whole) for
+   * inputs of at least {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES} as float64 or with {@code
+   * spark.nlspark.ingest=blocks}, else "broadcast" (read here), by the rule of the data plane.
+   */
+  private static Map<String, Object> ridgeIngest(SparkSession spark, long bytes) {
+    String mode = org.nlspark.spark.conf.NlsparkConf.ingest(spark);
+    long min = org.nlspark.spark.conf.NlsparkConf.ingestBlocksMinBytes(spark);
+    boolean executors = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
+    Map<String, Object> ingest = new java.util.LinkedHashMap<>();
+    ingest.put("mode", executors ? "executors" : "broadcast");
+    ingest.put("requested", mode);
+    ingest.put("reason", (mode.equals("auto")
+        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
+            executors ? "at least" : "below", min,
+            org.nlspark.spark.conf.NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
+        : org.nlspark.spark.conf.NlsparkConf.INGEST + "=" + mode)
+        + (executors ? "; every ridge replicate takes all of X, so each task reads the inputs"
+            + " whole (no voxel blocks)" : ""));
+    ingest.put("source", "NpySamples");
+    ingest.put("precision", "float64");
+    ingest.put("float64_bytes", bytes);
+    return ingest;
   }
 
   /** Runs any prepared analysis as Spark tasks; {@code progress} draws a line on stderr. */
