@@ -173,7 +173,7 @@ public final class DataFrameSamples implements SampleSource {
     if (count == 0) {
       return java.util.Collections.emptyIterator();
     }
-    VoxelBlocks.SplitBuffer buffer = new VoxelBlocks.SplitBuffer(from, count, v);
+    VoxelBlocks.SplitBuffer buffer = new VoxelBlocks.SplitBuffer(count, v);
     float[] f = f32 ? new float[v] : null;
     double[] d = f32 ? null : new double[v];
     int s = from;

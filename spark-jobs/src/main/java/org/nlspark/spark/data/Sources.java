@@ -67,8 +67,9 @@ public final class Sources {
     // Without --mask, image sources span the whole grid until the default mask is built.
     NiftiMask mask = !study.hasGrid() ? null : given != null ? given
         : wholeGrid(study.referenceHeader(), study.x().flag + " " + study.x().uri);
-    SampleSource x = source(conf, files, study, study.x(), mask);
-    SampleSource y = study.y() == null ? null : source(conf, files, study, study.y(), mask);
+    SampleSource x = source(spark, conf, files, study, study.x(), mask);
+    SampleSource y = study.y() == null ? null
+        : source(spark, conf, files, study, study.y(), mask);
     if (study.hasGrid() && given == null) {
       List<NiftiSamples> images = new ArrayList<>();
       images.add((NiftiSamples) x);
@@ -128,8 +129,8 @@ public final class Sources {
   }
 
   /** One resolved input as a source: its files are already listed and in sample order. */
-  private static SampleSource source(Configuration conf, HadoopOpener files, StudyInputs study,
-      StudyInputs.Source s, NiftiMask mask) {
+  private static SampleSource source(SparkSession spark, Configuration conf, HadoopOpener files,
+      StudyInputs study, StudyInputs.Source s, NiftiMask mask) {
     String what = s.flag + " " + s.uri;
     if (s.format == StudyInputs.Format.NPY) {
       HadoopFiles.checkNpyInput(conf, s.uri, s.flag);
@@ -140,7 +141,9 @@ public final class Sources {
       }
     }
     if (s.format == StudyInputs.Format.PARQUET) {
-      return ParquetSamples.describe(conf, s, study.column());
+      ParquetSamples table = ParquetSamples.describe(conf, s, study.column());
+      return study.orderBy() == null ? table
+          : table.orderedBy(orderKeys(spark, files, table, s.flag, study.orderBy()));
     }
     NiftiHeader first;
     try (NiftiReader reader = HadoopNiftiFiles.open(conf, s.files.get(0), s.flag)) {
@@ -151,6 +154,39 @@ public final class Sources {
       return NiftiSamples.fourD(files, s.files.get(0), what, mask, perSplit);
     }
     return NiftiSamples.volumes(what, s.files, mask, perSplit, !first.prefersDouble());
+  }
+
+  /**
+   * Every row's {@code --order-by} key, in file then row order: each task reads one file's key
+   * column (no voxel value), the driver gets one key per sample, O(samples), and ranks them.
+   * Without Spark (a one-JVM reference run) the keys are read here.
+   */
+  private static List<Object> orderKeys(SparkSession spark, HadoopOpener files,
+      ParquetSamples table, String flag, String orderBy) {
+    List<String> names = table.files();
+    List<List<Object>> perFile;
+    if (spark == null) {
+      perFile = new ArrayList<>();
+      for (String file : names) {
+        perFile.add(ParquetSamples.keys(files.configuration(), file, flag + " " + file,
+            orderBy));
+      }
+    } else {
+      try {
+        perFile = JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(names, names.size())
+            .map(file -> ParquetSamples.keys(files.configuration(), file, flag + " " + file,
+                orderBy))
+            .collect();
+      } catch (Exception e) { // a bad key inside a task: its own message, exit 2
+        throw TaskFailures.unwrapAny(e);
+      }
+    }
+    List<Object> keys = new ArrayList<>();
+    for (List<Object> k : perFile) {
+      keys.addAll(k);
+    }
+    return keys;
   }
 
   private static NiftiMask wholeGrid(NiftiHeader first, String what) {

@@ -1,0 +1,178 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.NpyWriter;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.result.Output;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.io.StudyInputs;
+
+/**
+ * DESIGN §8 for a Parquet table sorted by {@code --order-by}: executors read the key column,
+ * the driver ranks one key per sample (a stable sort: ties keep file then row order), and each
+ * file's rows go to their ranks in the voxel blocks. The outputs equal the former driver sort
+ * ({@link StudyInputs#load}) and the same samples as a sorted {@code .npy}, read into blocks
+ * (1, 3, 7 partitions, a retried task) or on the driver.
+ */
+class OrderByBlocksIdentityTest {
+  static final int N = 13;
+  static final int V = 2200; // 3 voxel blocks
+
+  @TempDir Path dir;
+
+  private final SparkSession spark = SharedSpark.get();
+
+  @AfterEach
+  void resetConf() {
+    spark.conf().unset(NlsparkConf.INGEST);
+    spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
+  }
+
+  private static long[] bits(double[] v) {
+    long[] out = new long[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = Double.doubleToRawLongBits(v[i]);
+    }
+    return out;
+  }
+
+  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
+    List<Output> a = expected.result.outputs();
+    List<Output> b = actual.result.outputs();
+    assertThat(b).hasSameSizeAs(a);
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
+      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
+          .isEqualTo(bits(a.get(i).values()));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> ingestOf(RunReport r) {
+    return (Map<String, Object>) r.engineFacts.get("ingest");
+  }
+
+  /**
+   * Sample s (row s of {@code values}) gets key {@code keys[s]}; the rows are written shuffled
+   * ({@code order}) over files of {@code filesRows} rows.
+   */
+  private Path table(float[] values, long[] keys, int[] order, int[] filesRows) {
+    StructType schema = new StructType().add("subject", DataTypes.LongType)
+        .add("voxels", DataTypes.createArrayType(DataTypes.FloatType));
+    Path out = dir.resolve("table");
+    int at = 0;
+    for (int part = 0; part < filesRows.length; part++) {
+      List<Row> rows = new ArrayList<>();
+      for (int r = 0; r < filesRows[part]; r++, at++) {
+        int s = order[at];
+        List<Float> v = new ArrayList<>();
+        for (int j = 0; j < V; j++) {
+          v.add(values[s * V + j]);
+        }
+        rows.add(RowFactory.create(keys[s], v));
+      }
+      spark.createDataFrame(rows, schema).coalesce(1).write()
+          .parquet(out.resolve("part=" + part).toString());
+    }
+    assertThat(at).isEqualTo(N);
+    return out;
+  }
+
+  private RunReport run(String ingest, Integer partitions, StudyInputs study, NlsparkOptions o) {
+    spark.conf().set(NlsparkConf.INGEST, ingest);
+    return Nlspark.run(spark, Analysis.ONE_SAMPLE, study, null, o.copy().partitions(partitions),
+        false);
+  }
+
+  @Test
+  void orderedParquetOnBlocksGivesTheDriverSortsBytes() throws Exception {
+    double[] g = TestData.gaussian(41, N, V, 0.2);
+    float[] f = new float[g.length];
+    for (int i = 0; i < g.length; i++) {
+      f[i] = (float) g[i];
+    }
+    // keys with ties: sample s has key s / 2, so the sorted order of tied rows is their file
+    // then row order; the rows are written in this (shuffled) order
+    int[] order = {7, 2, 12, 0, 5, 9, 1, 11, 3, 8, 6, 10, 4};
+    long[] keys = new long[N];
+    for (int s = 0; s < N; s++) {
+      keys[s] = s / 2;
+    }
+    Path table = table(f, keys, order, new int[] {5, 2, 6});
+    // The order the former driver sort gives: by key, ties in written order
+    List<Integer> written = new ArrayList<>();
+    for (int s : order) {
+      written.add(s);
+    }
+    List<Integer> sorted = new ArrayList<>(written);
+    sorted.sort((a, b) -> Long.compare(keys[a], keys[b]));
+    float[] inOrder = new float[N * V];
+    for (int k = 0; k < N; k++) {
+      System.arraycopy(f, sorted.get(k) * V, inOrder, k * V, V);
+    }
+    Path npy = dir.resolve("sorted.npy");
+    NpyWriter.writeFloat32(npy, new long[] {N, V}, inOrder);
+
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    StudyInputs study = StudyInputs.resolve(conf, table.toString(), null, null, null, "subject");
+    assertThat(study.executorsCanRead()).isTrue();
+    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(300).seed(3)
+        .fwer(true);
+    // the former path: the table sorted on the driver, the matrix broadcast
+    JobInputs driverSorted = study.load(conf, Analysis.ONE_SAMPLE, null);
+    spark.conf().set(NlsparkConf.INGEST, "broadcast");
+    RunReport reference = Nlspark.run(spark, Analysis.ONE_SAMPLE, driverSorted, o, false);
+    RunReport fromNpy = run("broadcast", null, StudyInputs.resolve(conf, npy.toString(), null,
+        null, null, null), o);
+    assertSameOutputs(reference, fromNpy, "the sorted .npy");
+    RunReport broadcast = run("broadcast", null, study, o);
+    assertThat(ingestOf(broadcast).get("mode")).isEqualTo("broadcast");
+    assertSameOutputs(reference, broadcast, "ordered parquet read on the driver");
+    for (Integer p : new Integer[] {null, 1, 3, 7}) {
+      RunReport blocks = run("blocks", p, study, o);
+      assertThat(ingestOf(blocks).get("mode")).isEqualTo("blocks");
+      assertThat(ingestOf(blocks).get("precision")).isEqualTo("float32");
+      assertThat(ingestOf(blocks).get("splits")).isEqualTo(3);
+      assertSameOutputs(reference, blocks, "ordered parquet blocks, partitions " + p);
+    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 1, () -> run("blocks", 3, study, o));
+    assertSameOutputs(reference, retried, "ordered parquet blocks, retried");
+    // and the CLI writes the same files as from the sorted .npy
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    CliRun cli = CliRun.of("one-sample", "--input", table.toString(), "--order-by", "subject",
+        "--permutations", "300", "--seed", "3", "--output", dir.resolve("cli").toString(),
+        "--quiet");
+    assertThat(cli.code()).as(cli.err()).isZero();
+    CliRun cliNpy = CliRun.of("one-sample", "--input", npy.toString(), "--permutations", "300",
+        "--seed", "3", "--output", dir.resolve("cli-npy").toString(), "--quiet");
+    assertThat(cliNpy.code()).as(cliNpy.err()).isZero();
+    List<String> names = new ArrayList<>();
+    try (var files = java.nio.file.Files.list(dir.resolve("cli-npy"))) {
+      files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".npy"))
+          .forEach(names::add);
+    }
+    assertThat(names).contains("p.npy");
+    for (String name : names) {
+      assertThat(TestData.bytes(dir.resolve("cli").resolve(name))).as(name)
+          .isEqualTo(TestData.bytes(dir.resolve("cli-npy").resolve(name)));
+    }
+  }
+}
