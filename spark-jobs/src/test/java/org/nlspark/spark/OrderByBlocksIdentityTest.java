@@ -102,6 +102,66 @@ class OrderByBlocksIdentityTest {
         false);
   }
 
+  /**
+   * A DataFrame with {@code orderBy}: Spark ranks only the keys, each partition's rows go to
+   * their ranks; the outputs equal the rows sorted by Spark and collected (the former path) for
+   * unique keys, and the stable order (ties by the DataFrame's order) for tied keys; blocks and
+   * the driver read agree for 1, 3, 7 partitions and a retried task.
+   */
+  @Test
+  void orderedDataFrameOnBlocksGivesTheCollectedSortsBytes() throws Exception {
+    double[] g = TestData.gaussian(43, N, V, 0.2);
+    int[] order = {7, 2, 12, 0, 5, 9, 1, 11, 3, 8, 6, 10, 4};
+    StructType schema = new StructType().add("subject", DataTypes.LongType)
+        .add("tie", DataTypes.LongType)
+        .add("voxels", DataTypes.createArrayType(DataTypes.DoubleType));
+    List<Row> rows = new ArrayList<>();
+    for (int s : order) {
+      Double[] v = new Double[V];
+      for (int j = 0; j < V; j++) {
+        v[j] = g[s * V + j];
+      }
+      rows.add(RowFactory.create((long) s, (long) (s / 3), v));
+    }
+    org.apache.spark.sql.Dataset<Row> df = spark.createDataFrame(
+        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(rows, 4), schema);
+    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(300).seed(3)
+        .fwer(true);
+    // the former path: sorted by Spark and collected, the matrix broadcast
+    spark.conf().set(NlsparkConf.INGEST, "broadcast");
+    RunReport reference = Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(
+        org.nlspark.spark.io.DataFrameMatrices.read(df, "voxels", "subject")), o, false);
+    // ties: the stable order, by the DataFrame's own order, as an in-memory matrix
+    List<Integer> stable = new ArrayList<>();
+    for (int s : order) {
+      stable.add(s);
+    }
+    stable.sort((a, b) -> Integer.compare(a / 3, b / 3));
+    double[] tied = new double[N * V];
+    for (int k = 0; k < N; k++) {
+      System.arraycopy(g, stable.get(k) * V, tied, k * V, V);
+    }
+    RunReport tieReference = Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(
+        org.nlspark.core.data.DataMatrix.of(N, V, tied, "tied")), o, false);
+    for (String key : List.of("subject", "tie")) {
+      RunReport expected = key.equals("subject") ? reference : tieReference;
+      for (String ingest : List.of("broadcast", "blocks")) {
+        for (Integer p : ingest.equals("blocks") ? new Integer[] {null, 1, 3, 7}
+            : new Integer[] {null}) {
+          spark.conf().set(NlsparkConf.INGEST, ingest);
+          RunReport got = Nlspark.oneSample(spark, df, o.copy().orderBy(key).partitions(p));
+          assertThat(ingestOf(got).get("mode")).isEqualTo(ingest);
+          assertSameOutputs(expected, got, "DataFrame by " + key + ", " + ingest + " " + p);
+        }
+      }
+    }
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    RunReport retried = SharedSpark.retriedOnce(spark, 1,
+        () -> Nlspark.oneSample(spark, df, o.copy().orderBy("tie").partitions(3)));
+    assertSameOutputs(tieReference, retried, "DataFrame by tie, retried");
+  }
+
   @Test
   void orderedParquetOnBlocksGivesTheDriverSortsBytes() throws Exception {
     double[] g = TestData.gaussian(41, N, V, 0.2);

@@ -432,22 +432,23 @@ public final class Nlspark {
    * Runs the analysis on DataFrames ({@code y} two-sample's second group, {@code target}
    * correlation's, else null) through the data plane of DESIGN §8: their partitions are the
    * read splits ({@link DataFrameSamples}), executors cut them into voxel blocks, or small ones
-   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. With
-   * {@code orderBy}, a mask or TFCE/cluster inference the rows are collected on the driver.
+   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. {@code
+   * orderBy} sorts the samples by ranking only the keys in Spark (a stable sort); with a mask
+   * or TFCE/cluster inference the rows are collected on the driver.
    */
   static RunReport run(SparkSession spark, Analysis analysis, Dataset<Row> x, Dataset<Row> y,
       double[] target, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    if (o.orderBy() != null || o.mask() != null || o.wholeMapInference()) {
+    if (o.mask() != null || o.wholeMapInference()) {
       DataMatrix xm = matrix(x, o);
       JobInputs inputs = y != null ? JobInputs.twoGroups(xm, matrix(y, o))
           : target != null ? JobInputs.withTarget(xm, target) : JobInputs.of(xm);
       return run(spark, analysis, inputs, o, false);
     }
     String column = o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column();
-    DataFrameSamples xs = DataFrameSamples.describe(x, column);
+    DataFrameSamples xs = DataFrameSamples.describe(x, column, o.orderBy());
     DistributedInputs inputs = y != null
-        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column))
+        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column, o.orderBy()))
         : target != null ? DistributedInputs.withTarget(xs, target) : DistributedInputs.of(xs);
     return run(spark, analysis, inputs, o, false);
   }
