@@ -235,4 +235,103 @@ class OrderByBlocksIdentityTest {
           .isEqualTo(TestData.bytes(dir.resolve("cli-npy").resolve(name)));
     }
   }
+
+  /**
+   * A driver of -Xmx480m and a sorted Parquet table of 512 MB as float64 (200 rows of 320,000
+   * float32 values in eight files of 32 MB, rows shuffled): the driver-read path is refused (exit 3), the
+   * block path runs and writes the bytes of the same samples as a sorted .npy.
+   */
+  @Test
+  void orderedParquetRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    int n = 200;
+    int v = 320_000;
+    org.apache.parquet.schema.MessageType schema = org.apache.parquet.schema.MessageTypeParser
+        .parseMessageType("message sample { required int64 subject; repeated float voxels; }");
+    Path table = dir.resolve("big-table");
+    java.nio.file.Files.createDirectories(table);
+    Configuration conf = new Configuration();
+    float[] sorted = new float[n * v];
+    java.util.SplittableRandom r = new java.util.SplittableRandom(47);
+    int parts = 8;
+    for (int part = 0; part < parts; part++) {
+      try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> w =
+          org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
+              new org.apache.hadoop.fs.Path(table.resolve("part-" + part + ".parquet")
+                  .toString())).withConf(conf).withType(schema).build()) {
+        org.apache.parquet.example.data.simple.SimpleGroupFactory groups =
+            new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema);
+        for (int i = 0; i < n / parts; i++) {
+          int subject = i * parts + (parts - 1 - part); // the files interleave the subjects
+          org.apache.parquet.example.data.Group g = groups.newGroup();
+          g.add("subject", (long) (n - subject)); // sorted: subject n-1 first
+          int k = n - 1 - subject; // its rank
+          for (int j = 0; j < v; j++) {
+            float x = (float) (r.nextGaussian() + 0.05);
+            sorted[k * v + j] = x;
+            g.add("voxels", x);
+          }
+          w.write(g);
+        }
+      }
+    }
+    Path npy = dir.resolve("big-sorted.npy");
+    NpyWriter.writeFloat32(npy, new long[] {n, v}, sorted);
+    sorted = null;
+    String heap = "-Xmx480m";
+    List<String> args = List.of("one-sample", "--input", table.toString(), "--order-by",
+        "subject", "--permutations", "20", "--seed", "9", "--master", "local[2]", "--quiet");
+    Path refusedOut = dir.resolve("refused");
+    List<String> refused = SeriesBlocksIdentityTest.java(heap,
+        "-D" + NlsparkConf.INGEST + "=broadcast");
+    refused.addAll(args);
+    refused.addAll(List.of("--output", refusedOut.toString()));
+    Path refusedErr = dir.resolve("refused-stderr.txt");
+    int code = runChild(refused, refusedErr);
+    String text = java.nio.file.Files.readString(refusedErr);
+    assertThat(code).as(text).isEqualTo(3);
+    assertThat(text).contains("on the driver", "spark.nlspark.ingest=blocks");
+    assertThat(refusedOut).doesNotExist();
+
+    Path out = dir.resolve("out");
+    List<String> blocks = SeriesBlocksIdentityTest.java(heap,
+        "-D" + NlsparkConf.INGEST + "=blocks");
+    blocks.addAll(args);
+    blocks.addAll(List.of("--output", out.toString()));
+    Path err = dir.resolve("stderr.txt");
+    code = runChild(blocks, err);
+    assertThat(code).as(java.nio.file.Files.readString(err)).isZero();
+    String summary = java.nio.file.Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"mode\": \"blocks\"");
+    // the same samples as a sorted .npy, here (a large heap), read on the driver
+    spark.conf().set(NlsparkConf.INGEST, "broadcast");
+    CliRun ref = CliRun.of("one-sample", "--input", npy.toString(), "--permutations", "20",
+        "--seed", "9", "--output", dir.resolve("ref").toString(), "--quiet");
+    assertThat(ref.code()).as(ref.err()).isZero();
+    List<String> names = new ArrayList<>();
+    try (var files = java.nio.file.Files.list(dir.resolve("ref"))) {
+      files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".npy"))
+          .forEach(names::add);
+    }
+    assertThat(names).contains("p.npy");
+    for (String name : names) {
+      assertThat(TestData.bytes(out.resolve(name))).as(name)
+          .isEqualTo(TestData.bytes(dir.resolve("ref").resolve(name)));
+    }
+    System.out.println("one-sample --order-by from blocks under " + heap + ": " + n
+        + " samples x " + v + " voxels; " + summary.lines().filter(l -> l.contains("peak_heap")
+            || l.contains("ingest_seconds")).map(String::trim).reduce("", (p, q) -> p + " " + q));
+  }
+
+  private int runChild(List<String> cmd, Path err) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
+        .redirectOutput(dir.resolve("child-stdout.txt").toFile()).redirectError(err.toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = pb.start();
+    if (!p.waitFor(600, java.util.concurrent.TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("the child JVM ran over 600 s: "
+          + java.nio.file.Files.readString(err));
+    }
+    return p.exitValue();
+  }
 }
