@@ -16,8 +16,9 @@ log="$out/device-check.log"
 say() { echo "[device-check] $*" | tee -a "$log"; }
 
 java=gpu/runtime/bin/java
-if [ ! -x "$java" ] || ! ls gpu/lib/nlspark-core-*.jar >/dev/null 2>&1; then
-  say "FAIL: the carried runtime is missing (gpu/runtime/bin/java and gpu/lib/nlspark-core-*.jar);"
+if [ ! -x "$java" ] || ! ls gpu/lib/nlspark-core-*.jar >/dev/null 2>&1 \
+    || [ ! -f gpu/lib/nlspark-device-check.jar ]; then
+  say "FAIL: the carried runtime is missing (gpu/runtime/bin/java, gpu/lib/nlspark-core-*.jar and gpu/lib/nlspark-device-check.jar);"
   say "build it with gpu/make-runtime.sh on a machine with Maven and carry gpu/runtime and gpu/lib"
   exit 2
 fi

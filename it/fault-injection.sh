@@ -2,8 +2,9 @@
 # Fault injection: drives the real launcher (bin/nlspark one-sample on small .npy files) through
 # signals at several moments, full and read-only file systems, a mount point as output,
 # symlinks, FIFOs, bad schemes and small heaps, the user's own files beside or instead of an
-# earlier run, listeners that are not Spark masters, immutable files, and a hostile environment
-# (scratch directories, SPARK_LOCAL_IP, JVM options, a deleted working directory). For each case
+# earlier run, listeners that are not Spark masters, immutable files, a hostile environment
+# (scratch directories, SPARK_LOCAL_IP, JVM options, a deleted working directory, open-file limits
+# of ulimit -n), colons in NIfTI file names and GLM files whose values overflow. For each case
 # it checks the exit code, the message (one sentence, no stack trace), and the state of the
 # output directory: the old results intact or the new ones complete, no other file touched, no
 # temporary file or lock left.
@@ -572,6 +573,124 @@ expect_code 0
 left=$(find "$CUDA_TMP" -mindepth 1 -maxdepth 1 | tr '\n' ' ')
 [[ -z $left ]] || problem "env left in java.io.tmpdir: $left"
 verdict "env leaves nothing in java.io.tmpdir"
+
+# ---- the open-file limit (ulimit -n): exit 3 in one sentence, the output untouched -------------
+# bin/nlspark refuses a limit below what the JVM needs for the class path's jars; nlspark refuses
+# one that leaves Spark too few descriptors before Spark starts. The second limit is computed
+# from the line's class path, so both cases hold on every line and machine.
+CLASSPATH_FILE=$ROOT/$(
+  # shellcheck source=it/lib.sh
+  source "$ROOT/it/lib.sh" && echo "$LINE_MODULE"
+)/target/classpath.txt
+JARS=$(($(tr ':' '\n' <"$CLASSPATH_FILE" | grep -c .) + 1))
+limited_nl() { # limited_nl LIMIT ARGS...: one-sample under ulimit -n LIMIT (soft and hard)
+  local limit=$1
+  shift
+  # shellcheck disable=SC2016 # expanded by the inner bash, after ulimit
+  timeout 300 bash -c 'ulimit -n "$1"; shift; exec "$@"' _ "$limit" "$NL" one-sample --quiet "$@" \
+    2>"$ERR" >/dev/null
+  RC=$?
+}
+limited_nl 64 --input "$X" --output "$WORK/o-fd64" "${ARGS[@]}"
+expect_code 3
+expect_message "Cannot start Java: too many open files for the open-file limit (ulimit -n 64)"
+expect_message "raise the limit with ulimit -n 4096"
+expect_one_sentence
+[[ ! -e $WORK/o-fd64 ]] || problem "output created"
+verdict "ulimit -n 64 is exit 3 in one sentence naming the limit, before Java starts"
+
+OUT=$WORK/fd-old
+old_results "$OUT"
+BEFORE=$(snapshot "$OUT")
+LIMIT=$((JARS + 64)) # above what the JVM needs to start, below the 128 more Spark is given
+limited_nl "$LIMIT" --input "$X" --output "$OUT" "${ARGS[@]}" --overwrite
+expect_code 3
+expect_message "Cannot start Spark: too many open files for the open-file limit (ulimit -n $LIMIT)"
+expect_message "raise the limit with ulimit -n 4096"
+expect_one_sentence
+expect_no_traces
+expect_same "$OUT" "$BEFORE"
+limited_nl "$LIMIT" --input "$X" --output "$WORK/o-fd-new" "${ARGS[@]}"
+expect_code 3
+[[ ! -e $WORK/o-fd-new ]] || problem "output created"
+verdict "an open-file limit too low for Spark is exit 3 before Spark starts, old results intact"
+
+# ---- a colon in NIfTI file names: every place a name stands, the same bytes as without --------
+D=$WORK/colon-nifti
+mkdir -p "$D/plain" "$D/colon"
+"$PYTHON" - "$D" <<'PY'
+import sys, numpy as np, nibabel as nib
+d = sys.argv[1]
+r = np.random.default_rng(3)
+aff = np.diag([2.0, 2.0, 2.0, 1.0])
+vols = [r.standard_normal((5, 4, 3)).astype(np.float32) + 0.5 for _ in range(8)]
+for i, v in enumerate(vols):
+    nib.save(nib.Nifti1Image(v, aff), "%s/plain/sub-%d.nii.gz" % (d, i))
+    nib.save(nib.Nifti1Image(v, aff), "%s/colon/sub:%d.nii.gz" % (d, i))
+m = np.ones((5, 4, 3), np.uint8); m[0, 0, 0] = 0; m[4, 3, 2] = 0
+for name in ("mask.nii.gz", "ma:sk.nii.gz"):
+    nib.save(nib.Nifti1Image(m, aff), "%s/%s" % (d, name))
+four = np.stack(vols, axis=-1)
+for name in ("four.nii.gz", "fo:ur.nii.gz"):
+    nib.save(nib.Nifti1Image(four, aff), "%s/%s" % (d, name))
+with open(d + "/plain.txt", "w") as f:
+    f.writelines("plain/sub-%d.nii.gz\n" % i for i in range(8))
+with open(d + "/colon.txt", "w") as f:
+    f.writelines("colon/sub:%d.nii.gz\n" % i for i in range(8))
+PY
+colon_run() { # colon_run NAME ARGS...: one-sample into $D/NAME, exit 0 with report.html
+  local name=$1
+  shift
+  run_nl --output "$D/$name" "${ARGS[@]}" "$@"
+  expect_code 0
+  [[ -s $D/$name/report.html ]] || problem "$name: no report.html ($(tail -c 200 "$ERR"))"
+}
+same_maps() { # same_maps NAME: every .npy and .nii.gz of the reference, byte for byte
+  local f n=0
+  for f in "$D/ref"/*.npy "$D/ref"/*.nii.gz; do
+    [[ -f $f ]] || continue
+    cmp -s "$f" "$D/$1/$(basename "$f")" || problem "$1: $(basename "$f") differs from the reference"
+    n=$((n + 1))
+  done
+  ((n >= 4)) || problem "the reference wrote only $n maps"
+}
+colon_run ref --input "$D/plain" --mask "$D/mask.nii.gz"
+colon_run dir-entries --input "$D/colon" --mask "$D/mask.nii.gz"
+same_maps dir-entries
+colon_run list-entries --input "$D/colon.txt" --mask "$D/mask.nii.gz"
+same_maps list-entries
+colon_run four-d --input "$D/fo:ur.nii.gz" --mask "$D/mask.nii.gz"
+same_maps four-d
+colon_run mask --input "$D/plain.txt" --mask "$D/ma:sk.nii.gz"
+same_maps mask
+colon_run uri --input "file://$D/fo:ur.nii.gz" --mask "file://$D/ma:sk.nii.gz"
+same_maps uri
+verdict "a colon in a NIfTI name (directory and list entries, 4-D input, mask, file:// URI) gives the same bytes"
+
+# ---- GLM files with values whose products overflow ---------------------------------------------
+D=$WORK/glm-huge
+mkdir -p "$D"
+printf 'intercept,age\n' >"$D/design.csv"
+for i in $(seq 1 12); do printf '1,%d\n' "$((20 + i))" >>"$D/design.csv"; done
+sed '3s/.*/1,1e308/' "$D/design.csv" >"$D/huge-design.csv"
+printf 'intercept,age\n0,1\n' >"$D/contrast.csv"
+printf 'intercept,age\n0,1e308\n' >"$D/huge-contrast.csv"
+glm_nl() {
+  timeout 300 "$NL" glm --quiet --input "$X" --permutations 50 --seed 1 "$@" 2>"$ERR" >/dev/null
+  RC=$?
+}
+glm_nl --design "$D/design.csv" --contrasts "$D/contrast.csv" --output "$D/ok"
+expect_code 0
+glm_nl --design "$D/huge-design.csv" --contrasts "$D/contrast.csv" --output "$D/o1"
+expect_code 2
+expect_message "Cannot read the design $D/huge-design.csv: line 3, column 2 (age) holds 1e308, beyond 1e150 in magnitude"
+expect_one_sentence
+glm_nl --design "$D/design.csv" --contrasts "$D/huge-contrast.csv" --output "$D/o2"
+expect_code 2
+expect_message "Cannot read the contrasts $D/huge-contrast.csv: line 2, column 2 (age) holds 1e308, beyond 1e150"
+expect_one_sentence
+[[ ! -e $D/o1 && ! -e $D/o2 ]] || problem "output created"
+verdict "1e308 in a design or a contrast is exit 2 naming the line and column"
 
 # ---- memory ------------------------------------------------------------------------------------
 "$PYTHON" - "$WORK/huge.npy" <<'EOF'

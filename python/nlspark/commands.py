@@ -182,13 +182,16 @@ def correlation(input, target, *, method="pearson", permutations=5000, tail="two
 def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
         exchangeability_blocks=None, whole_blocks=False, permutations=5000, tail="upper",
         fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None, mask=None,
-        output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
-        memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+        variance_smoothing=None, output=None, overwrite=False, seed=0, backend="cpu",
+        precision="float64", memory_budget_gb=None, partitions=None, staging_dir=None,
+        spark=None):
     """nlspark glm: general linear model with permutation inference (Freedman-Lane).
     design: a pandas DataFrame (one row per sample, columns named), an array or a file;
     contrasts: a DataFrame over the design's columns (index: contrast names), an array (one row
     per contrast) or a file; errors: None (the command line's default: exchangeable, symmetric
-    for a design of one constant column), 'exchangeable', 'symmetric' or 'both'.
+    for a design of one constant column), 'exchangeable', 'symmetric' or 'both';
+    variance_smoothing: sigma in mm (--variance-smoothing, randomise -v; images, t contrasts
+    only): the t maps and their p-values are then of the pseudo-t.
     Maps per t contrast c: tstat{c} p_tstat{c} p_fwer_tstat{c} (null_max_tstat{c}), ..."""
     def build(s):
         columns = getattr(design, "columns", None)
@@ -205,10 +208,11 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
                 + _options(dict(errors=errors, whole_blocks=whole_blocks,
                                 permutations=permutations, tail=tail, fwer=fwer,
                                 fwer_across_contrasts=fwer_across_contrasts, tfce=tfce,
-                                cluster_threshold=cluster_threshold),
+                                cluster_threshold=cluster_threshold,
+                                variance_smoothing=variance_smoothing),
                            dict(errors=None, whole_blocks=False, permutations=5000,
                                 tail="upper", fwer=True, fwer_across_contrasts=False,
-                                tfce=False, cluster_threshold=None))
+                                tfce=False, cluster_threshold=None, variance_smoothing=None))
                 + _common(seed, backend, precision, memory_budget_gb, partitions))
     return _run("glm", spark, output, overwrite, staging_dir, build)
 

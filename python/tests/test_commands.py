@@ -117,6 +117,28 @@ def test_glm_with_dataframes(spark, cli, tmp_path):
     np.testing.assert_allclose(r["tstat1"], beta[1] / se, rtol=1e-9)
 
 
+def test_glm_with_variance_smoothing(spark, cli, tmp_path):
+    n = 12
+    img = brain(n)
+    nib.save(img, tmp_path / "x.nii.gz")
+    design = pd.DataFrame({"intercept": np.ones(n), "group": (np.arange(n) % 2).astype(float)})
+    contrasts = pd.DataFrame([[0.0, 1.0]], columns=design.columns, index=["group"])
+    design.to_csv(tmp_path / "design.csv", index=False)
+    with open(tmp_path / "con.csv", "w") as f:
+        f.write("name,intercept,group\ngroup,0,1\n")
+    r = nlspark.glm(img, design, contrasts, permutations=50, seed=2, variance_smoothing=3.0,
+                    output=tmp_path / "py", spark=spark)
+    cli.run("glm", "--input", tmp_path / "x.nii.gz", "--design", tmp_path / "design.csv",
+            "--contrasts", tmp_path / "con.csv", "--permutations", 50, "--seed", 2,
+            "--variance-smoothing", 3.0, "--output", tmp_path / "cli", "--quiet")
+    assert_same_bytes(tmp_path / "py", tmp_path / "cli")
+    plain = nlspark.glm(img, design, contrasts, permutations=50, seed=2,
+                        output=tmp_path / "plain", spark=spark)
+    # the pseudo-t scales each t by a positive factor: same signs, other values
+    assert np.array_equal(np.sign(r["tstat1"]), np.sign(plain["tstat1"]))
+    assert not np.allclose(r["tstat1"], plain["tstat1"])
+
+
 def test_isc(spark, cli, tmp_path):
     shared = RNG.normal(size=(30, 1))
     x = np.stack([shared + RNG.normal(size=(30, 12)) for _ in range(5)])

@@ -33,7 +33,13 @@ import org.nlspark.core.tile.Grid;
  * of wall time on both sides (process CPU for the workload, one thread's CPU for a square GEMM),
  * which other load on a shared machine disturbs much less. Each workload runs twice untimed (JIT warm-up),
  * then {@link #RUNS} times; the median is reported with the range. Run:
- * {@code bin/bench-kernels [--quick] [--only abcde]}.
+ * {@code bin/bench-kernels [--quick] [--only abcde] [--cold]}.
+ *
+ * <p>{@code --cold} then runs the same float64 workloads a and b as a user does, in the same run:
+ * it writes the workload's samples as an {@code .npy} and runs {@code bin/nlspark one-sample} (or
+ * {@code bootstrap}) on them {@link ColdJob#RUNS} times, each a fresh JVM on embedded Spark
+ * ({@code local[*]}), and prints the job's compute seconds next to the warmed kernel's (see
+ * {@link ColdJob}).
  */
 public final class KernelBenchmark {
   private static final int SQUARE = 1536;
@@ -43,6 +49,7 @@ public final class KernelBenchmark {
 
   public static void main(String[] args) throws Exception {
     boolean quick = List.of(args).contains("--quick");
+    boolean cold = List.of(args).contains("--cold");
     String only = "abde";
     for (int i = 0; i < args.length - 1; i++) {
       if (args[i].equals("--only")) {
@@ -66,20 +73,22 @@ public final class KernelBenchmark {
     for (Precision p : Precision.values()) {
       if (only.contains("a")) workloads.add(new Workload(
           "a: one-sample t, max-T FWER, n=30 V=50000 P=5000", p, oneSample(30, 50_000 / scale,
-          5_000, p), 2.0 * 30 * (50_000 / scale) * 5_000));
+          5_000, p), 2.0 * 30 * (50_000 / scale) * 5_000,
+          List.of("one-sample", "--stat", "t", "--permutations", "5000")));
       if (only.contains("b")) workloads.add(new Workload(
           "b: bootstrap mean, percentile CI, n=50 V=20000 B=5000", p, bootstrap(50,
-          20_000 / scale, 5_000, p), 2.0 * 50 * (20_000 / scale) * 5_000));
+          20_000 / scale, 5_000, p), 2.0 * 50 * (20_000 / scale) * 5_000,
+          List.of("bootstrap", "--stat", "mean", "--samples", "5000", "--ci", "percentile")));
       if (only.contains("c")) workloads.add(new Workload(
           "c: one-sample t, max-T FWER, n=30 V=50000 P=20000", p, oneSample(30, 50_000 / scale,
-          20_000, p), 2.0 * 30 * (50_000 / scale) * 20_000));
+          20_000, p), 2.0 * 30 * (50_000 / scale) * 20_000, null));
       // Two GEMMs per cell (sums and sums of squares) over n1 + n2 rows: 2 * 2 * n * V * P.
       if (only.contains("d")) workloads.add(new Workload(
           "d: two-sample welch-t, n=15+15 V=50000 P=5000", p, twoSample(15, 15, 50_000 / scale,
-          5_000, p), 2.0 * 2 * 30 * (50_000 / scale) * 5_000));
+          5_000, p), 2.0 * 2 * 30 * (50_000 / scale) * 5_000, null));
       if (only.contains("e")) workloads.add(new Workload(
           "e: correlation pearson, n=30 V=50000 P=5000", p, correlation(30, 50_000 / scale,
-          5_000, p), 2.0 * 30 * (50_000 / scale) * 5_000));
+          5_000, p), 2.0 * 30 * (50_000 / scale) * 5_000, null));
     }
     // Warm-up (not reported): every workload twice, so the JIT has compiled the kernels (and
     // left its deoptimisations behind) before anything is timed.
@@ -92,6 +101,20 @@ public final class KernelBenchmark {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Workload w : workloads) {
       rows.add(time(w, p(w) == Precision.FLOAT64 ? peak64 : peak32, cores, runs));
+    }
+    if (cold) {
+      System.out.println("-- cold jobs: bin/nlspark, a fresh JVM per run, median of "
+          + ColdJob.RUNS + " --");
+      List<Map<String, Object>> coldRows = new ArrayList<>();
+      for (int i = 0; i < workloads.size(); i++) {
+        Workload w = workloads.get(i);
+        if (w.cli != null && w.precision == Precision.FLOAT64) {
+          coldRows.add(ColdJob.run(w.name, w.cli, w.job.inputs, w.job.spec.seed(),
+              ((Number) rows.get(i).get("seconds")).doubleValue(),
+              ((Number) rows.get(i).get("cpu_seconds")).doubleValue()));
+        }
+      }
+      rows.addAll(coldRows);
     }
     System.out.println();
     for (Map<String, Object> row : rows) {
@@ -155,7 +178,10 @@ public final class KernelBenchmark {
     }
   }
 
-  private record Workload(String name, Precision precision, Job job, double flops) {}
+  /** @param cli the same workload as {@code bin/nlspark} arguments (without input, output,
+   *  seed), or null where {@code --cold} does not run it */
+  private record Workload(String name, Precision precision, Job job, double flops,
+      List<String> cli) {}
 
   private record Job(JobSpec spec, JobInputs inputs) {}
 

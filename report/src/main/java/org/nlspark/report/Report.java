@@ -9,9 +9,6 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -21,6 +18,8 @@ import java.util.Locale;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.io.Json;
+import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
@@ -96,40 +95,39 @@ public final class Report {
     }
   }
 
-  /** The sub-directories whose runs a top-level summary-less directory holds (the demo's). */
+  /**
+   * The sub-directories whose runs a top-level summary-less directory holds (the demo's, or a
+   * study's run folders under any names): those named after a command first, in this order,
+   * then every other sub-directory holding a summary.json nlspark wrote, by name. The command
+   * of each run comes from its summary.json, never from the folder's name.
+   */
   private static List<String> subRuns(ReportFiles files) throws IOException {
+    List<String> commands = List.of("bootstrap", "one-sample", "two-sample", "correlation",
+        "isc", "timeseries-correlation", "ridge-bootstrap", "glm");
     List<String> subs = new ArrayList<>();
-    for (String s : List.of("bootstrap", "one-sample", "two-sample", "correlation", "isc",
-        "timeseries-correlation", "ridge-bootstrap", "glm")) {
+    for (String s : commands) {
       if (files.read(s + "/summary.json") != null) {
         subs.add(s);
+      }
+    }
+    for (String s : files.subdirectories()) {
+      if (commands.contains(s)) {
+        continue;
+      }
+      byte[] json = files.read(s + "/summary.json");
+      if (json != null && isNlsparksSummary(json)) {
+        subs.add(s); // another tool's summary.json in a sub-directory is not a run of ours
       }
     }
     return subs;
   }
 
-  /**
-   * Writes report.html into a local directory (a temporary file renamed into place, so a
-   * reader never sees half a page). Returns the file written.
-   */
-  public static Path write(Path dir) {
-    String html = render(ReportFiles.of(dir));
-    Path target = dir.resolve(FILE);
+  private static boolean isNlsparksSummary(byte[] json) {
     try {
-      // nlspark's temporary prefix: a run on this directory removes one a crash left behind
-      Path temp = dir.resolve(TEMP_PREFIX + ProcessHandle.current().pid() + "-"
-          + System.nanoTime());
-      try {
-        Files.writeString(temp, html, StandardCharsets.UTF_8);
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING,
-            StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + target + ": " + e.getMessage(), e);
+      return OutputFormat.isNlsparks(Json.parse(new String(json, StandardCharsets.UTF_8)));
+    } catch (RuntimeException e) {
+      return false; // not JSON at all: not nlspark's
     }
-    return target;
   }
 
   /**

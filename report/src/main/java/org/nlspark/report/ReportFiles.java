@@ -22,6 +22,9 @@ public interface ReportFiles {
   /** The bytes of a path named inside summary.json (absolute, or relative to the directory). */
   byte[] readPath(String path) throws IOException;
 
+  /** The names of the directory's immediate sub-directories, sorted. */
+  java.util.List<String> subdirectories() throws IOException;
+
   /** A local directory. */
   static ReportFiles of(Path dir) {
     return new ReportFiles() {
@@ -48,6 +51,17 @@ public interface ReportFiles {
           throw new NoSuchFileException(p.toString());
         }
         return Files.readAllBytes(p);
+      }
+
+      @Override
+      public java.util.List<String> subdirectories() throws IOException {
+        if (!Files.isDirectory(dir)) {
+          return java.util.List.of();
+        }
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+          return entries.filter(Files::isDirectory).map(e -> e.getFileName().toString())
+              .sorted().toList();
+        }
       }
     };
   }

@@ -35,7 +35,7 @@ class ReportTest {
     GridFixture f = GridFixture.make(11);
     Path dir = tmp.resolve("run");
     f.write(dir, true);
-    Path page = Report.write(dir);
+    Path page = ReportPages.write(dir);
     String html = Files.readString(page, StandardCharsets.UTF_8);
 
     // counts on the page = counts recomputed here from the .npy files, by brute force
@@ -86,7 +86,7 @@ class ReportTest {
   void peakCheckFailsWhenThePlantedRegionIsElsewhere() throws Exception {
     Path dir = tmp.resolve("run");
     GridFixture.make(3).write(dir, true);
-    Report.write(dir);
+    ReportPages.write(dir);
     assertThatThrownBy(() -> PlantedRegion.assertPeakWithin(dir, new double[] {10, 10, 10}, 4))
         .isInstanceOf(AssertionError.class).hasMessageContaining("from the planted centre");
   }
@@ -114,7 +114,7 @@ class ReportTest {
   void withoutAGridThereAreNoMapsButTheTestsAreThere() throws Exception {
     Path dir = tmp.resolve("run");
     GridFixture.make(2).write(dir, false);
-    String html = Files.readString(Report.write(dir));
+    String html = Files.readString(ReportPages.write(dir));
     assertThat(html).doesNotContain("class=\"map\"").contains("class=\"chart\"")
         .contains("none (inputs without a grid)");
   }
@@ -124,7 +124,7 @@ class ReportTest {
     Path dir = tmp.resolve("demo");
     GridFixture.make(2).write(dir.resolve("one-sample"), false);
     GridFixture.make(4).write(dir.resolve("bootstrap"), false);
-    String html = Files.readString(Report.write(dir));
+    String html = Files.readString(ReportPages.write(dir));
     assertThat(html).contains("<section id=\"bootstrap\"").contains("<section id=\"one-sample\"")
         .contains("data-file=\"one-sample/p.npy\"");
     // the demo's check after image inputs: the one-sample section's peak in the planted blob
@@ -134,9 +134,40 @@ class ReportTest {
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     Files.copy(tmp.resolve("grid/p_fwer.npy"), dir.resolve("one-sample/p_fwer.npy"),
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    Report.write(dir);
+    ReportPages.write(dir);
     PlantedRegion.assertPeakWithin(dir, "one-sample", GridFixture.blobCentreMm(),
         GridFixture.BLOB_RADIUS_VOXELS * GridFixture.VOXEL_MM);
+  }
+
+  @Test
+  void runFoldersUnderAnyNameAreReportedByTheCommandTheirSummaryNames() throws Exception {
+    // a run folder named after nothing: the command comes from its summary.json
+    Path single = tmp.resolve("my results 2024");
+    GridFixture.make(2).write(single, false);
+    String one = Files.readString(ReportPages.write(single));
+    assertThat(one).contains("<title>nlspark report: one-sample</title>");
+    // a study folder holding runs under names of its own, and another tool's folder
+    Path study = tmp.resolve("study");
+    GridFixture.make(2).write(study.resolve("run-b"), false);
+    GridFixture.make(4).write(study.resolve("run-a"), false);
+    Files.createDirectories(study.resolve("theirs"));
+    Files.writeString(study.resolve("theirs/summary.json"), "{\"my\": 1}");
+    Files.createDirectories(study.resolve("broken"));
+    Files.writeString(study.resolve("broken/summary.json"), "not json");
+    String html = Files.readString(ReportPages.write(study));
+    assertThat(html).contains("<section id=\"run-a\"").contains("<section id=\"run-b\"")
+        .contains("data-file=\"run-b/p.npy\"").doesNotContain("theirs").doesNotContain("broken")
+        .contains("<title>nlspark report: one-sample (run-a), one-sample (run-b)</title>");
+    assertThat(html.indexOf("<section id=\"run-a\"")).isLessThan(
+        html.indexOf("<section id=\"run-b\""));
+    // nothing of nlspark's at the top or below: the one refusal, naming the directory
+    Path none = tmp.resolve("none");
+    Files.createDirectories(none.resolve("theirs"));
+    Files.writeString(none.resolve("theirs/summary.json"), "{\"my\": 1}");
+    assertThatThrownBy(() -> ReportPages.write(none)).isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot write a report of " + none + ": it holds no summary.json (neither at"
+            + " the top nor in a run's sub-directory); name the output directory of a finished"
+            + " nlspark run");
   }
 
   @Test
@@ -148,7 +179,7 @@ class ReportTest {
     String summary = Files.readString(dir.resolve("summary.json"));
     Files.writeString(dir.resolve("summary.json"), summary.replaceFirst("\"command\"",
         "\"grid\": {\"mask_uri\": \"" + gone + "\"},\n  \"command\""));
-    assertThatThrownBy(() -> Report.write(dir)).isInstanceOf(InvalidInputException.class)
+    assertThatThrownBy(() -> ReportPages.write(dir)).isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot write a report of " + dir + ": summary.json names the mask " + gone
             + ", which cannot be read now (no such file); put it back there, or copy it beside"
             + " the outputs as mask.nii.gz");
@@ -165,7 +196,7 @@ class ReportTest {
     observed[0] = Double.NaN; // a constant voxel has no t
     GridFixture.npy(dir.resolve("observed.npy"), observed);
     GridFixture.npy(dir.resolve("p.npy"), new double[] {0.5, 0.5});
-    Report.write(dir);
+    ReportPages.write(dir);
     String html = Files.readString(dir.resolve("report.html"));
     assertThat(html).contains("p.npy has 2 values but the run has " + f.mask.count()
         + " voxels; it is not drawn");
@@ -180,7 +211,7 @@ class ReportTest {
     Files.writeString(dir.resolve("summary.json"),
         summary.replace("\"nlspark_output_format\": 1,", ""));
     Files.writeString(dir.resolve("report.html"), "theirs");
-    assertThatThrownBy(() -> Report.write(dir)).isInstanceOf(InvalidInputException.class)
+    assertThatThrownBy(() -> ReportPages.write(dir)).isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot write a report of " + dir + ": summary.json there was not written by"
             + " nlspark (it lacks \"nlspark_output_format\"), and the report is written only"
             + " beside nlspark's own results; name the output directory of an nlspark run");
@@ -189,7 +220,7 @@ class ReportTest {
 
   @Test
   void aDirectoryWithoutSummaryIsRefusedWithTheFix() {
-    assertThatThrownBy(() -> Report.write(tmp)).isInstanceOf(InvalidInputException.class)
+    assertThatThrownBy(() -> ReportPages.write(tmp)).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot write a report of").hasMessageContaining("no summary.json");
   }
 
@@ -277,7 +308,7 @@ class ReportTest {
     Path dir = tmp.resolve("run");
     f.write(dir, true);
     withInferences(dir, f, f.pFwer);
-    String html = Files.readString(Report.write(dir), StandardCharsets.UTF_8);
+    String html = Files.readString(ReportPages.write(dir), StandardCharsets.UTF_8);
     assertThat(html).contains("data-inference=\"max-T\"")
         .contains("max-T: " + Report.countBelow(f.pFwer, 0.05) + " voxels p_fwer &lt; 0.05, peak t ")
         .doesNotContain("Nothing survives");
@@ -302,7 +333,7 @@ class ReportTest {
     double[] ones = new double[f.pFwer.length];
     java.util.Arrays.fill(ones, 1.0);
     withInferences(none, f, ones);
-    String empty = Files.readString(Report.write(none), StandardCharsets.UTF_8);
+    String empty = Files.readString(ReportPages.write(none), StandardCharsets.UTF_8);
     assertThat(empty).contains("Nothing survives at FWER 0.05: the smallest p_fwer is 1.00.")
         .contains("max-T: nothing survives at FWER 0.05").doesNotContain("class=\"map\"");
   }

@@ -11,6 +11,7 @@ import org.nlspark.spark.cli.NlsparkCommand;
 import org.nlspark.spark.cli.Untrusted;
 import org.nlspark.spark.cli.UsageErrors;
 import org.nlspark.spark.conf.SparkLine;
+import org.nlspark.spark.errors.OpenFileLimit;
 import org.nlspark.spark.errors.TaskFailures;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -121,6 +122,9 @@ public final class Main {
     String platform = SparkLine.incompatibleJava(t);
     if (platform != null) {
       t = new InvalidInputException(platform, t); // the platform, not nlspark: exit 2
+    } else if (!(t instanceof InvalidInputException) && !(t instanceof ResourceRefusedException)
+        && OpenFileLimit.causedBy(t)) {
+      t = OpenFileLimit.refusal("Cannot finish: ", t); // ulimit -n, wherever it ran out: exit 3
     }
     String who = command == null ? "nlspark" : "nlspark " + Untrusted.escape(command);
     int code = exitCode(t);

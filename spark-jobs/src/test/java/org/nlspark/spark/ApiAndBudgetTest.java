@@ -23,7 +23,7 @@ import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.budget.ExecutorBudget;
 import org.nlspark.spark.conf.NlsparkConf;
-import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.output.HadoopOutput;
 
 /** The programmatic API, the executor budget rule and the atomic output directory. */
 class ApiAndBudgetTest {
@@ -116,7 +116,7 @@ class ApiAndBudgetTest {
   void outputDirectoryIsAtomic() throws Exception {
     Configuration conf = new Configuration();
     Path target = dir.resolve("result");
-    try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, target.toString(), false)) {
+    try (HadoopOutput.OutputDir out = HadoopOutput.OutputDir.open(conf, target.toString(), false)) {
       out.writeNpy("a.npy", new long[] {2}, new double[] {1, 2});
       // written in place under hidden temporary names: no result is visible before commit
       try (var s = Files.list(target)) {
@@ -128,19 +128,19 @@ class ApiAndBudgetTest {
     try (var s = Files.list(dir)) {
       assertThat(s).isEmpty();
     }
-    try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, target.toString(), false)) {
+    try (HadoopOutput.OutputDir out = HadoopOutput.OutputDir.open(conf, target.toString(), false)) {
       out.writeNpy("a.npy", new long[] {2}, new double[] {1, 2});
       out.commit();
     }
     try (var s = Files.list(target)) {
       assertThat(s.map(p -> p.getFileName().toString())).containsExactly("a.npy");
     }
-    assertThatThrownBy(() -> HadoopFiles.OutputDir.open(conf, target.toString(), false))
+    assertThatThrownBy(() -> HadoopOutput.OutputDir.open(conf, target.toString(), false))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot write --output " + target + ": the directory exists and is not"
             + " empty; choose another directory or pass --overwrite");
     Path file = Files.writeString(dir.resolve("file"), "x");
-    assertThatThrownBy(() -> HadoopFiles.OutputDir.open(conf, file.toString(), true))
+    assertThatThrownBy(() -> HadoopOutput.OutputDir.open(conf, file.toString(), true))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("it exists and is a file");
   }

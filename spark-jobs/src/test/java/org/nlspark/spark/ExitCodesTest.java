@@ -93,6 +93,26 @@ class ExitCodesTest {
   }
 
   @Test
+  void runningOutOfOpenFilesAnywhereIsExitThreeNamingTheLimit() {
+    // as Spark's start fails at the limit: netty's event loop, its selector, EMFILE
+    Failure f = fail(new IllegalStateException("failed to create a child event loop",
+        new RuntimeException("failed to open a new selector",
+            new java.io.IOException("Too many open files"))));
+    assertThat(f.code()).isEqualTo(3);
+    assertThat(f.err()).startsWith("nlspark bootstrap: Cannot finish: too many open files (the"
+        + " open-file limit is ulimit -n ").contains("); raise the limit with ulimit -n ")
+        .doesNotContain("internal error").doesNotContain("\tat ");
+    assertThat(f.err().strip().lines().count()).isEqualTo(1);
+    // a file-system call that ran out (Hadoop forks chmod to write an output)
+    RuntimeException write = org.nlspark.spark.io.UserPaths.readFailure(new java.io.IOException(
+        "Cannot run program \"chmod\": error=24, Too many open files"), "--input", "/x.npy");
+    assertThat(write).isInstanceOf(ResourceRefusedException.class)
+        .hasMessageStartingWith("Cannot read --input /x.npy: too many open files (the open-file"
+            + " limit is ulimit -n ");
+    assertThat(fail(write).code()).isEqualTo(3);
+  }
+
+  @Test
   void aSignalIsInterruptedNotAnInternalError() {
     Failure plain = fail(new RuntimeException("boom"));
     assertThat(plain.code()).isEqualTo(1);

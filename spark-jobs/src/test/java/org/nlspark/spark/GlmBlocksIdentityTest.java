@@ -253,7 +253,7 @@ class GlmBlocksIdentityTest {
       String summary = Files.readString(out.resolve("summary.json"));
       assertThat(summary).contains("\"mode\": \"blocks\"");
     }
-    // TFCE still reads whole maps on the driver under ingest=blocks, with the same bytes
+    // TFCE from the blocks (slices of the maps regrouped by replicate window): the same bytes
     Path tfceBroadcast = dir.resolve("tfce-broadcast");
     Path tfceBlocks = dir.resolve("tfce-blocks");
     String[] tfce = Stream.concat(Stream.of(args), Stream.of("--tfce")).toArray(String[]::new);

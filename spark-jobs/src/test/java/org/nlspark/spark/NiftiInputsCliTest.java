@@ -140,6 +140,41 @@ class NiftiInputsCliTest {
   }
 
   @Test
+  void orderByKeysTwoRowsShareOrNaNAreRefusedOnTheCommandLine() throws Exception {
+    SparkSession spark = SharedSpark.get();
+    StructType schema = new StructType().add("subject", DataTypes.DoubleType)
+        .add("voxels", DataTypes.createArrayType(DataTypes.FloatType));
+    for (String kind : List.of("dup", "nan")) {
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < study.subjects; i++) {
+        double key = kind.equals("dup") && i == 6 ? 2 : kind.equals("nan") && i == 5
+            ? Double.NaN : i;
+        List<Float> values = new ArrayList<>();
+        for (float f : study.row(i)) {
+          values.add(f);
+        }
+        rows.add(RowFactory.create(key, values));
+      }
+      Path table = dir.resolve(kind);
+      spark.createDataFrame(rows, schema).coalesce(1).write().parquet(table.toString());
+      String file;
+      try (var s = Files.list(table)) {
+        // the listing's qualified name, as the files are read (and named in messages)
+        file = "file:" + s.map(Path::toString).filter(n -> n.endsWith(".parquet")).findFirst()
+            .get();
+      }
+      CliRun r = run("one-sample", table.toString(), kind + "-out", "--order-by", "subject");
+      assertThat(r.code()).as(r.err()).isEqualTo(2);
+      assertThat(r.err().strip()).isEqualTo("nlspark one-sample: " + (kind.equals("dup")
+          ? "Cannot order --input " + table + " by subject: key 2.0 appears in rows 2 and 6 of "
+              + file + "; give each row its own key"
+          : "Cannot order --input " + file + " by subject: row 5 has no key (NaN); give each"
+              + " row its own key"));
+      assertThat(dir.resolve(kind + "-out")).doesNotExist();
+    }
+  }
+
+  @Test
   void oneSampleTfceRunsOnImagesFromTheCommandLine() throws Exception {
     assertThat(run("one-sample", p("X.npy"), "t-npy").code()).isZero();
     CliRun tfce = run("one-sample", p("subjects.txt"), "t-tfce", "--mask", mask.toString(),

@@ -27,7 +27,7 @@ import org.nlspark.spark.io.StudyInputs;
 
 /**
  * DESIGN §8 for a Parquet table sorted by {@code --order-by}: executors read the key column,
- * the driver ranks one key per sample (a stable sort: ties keep file then row order), and each
+ * the driver ranks one key per sample (two rows sharing a key are refused), and each
  * file's rows go to their ranks in the voxel blocks. The outputs equal the former driver sort
  * ({@link StudyInputs#load}) and the same samples as a sorted {@code .npy}, read into blocks
  * (1, 3, 7 partitions, a retried task) or on the driver.
@@ -169,15 +169,15 @@ class OrderByBlocksIdentityTest {
     for (int i = 0; i < g.length; i++) {
       f[i] = (float) g[i];
     }
-    // keys with ties: sample s has key s / 2, so the sorted order of tied rows is their file
-    // then row order; the rows are written in this (shuffled) order
+    // sample s has key 3 s + 1 (two rows sharing a key are refused); the rows are written in
+    // this (shuffled) order
     int[] order = {7, 2, 12, 0, 5, 9, 1, 11, 3, 8, 6, 10, 4};
     long[] keys = new long[N];
     for (int s = 0; s < N; s++) {
-      keys[s] = s / 2;
+      keys[s] = 3L * s + 1;
     }
     Path table = table(f, keys, order, new int[] {5, 2, 6});
-    // The order the former driver sort gives: by key, ties in written order
+    // The order the former driver sort gives: by key
     List<Integer> written = new ArrayList<>();
     for (int s : order) {
       written.add(s);

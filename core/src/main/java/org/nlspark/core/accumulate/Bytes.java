@@ -2,11 +2,12 @@ package org.nlspark.core.accumulate;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Header and bounds checks shared by the accumulators' serialized forms. Every form starts with
- * its {@link PartialFamily}'s id and version bytes; all numbers are little-endian.
+ * its {@link PartialFamily}'s id and version bytes; all numbers are big-endian, the one byte
+ * order of every partial (the order of {@code DataOutputStream}, which {@code tile.PartialBytes}
+ * writes).
  */
 final class Bytes {
   private Bytes() {}
@@ -17,7 +18,7 @@ final class Bytes {
           "Cannot serialize " + what + ": " + size + " bytes exceed the 2 GiB limit of one array;"
               + " use smaller voxel blocks or replicate windows");
     }
-    ByteBuffer b = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate((int) size); // big-endian
     b.put(family.id()).put(family.version());
     return b;
   }
@@ -30,7 +31,7 @@ final class Bytes {
               + (bytes == null ? "null" : bytes.length));
     }
     family.check(bytes[0], bytes[1]);
-    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.wrap(bytes); // big-endian
     b.position(2);
     return b;
   }

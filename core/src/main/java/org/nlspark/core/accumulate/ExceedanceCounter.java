@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  *  3. A NaN null key or a NaN observed key never counts (n still grows).
  * </pre>
  *
- * <p>Serialized layout (little-endian): byte magic 'E' (0x45), byte version 1, int elements, long n,
+ * <p>Serialized layout (big-endian): byte magic 'E' (0x45), byte version 2, int elements, long n,
  * long[elements] counts.
  */
 public final class ExceedanceCounter {

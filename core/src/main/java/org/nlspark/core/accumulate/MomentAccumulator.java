@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  *  4. NaN inputs propagate into mean and m2 of their element (an undefined statistic stays NaN).
  * </pre>
  *
- * <p>Serialized layout (little-endian): byte magic 'M' (0x4d), byte version 1, int elements,
+ * <p>Serialized layout (big-endian): byte magic 'M' (0x4d), byte version 2, int elements,
  * long n, double[elements] mean, double[elements] m2.
  */
 public final class MomentAccumulator {

@@ -20,7 +20,7 @@ import java.util.Arrays;
  *  3. Ranges only grow, and only by union with an overlapping or adjacent range.
  * </pre>
  *
- * <p>Serialized layout (little-endian): byte magic 'N' (0x4e), byte version 1, long first,
+ * <p>Serialized layout (big-endian): byte magic 'N' (0x4e), byte version 2, long first,
  * int length, byte[length] seen (0 or 1), double[length] maxima.
  */
 public final class NullMaxAccumulator {

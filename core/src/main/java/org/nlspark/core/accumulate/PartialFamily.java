@@ -10,25 +10,35 @@ import java.util.Locale;
  *
  * <p>Invariants: 1. no two families share an id (checked when the class loads); 2. a family's
  * version changes when its layout does, so mixed builds fail loudly instead of misreading.
- * These bytes never leave a run: no output file or fixture stores them.
+ * 3. every form is big-endian (one byte order for all partials). These bytes never leave a run:
+ * no output file or fixture stores them.
  */
 public enum PartialFamily {
-  /** {@link TailAccumulator}: the retained tails (little-endian). */
-  TAIL_ACCUMULATOR('T', 1, "TailAccumulator"),
-  /** {@link MomentAccumulator}: window moments (little-endian). */
-  MOMENT_ACCUMULATOR('M', 1, "MomentAccumulator"),
-  /** {@link ExceedanceCounter}: exceedance counts (little-endian). */
-  EXCEEDANCE_COUNTER('E', 1, "ExceedanceCounter"),
-  /** {@link NullMaxAccumulator}: per-replicate maxima (little-endian). */
-  NULL_MAX_ACCUMULATOR('N', 1, "NullMaxAccumulator"),
-  /** {@link SampleStore}: saved replicates (little-endian). */
-  SAMPLE_STORE('S', 1, "SampleStore"),
-  /** A voxelwise tile's partial ({@code tile.PartialResult}, big-endian). */
+  // Accumulators: version 2 since their numbers became big-endian like every other partial.
+  /** {@link TailAccumulator}: the retained tails. */
+  TAIL_ACCUMULATOR('T', 2, "TailAccumulator"),
+  /** {@link TailAccumulator#upperOnly}: the retained largest values only. */
+  UPPER_TAIL_ACCUMULATOR('U', 1, "TailAccumulator (upper only)"),
+  /** {@link MomentAccumulator}: window moments. */
+  MOMENT_ACCUMULATOR('M', 2, "MomentAccumulator"),
+  /** {@link ExceedanceCounter}: exceedance counts. */
+  EXCEEDANCE_COUNTER('E', 2, "ExceedanceCounter"),
+  /** {@link NullMaxAccumulator}: per-replicate maxima. */
+  NULL_MAX_ACCUMULATOR('N', 2, "NullMaxAccumulator"),
+  /** {@link SampleStore}: saved replicates. */
+  SAMPLE_STORE('S', 2, "SampleStore"),
+  /** A voxelwise tile's partial ({@code tile.PartialResult}). */
   TILE_PARTIAL('P', 1, "a partial result"),
-  /** A glm tile's partial ({@code glm.GlmAnalysis}, big-endian). */
-  GLM_PARTIAL('G', 1, "a glm partial result"),
-  /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}, big-endian). */
-  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"); // 3: cluster mass
+  /** A glm tile's partial ({@code glm.GlmAnalysis}). */
+  GLM_PARTIAL('G', 2, "a glm partial result"), // 2: null tails (--tail-approximation)
+  /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}). */
+  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"), // 3: cluster mass
+  /** An isc voxel block's outcome ({@code isc.Isc.BlockOutcome}). */
+  ISC_BLOCK('I', 1, "an isc block outcome"),
+  /** A time-series voxel block's outcome ({@code timeseries.TimeSeriesCorrelation.BlockOut}). */
+  TIME_SERIES_BLOCK('C', 1, "a time-series block outcome"),
+  /** One voxel block's slice of a whole-map tile's statistic maps ({@code tfce.MapSlice}). */
+  MAP_SLICE('L', 1, "a map slice");
 
   private final byte id;
   private final byte version;

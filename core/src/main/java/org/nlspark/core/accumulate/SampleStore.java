@@ -18,7 +18,7 @@ import java.util.Arrays;
  *  4. Ranges only grow, and only by union with an overlapping or adjacent range.
  * </pre>
  *
- * <p>Serialized layout (little-endian): byte magic 'S' (0x53), byte version 1, long first,
+ * <p>Serialized layout (big-endian): byte magic 'S' (0x53), byte version 2, long first,
  * int rows, int elements, byte[rows] present (0 or 1), double[rows × elements] values.
  */
 public final class SampleStore {

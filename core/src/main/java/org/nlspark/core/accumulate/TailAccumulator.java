@@ -27,9 +27,15 @@ import org.nlspark.core.simd.Simd;
  *  6. toBytes() stores each tail sorted ascending, so equal state gives equal bytes.
  * </pre>
  *
- * <p>Serialized layout (little-endian): byte magic 'T' (0x54), byte version 1, int elements, int k,
+ * <p>Serialized layout (big-endian): byte magic 'T' (0x54), byte version 2, int elements, int k,
  * long n, long[elements] undefined, then per element e: min(k, seen) doubles of the lower tail
  * ascending followed as many doubles of the upper tail ascending.
+ *
+ * <p>{@link #upperOnly} keeps the largest k only (the per-voxel null tails of the tail
+ * approximation, where the smallest are never read): no lower region, half the memory and work;
+ * the same upper tail, bit for bit, as the two-ended accumulator fed the same values. Its form
+ * is the same layout without the lower tails, under magic 'U' ({@link
+ * PartialFamily#UPPER_TAIL_ACCUMULATOR}); percentiles need both ends and are refused.
  *
  * <p>The update is on the hot path (B = 5,000 × 20,000 voxels, k = 126). It runs element by
  * element over an element-major copy of a few columns: a vector of one element's values strictly
@@ -41,12 +47,15 @@ import org.nlspark.core.simd.Simd;
  */
 public final class TailAccumulator {
   private static final PartialFamily FAMILY = PartialFamily.TAIL_ACCUMULATOR;
+  private static final PartialFamily UPPER_FAMILY = PartialFamily.UPPER_TAIL_ACCUMULATOR;
   private static final String WHAT = "TailAccumulator";
   /** Columns copied element-major at a time by the element path: one cache line of a row. */
   private static final int COLUMN_BLOCK = 8;
 
   private final int elements;
   private final int k;
+  /** Only the largest k are kept: no lower region ({@link #upperOnly}). */
+  private final boolean upperOnly;
   private final int cap;
   private long n;
   private final long[] undefined;
@@ -62,6 +71,15 @@ public final class TailAccumulator {
   private double[] columns;
 
   public TailAccumulator(int elements, int k) {
+    this(elements, k, false);
+  }
+
+  /** An accumulator of the k largest values per element only (class comment). */
+  public static TailAccumulator upperOnly(int elements, int k) {
+    return new TailAccumulator(elements, k, true);
+  }
+
+  private TailAccumulator(int elements, int k, boolean upperOnly) {
     if (elements < 0) {
       throw new IllegalArgumentException("elements must be >= 0, but was: " + elements);
     }
@@ -76,9 +94,10 @@ public final class TailAccumulator {
     }
     this.elements = elements;
     this.k = k;
+    this.upperOnly = upperOnly;
     this.cap = 2 * k;
     this.undefined = new long[elements];
-    this.lo = new long[(int) cells];
+    this.lo = new long[upperOnly ? 0 : (int) cells];
     this.hi = new long[(int) cells];
     this.loN = new int[elements];
     this.hiN = new int[elements];
@@ -135,7 +154,11 @@ public final class TailAccumulator {
         }
       }
       for (int j = 0; j < width; j++) {
-        updateElement(c0 + j, column, j * rows, j * rows + rows);
+        if (upperOnly) {
+          updateUpperElement(c0 + j, column, j * rows, j * rows + rows);
+        } else {
+          updateElement(c0 + j, column, j * rows, j * rows + rows);
+        }
       }
     }
   }
@@ -200,6 +223,77 @@ public final class TailAccumulator {
     }
   }
 
+  /** {@link #updateElement} of an upper-only accumulator: the same upper region, no lower. */
+  private void updateUpperElement(int e, double[] x, int from, int to) {
+    int i = from;
+    while (i < to && Double.isNaN(hiTau[e])) { // filling
+      offerUpper(e, x[i++]);
+    }
+    final int base = e * cap;
+    final long[] hi = this.hi;
+    while (i < to) {
+      final double hiT = hiTau[e];
+      final long kHi = key(hiT);
+      int nh = hiN[e];
+      final int stop = Math.min(to, i + cap - nh); // the region can be full only at the end
+      int nan = 0;
+      if (simd) { // whole vectors below the threshold are skipped after one test
+        final int lanes = VectorTailScan.length();
+        for (; i + lanes <= stop; i += lanes) {
+          if (VectorTailScan.allInside(x, i, Double.NEGATIVE_INFINITY, hiT)) {
+            continue;
+          }
+          for (int j = i; j < i + lanes; j++) {
+            final double v = x[j];
+            final long kv = key(v);
+            final boolean defined = v == v;
+            hi[base + nh] = kv;
+            nh += (defined & kv > kHi) ? 1 : 0;
+            nan += defined ? 0 : 1;
+          }
+        }
+      }
+      for (; i < stop; i++) {
+        final double v = x[i];
+        final long kv = key(v);
+        final boolean defined = v == v;
+        hi[base + nh] = kv;
+        nh += (defined & kv > kHi) ? 1 : 0;
+        nan += defined ? 0 : 1;
+      }
+      hiN[e] = nh;
+      undefined[e] += nan;
+      if (nh == cap) {
+        settleUpper(e);
+      }
+    }
+  }
+
+  /** {@link #offer} of an upper-only accumulator. */
+  private void offerUpper(int e, double x) {
+    if (x != x) {
+      undefined[e]++;
+      return;
+    }
+    long kx = key(x);
+    int base = e * cap;
+    if (Double.isNaN(hiTau[e])) { // filling
+      int s = hiN[e];
+      hi[base + s] = kx;
+      hiN[e] = s + 1;
+      if (s + 1 == k) {
+        refreshThresholds(e);
+      }
+      return;
+    }
+    if (kx > key(hiTau[e])) {
+      hi[base + hiN[e]++] = kx;
+      if (hiN[e] == cap) {
+        settleUpper(e);
+      }
+    }
+  }
+
   /**
    * The definition {@link #update} must equal bit for bit: every value offered to the exact rule,
    * row by row (for tests; the update skips values that cannot enter and settles in batches).
@@ -207,7 +301,11 @@ public final class TailAccumulator {
   void updateByOffers(double[] buf, int offset, int rows, int cols) {
     for (int r = 0; r < rows; r++) {
       for (int e = 0; e < cols; e++) {
-        offer(e, buf[offset + r * cols + e]);
+        if (upperOnly) {
+          offerUpper(e, buf[offset + r * cols + e]);
+        } else {
+          offer(e, buf[offset + r * cols + e]);
+        }
       }
     }
     n += rows;
@@ -283,6 +381,14 @@ public final class TailAccumulator {
   /** Invariant 5 from the current regions (call when each holds at most k values). */
   private void refreshThresholds(int e) {
     int base = e * cap;
+    if (upperOnly) {
+      long min = Long.MAX_VALUE;
+      for (int i = 0; i < hiN[e]; i++) {
+        min = Math.min(min, hi[base + i]);
+      }
+      hiTau[e] = hiN[e] < k ? Double.NaN : value(min);
+      return;
+    }
     if (loN[e] < k) {
       loTau[e] = Double.NaN;
       hiTau[e] = Double.NaN;
@@ -302,10 +408,11 @@ public final class TailAccumulator {
 
   /** Adds another accumulator of the same shape; the result does not depend on merge order. */
   public void merge(TailAccumulator other) {
-    if (other.elements != elements || other.k != k) {
+    if (other.elements != elements || other.k != k || other.upperOnly != upperOnly) {
       throw new IllegalArgumentException(
           "[BUG] Cannot merge " + WHAT + " of " + other.elements + " elements, k=" + other.k
-              + " into one of " + elements + " elements, k=" + k);
+              + (other.upperOnly ? " (upper only)" : "") + " into one of " + elements
+              + " elements, k=" + k + (upperOnly ? " (upper only)" : ""));
     }
     if (n == 0 && other.n > 0) { // merging into a fresh accumulator: take the other's state
       System.arraycopy(other.lo, 0, lo, 0, lo.length);
@@ -320,6 +427,10 @@ public final class TailAccumulator {
     }
     long[] a = new long[cap];
     long[] b = new long[cap];
+    if (upperOnly) {
+      mergeUpper(other, a, b);
+      return;
+    }
     for (int e = 0; e < elements; e++) {
       settle(e);
       other.settle(e);
@@ -349,6 +460,34 @@ public final class TailAccumulator {
       refreshThresholds(e);
     }
     n += other.n;
+  }
+
+  /** {@link #merge} of upper-only accumulators: the m largest of both, m = min(k, sa + sb). */
+  private void mergeUpper(TailAccumulator other, long[] a, long[] b) {
+    for (int e = 0; e < elements; e++) {
+      settle(e);
+      other.settle(e);
+      int base = e * cap;
+      int sa = hiN[e];
+      int sb = other.hiN[e];
+      int m = Math.min(k, sa + sb);
+      sortedKeys(hi, base, sa, a);
+      sortedKeys(other.hi, base, sb, b);
+      int i = sa - 1;
+      int j = sb - 1;
+      for (int t = m - 1; t >= 0; t--) {
+        hi[base + t] = (j < 0 || (i >= 0 && a[i] >= b[j])) ? a[i--] : b[j--];
+      }
+      hiN[e] = m;
+      undefined[e] += other.undefined[e];
+      refreshThresholds(e);
+    }
+    n += other.n;
+  }
+
+  /** Whether only the largest k are kept ({@link #upperOnly}). */
+  public boolean isUpperOnly() {
+    return upperOnly;
   }
 
   /** Replicates seen. */
@@ -424,6 +563,7 @@ public final class TailAccumulator {
 
   /** Sorts element e's tails into lower/upper; false when its percentiles are NaN. */
   private boolean prepareSorted(int e, double q, double[] lower, double[] upper) {
+    requireBothEnds("take a percentile");
     if (n == 0) {
       throw new IllegalStateException(
           "Cannot take percentile " + q + " of element " + e + ": no replicates were accumulated");
@@ -450,6 +590,7 @@ public final class TailAccumulator {
 
   /** The retained smallest values of one element, sorted ascending (a copy). */
   public double[] lowerTail(int element) {
+    requireBothEnds("read the lower tail");
     int e = checkElement(element);
     settle(e);
     double[] out = new double[loN[e]];
@@ -466,8 +607,18 @@ public final class TailAccumulator {
     return out;
   }
 
+  private void requireBothEnds(String verb) {
+    if (upperOnly) {
+      throw new IllegalStateException("[BUG] Cannot " + verb + " of an upper-only " + WHAT
+          + ": it keeps the largest values only");
+    }
+  }
+
   /** Canonical bytes: the layout in the class comment. */
   public byte[] toBytes() {
+    if (upperOnly) {
+      return upperToBytes();
+    }
     long size = 2 + 4 + 4 + 8 + 8L * elements;
     for (int e = 0; e < elements; e++) {
       settle(e);
@@ -493,8 +644,33 @@ public final class TailAccumulator {
     return b.array();
   }
 
+  /** The upper-only form: the two-ended layout without the lower tails, magic 'U'. */
+  private byte[] upperToBytes() {
+    long size = 2 + 4 + 4 + 8 + 8L * elements;
+    for (int e = 0; e < elements; e++) {
+      settle(e);
+      size += 8L * hiN[e];
+    }
+    ByteBuffer b = Bytes.allocate(WHAT, size, UPPER_FAMILY);
+    b.putInt(elements).putInt(k).putLong(n);
+    for (int e = 0; e < elements; e++) {
+      b.putLong(undefined[e]);
+    }
+    double[] tmp = new double[cap];
+    for (int e = 0; e < elements; e++) {
+      int m = hiN[e];
+      sortedValues(hi, e * cap, m, tmp);
+      for (int i = 0; i < m; i++) {
+        b.putDouble(tmp[i]);
+      }
+    }
+    return b.array();
+  }
+
+  /** Reads either form ('T' two-ended, 'U' upper-only). */
   public static TailAccumulator fromBytes(byte[] bytes) {
-    ByteBuffer b = Bytes.open(WHAT, bytes, FAMILY);
+    boolean upper = bytes != null && bytes.length >= 2 && bytes[0] == UPPER_FAMILY.id();
+    ByteBuffer b = Bytes.open(WHAT, bytes, upper ? UPPER_FAMILY : FAMILY);
     try {
       int elements = b.getInt();
       int k = b.getInt();
@@ -506,7 +682,7 @@ public final class TailAccumulator {
       if (b.remaining() < 8L * elements) {
         throw Bytes.corrupt(WHAT, "the bytes are truncated");
       }
-      TailAccumulator acc = new TailAccumulator(elements, k);
+      TailAccumulator acc = new TailAccumulator(elements, k, upper);
       acc.n = n;
       long expected = 0;
       int[] filled = new int[elements];
@@ -518,12 +694,16 @@ public final class TailAccumulator {
         }
         acc.undefined[e] = u;
         filled[e] = (int) Math.min(k, n - u);
-        expected += 16L * filled[e];
+        expected += (upper ? 8L : 16L) * filled[e];
       }
       Bytes.expectRemaining(WHAT, b, expected);
       for (int e = 0; e < elements; e++) {
         int m = filled[e];
         int base = e * acc.cap;
+        if (upper) {
+          readUpper(acc, b, e, m);
+          continue;
+        }
         double prevLo = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < m; i++) {
           double v = b.getDouble();
@@ -550,6 +730,21 @@ public final class TailAccumulator {
     } catch (BufferUnderflowException e) {
       throw Bytes.truncated(WHAT, e);
     }
+  }
+
+  private static void readUpper(TailAccumulator acc, ByteBuffer b, int e, int m) {
+    int base = e * acc.cap;
+    double prev = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < m; i++) {
+      double v = b.getDouble();
+      if (!(v >= prev)) {
+        throw Bytes.corrupt(WHAT, "the tail of element " + e + " is not sorted or holds NaN");
+      }
+      prev = v;
+      acc.hi[base + i] = key(v);
+    }
+    acc.hiN[e] = m;
+    acc.refreshThresholds(e);
   }
 
   private int checkElement(int element) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,6 +11,7 @@ import java.util.concurrent.Future;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.memory.BudgetResolver;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
 import org.nlspark.core.result.Result;
@@ -23,6 +23,7 @@ import org.nlspark.core.tile.TilePlanner;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /**
  * Runs any analysis' tiles on a thread pool in this JVM — one of the two schedulers (the Spark
@@ -58,11 +59,11 @@ public final class LocalEngine {
 
   /**
    * The budget of a run in this process: {@code --memory-budget-gb}, else measured for the
-   * backend (DESIGN §3.5). The Spark engine resolves through the same rule, with its executors'
-   * memory in place of the measurement.
+   * backend (DESIGN §3.5), through the one {@link BudgetResolver}; the Spark engine's
+   * ExecutorBudget resolves through it too, with its executors' memory in place of the measurement.
    */
   public static MemoryBudget budget(Double explicitGb, BackendKind kind, MemoryProbe probe) {
-    return MemoryBudget.resolve(explicitGb, OptionalLong.empty(), kind, probe, false);
+    return BudgetResolver.inProcess(probe).resolve(explicitGb, kind);
   }
 
   public static LocalEngine defaults() {
@@ -75,7 +76,7 @@ public final class LocalEngine {
   }
 
   public RunReport run(JobSpec spec, JobInputs inputs) {
-    return run(PreparedJob.prepare(spec, inputs, threads, grid));
+    return run(VoxelwiseAnalysis.prepare(spec, inputs, threads, grid));
   }
 
   /**

@@ -10,6 +10,7 @@ import org.nlspark.core.result.Findings;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /**
  * A finished run of any analysis: the result and how it was computed. {@link #summary()} is the
@@ -64,8 +65,8 @@ public final class RunReport {
   }
 
   /** The prepared resampling job, or null for the analyses that are not one (isc, ...). */
-  public PreparedJob job() {
-    return analysis instanceof PreparedJob ? (PreparedJob) analysis : null;
+  public VoxelwiseAnalysis job() {
+    return analysis instanceof VoxelwiseAnalysis ? (VoxelwiseAnalysis) analysis : null;
   }
 
   public String command() {

@@ -16,13 +16,17 @@ import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.PartialFamily;
+import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.result.TailApproximation;
+import org.nlspark.core.stats.ParetoTail;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileLedger;
@@ -32,6 +36,7 @@ import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.PartialBytes;
 import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileSpec;
+import org.nlspark.core.tile.VoxelNullTails;
 
 /**
  * The general linear model (DESIGN §9) as an analysis of the tile pipeline. Tiles are voxel
@@ -64,10 +69,21 @@ public final class GlmAnalysis implements TileAnalysis {
   private final String backendRequested;
   private final Double memoryBudgetGb;
   private final Map<String, Object> sources;
+  /** {@code --tail-approximation}: tiles keep each voxel's largest null keys per contrast. */
+  private final boolean tailApproximation;
+  /** Whether each tile centres its block's columns (--demean on executor-held samples). */
+  private boolean centreBlocks;
 
   private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
       List<GlmDraws> draws, Backend backend, String backendRequested, Double memoryBudgetGb,
       Map<String, Object> sources) {
+    this(data, samples, voxels, model, options, draws, backend, backendRequested,
+        memoryBudgetGb, sources, false);
+  }
+
+  private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
+      List<GlmDraws> draws, Backend backend, String backendRequested, Double memoryBudgetGb,
+      Map<String, Object> sources, boolean tailApproximation) {
     this.data = data;
     this.samples = samples;
     this.voxels = voxels;
@@ -78,6 +94,40 @@ public final class GlmAnalysis implements TileAnalysis {
     this.backendRequested = backendRequested;
     this.memoryBudgetGb = memoryBudgetGb;
     this.sources = sources;
+    this.tailApproximation = tailApproximation;
+  }
+
+  /**
+   * The same analysis whose tiles keep, with {@code tail} true, each voxel's largest null keys
+   * of every contrast whose draws are not enumerated, so that each uncorrected p below 0.1 is
+   * refined by a generalised Pareto fit to the voxel's own null (DESIGN §4, {@code
+   * --tail-approximation}); the cost is 2·k keys per voxel and contrast (an upper-only {@link
+   * TailAccumulator}, k = {@link ParetoTail#retainedTailSize}(P)).
+   */
+  public GlmAnalysis withTailApproximation(boolean tail) {
+    if (tail == tailApproximation) {
+      return this;
+    }
+    Map<String, Object> s = new LinkedHashMap<>(sources);
+    if (tail) {
+      s.put("tail_approximation", true);
+    } else {
+      s.remove("tail_approximation");
+    }
+    GlmAnalysis copy = new GlmAnalysis(data, samples, voxels, model, options, draws, backend,
+        backendRequested, memoryBudgetGb, s, tail);
+    copy.centreBlocks = centreBlocks;
+    return copy;
+  }
+
+  /** k of contrast {@code c}'s null tails, 0 when none are kept. */
+  int nullTailSize(int c) {
+    return nullTailSize(tailApproximation, draws.get(c));
+  }
+
+  private static int nullTailSize(boolean tailApproximation, GlmDraws d) {
+    return tailApproximation && !d.enumerated() ? ParetoTail.retainedTailSize(d.replicates())
+        : 0;
   }
 
   /**
@@ -123,15 +173,40 @@ public final class GlmAnalysis implements TileAnalysis {
    * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRun.Options, String, Double)}
    * for samples that executors hold as voxel blocks (DESIGN §8): only their shape is here, and
    * each tile gets its block as {@link JobInputs} (a column window of Y). The plan, draws and
-   * outputs are those of the in-memory analysis of the same values. ({@code demean} needs the
-   * samples here.)
+   * outputs are those of the in-memory analysis of the same values.
    */
   public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
       GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
       Double memoryBudgetGb) {
+    return prepareOnExecutors(samples, voxels, design, contrasts, options, backendRequested,
+        memoryBudgetGb, false);
+  }
+
+  /**
+   * The same with {@code demean}: the design is centred here ({@link GlmDemean#design}) and
+   * every tile centres its block's columns where the block is held ({@link
+   * GlmDemean#centreColumns}): a voxel's mean is a per-block quantity, and its bits are those
+   * of centring the whole matrix.
+   */
+  public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
+      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
+      Double memoryBudgetGb, boolean demean) {
     checkSamples(samples);
-    return prepare(null, samples, voxels, design, contrasts, options, backendRequested,
+    String removed = null;
+    if (demean) {
+      GlmDemean.Demeaned d = GlmDemean.design(design, contrasts);
+      design = d.design();
+      contrasts = d.contrasts();
+      removed = d.removedColumn();
+    }
+    GlmAnalysis a = prepare(null, samples, voxels, design, contrasts, options, backendRequested,
         memoryBudgetGb);
+    if (demean) {
+      a.centreBlocks = true;
+      a.sources.put("demean", true);
+      a.sources.put("demean_removed_column", removed);
+    }
+    return a;
   }
 
   private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
@@ -146,10 +221,7 @@ public final class GlmAnalysis implements TileAnalysis {
       GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
       Double memoryBudgetGb) {
     String requested = backendRequested == null ? "cpu" : backendRequested;
-    if (requested.equals("gpu")) {
-      throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
-          + " (--backend gpu), but this command has CPU kernels only; use --backend cpu or auto");
-    }
+    BackendSupport.CPU_ONLY.check("glm", requested);
     GlmModel model = GlmModel.prepare(design, contrasts, samples);
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
@@ -196,16 +268,42 @@ public final class GlmAnalysis implements TileAnalysis {
   /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
       org.nlspark.core.tfce.WholeMapSettings settings) {
-    if (data == null) {
-      throw new IllegalStateException("[BUG] TFCE and cluster inference need the samples in"
-          + " memory, but this glm's are held by executors");
+    return withWholeMaps(mask, settings, null, null);
+  }
+
+  /**
+   * The same with variance smoothing of every t contrast's maps by a Gaussian of {@code
+   * sigmaMm} ({@code --variance-smoothing}, DESIGN §9; null for none) on voxels of {@code
+   * voxelSizesMm} (axes i, j, k): then every statistic and p-value of the run is of the
+   * pseudo-t, and the settings may be empty (smoothing alone still needs whole maps). F
+   * contrasts are refused (exit 2).
+   */
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+      org.nlspark.core.tfce.WholeMapSettings settings, Double sigmaMm, double[] voxelSizesMm) {
+    if (sigmaMm == null) {
+      return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
+          settings, voxels), null);
     }
-    return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
-        settings, voxels));
+    if (data == null) {
+      throw new IllegalStateException("[BUG] variance smoothing needs the samples in memory,"
+          + " but this glm's are held by executors");
+    }
+    org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+    GlmWholeMapAnalysis.requireTContrasts(model.contrasts().stream()
+        .filter(c -> c.kind() == GlmContrast.Kind.F).count());
+    org.nlspark.core.tfce.WholeMapInference maps =
+        org.nlspark.core.tfce.WholeMapInference.ofMaps(mask, settings, voxels);
+    return new GlmWholeMapAnalysis(this, maps,
+        org.nlspark.core.tfce.VarianceSmoothing.of(mask, sigmaMm, voxelSizesMm));
   }
 
   List<GlmDraws> draws() {
     return draws;
+  }
+
+  /** Whether tiles centre their blocks' columns ({@code --demean} on executor-held samples). */
+  boolean centreBlocks() {
+    return centreBlocks;
   }
 
   public GlmRun.Options options() {
@@ -258,17 +356,20 @@ public final class GlmAnalysis implements TileAnalysis {
     long q = model.rank();
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
     long accumulators = b * 24 + (long) windowsPerTile * w * 8 * model.contrasts().size();
+    for (int c = 0; c < draws.size(); c++) {
+      accumulators += 2L * nullTailSize(c) * b * 8; // null tails: a region of 2k keys
+    }
     return kernel + accumulators;
   }
 
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(model, options, draws, plan);
+    return new Runner(model, options, draws, plan, tailApproximation, centreBlocks);
   }
 
   @Override
   public TileMerger merger(TilePlan plan) {
-    return new Merger(model, options, draws, plan);
+    return new Merger(model, options, draws, plan, tailApproximation);
   }
 
   @Override
@@ -333,12 +434,17 @@ public final class GlmAnalysis implements TileAnalysis {
     private final GlmRun.Options options;
     private final List<GlmDraws> draws;
     private final TilePlan plan;
+    private final boolean tailApproximation;
+    private final boolean centreBlocks;
 
-    Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
+    Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
+        boolean tailApproximation, boolean centreBlocks) {
       this.model = model;
       this.options = options;
       this.draws = draws;
       this.plan = plan;
+      this.tailApproximation = tailApproximation;
+      this.centreBlocks = centreBlocks;
     }
 
     @Override
@@ -351,6 +457,9 @@ public final class GlmAnalysis implements TileAnalysis {
       int to = grid.blockEnd(tile.block(), y.cols());
       int b = to - from;
       double[] block = y.copyColumns(from, to);
+      if (centreBlocks) {
+        GlmDemean.centreColumns(block, y.rows(), b);
+      }
       List<ContrastPartial> parts = new ArrayList<>();
       long flops = 0;
       for (int ci = 0; ci < draws.size(); ci++) {
@@ -363,7 +472,7 @@ public final class GlmAnalysis implements TileAnalysis {
             plan.windowStart(tile.firstWindow() + tile.windowCount()));
         boolean holdsObserved = tile.firstWindow() == 0;
         if (end <= first && !holdsObserved) {
-          parts.add(new ContrastPartial(null, 0, null, null)); // this contrast drew fewer
+          parts.add(new ContrastPartial(null, 0, null, null, null)); // this contrast drew fewer
           continue;
         }
         GlmContrastStatistic k = new GlmContrastStatistic(model, c, d, block, b, grid.window(),
@@ -376,8 +485,11 @@ public final class GlmAnalysis implements TileAnalysis {
         }
         ExceedanceCounter counter = new ExceedanceCounter(b);
         NullMaxAccumulator nullMax = null;
+        TailAccumulator nullTails = null;
         if (end > first) {
           nullMax = options.fwer() ? new NullMaxAccumulator(first, (int) (end - first)) : null;
+          int retained = nullTailSize(tailApproximation, d);
+          nullTails = retained > 0 ? TailAccumulator.upperOnly(b, retained) : null;
           double[] buf = new double[grid.window() * b];
           for (long w = first; w < end; w += grid.window()) {
             int rows = (int) Math.min(grid.window(), end - w);
@@ -389,11 +501,15 @@ public final class GlmAnalysis implements TileAnalysis {
             if (nullMax != null) {
               nullMax.update(buf, 0, rows, b, w);
             }
+            if (nullTails != null) {
+              nullTails.update(buf, 0, rows, b);
+            }
           }
         }
         flops += k.flops();
         parts.add(new ContrastPartial(holdsObserved ? obs : null,
-            holdsObserved ? k.undefinedVoxels() : 0, end > first ? counter : null, nullMax));
+            holdsObserved ? k.undefinedVoxels() : 0, end > first ? counter : null, nullMax,
+            nullTails));
       }
       return toBytes(tile, flops, System.nanoTime() - start, parts);
     }
@@ -401,7 +517,7 @@ public final class GlmAnalysis implements TileAnalysis {
 
   /** One contrast's share of a tile; null parts are absent. */
   record ContrastPartial(double[] observed, int undefinedVoxels, ExceedanceCounter counts,
-      NullMaxAccumulator nullMax) {}
+      NullMaxAccumulator nullMax, TailAccumulator nullTails) {}
 
   /** The tile's result as decoded by the merger. */
   record Partial(TileSpec tile, long flops, long kernelNanos, List<ContrastPartial> contrasts) {}
@@ -411,7 +527,8 @@ public final class GlmAnalysis implements TileAnalysis {
   /**
    * Layout (big-endian): magic 'G', version, tile index, block, first window, window count,
    * flops, kernel nanos, contrast count, then per contrast: observed (flag, length, values),
-   * undefined voxels, counts blob, null-max blob (length -1 when absent).
+   * undefined voxels, counts blob, null-max blob, null-tails blob (length -1 when absent;
+   * version 2 added the null tails of {@code --tail-approximation}).
    */
   static byte[] toBytes(TileSpec tile, long flops, long nanos, List<ContrastPartial> parts) {
     try {
@@ -426,6 +543,7 @@ public final class GlmAnalysis implements TileAnalysis {
         out.writeInt(p.undefinedVoxels());
         PartialBytes.writeBlob(out, p.counts() == null ? null : p.counts().toBytes());
         PartialBytes.writeBlob(out, p.nullMax() == null ? null : p.nullMax().toBytes());
+        PartialBytes.writeBlob(out, p.nullTails() == null ? null : p.nullTails().toBytes());
       }
       out.flush();
       return bytes.toByteArray();
@@ -447,9 +565,11 @@ public final class GlmAnalysis implements TileAnalysis {
         int undefined = in.readInt();
         byte[] counts = PartialBytes.readBlob(in);
         byte[] maxima = PartialBytes.readBlob(in);
+        byte[] tails = PartialBytes.readBlob(in);
         parts.add(new ContrastPartial(observed, undefined,
             counts == null ? null : ExceedanceCounter.fromBytes(counts),
-            maxima == null ? null : NullMaxAccumulator.fromBytes(maxima)));
+            maxima == null ? null : NullMaxAccumulator.fromBytes(maxima),
+            tails == null ? null : TailAccumulator.fromBytes(tails)));
       }
       return new Partial(tile, flops, nanos, parts);
     } catch (IOException e) {
@@ -469,8 +589,11 @@ public final class GlmAnalysis implements TileAnalysis {
     private final NullMaxAccumulator[] nullMax;
     private final int[] undefined;
     private final TileLedger ledger;
+    /** Per contrast, each voxel's largest null keys ({@code --tail-approximation}), or null. */
+    private final VoxelNullTails[] nullTails;
 
-    Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan) {
+    Merger(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
+        boolean tailApproximation) {
       this.model = model;
       this.options = options;
       this.draws = draws;
@@ -481,7 +604,10 @@ public final class GlmAnalysis implements TileAnalysis {
       this.nullMax = new NullMaxAccumulator[k];
       this.undefined = new int[k];
       this.ledger = TileLedger.of(plan, "glm tiles");
+      this.nullTails = new VoxelNullTails[k];
       for (int c = 0; c < k; c++) {
+        int retained = nullTailSize(tailApproximation, draws.get(c));
+        nullTails[c] = retained > 0 ? VoxelNullTails.allocate(plan, retained) : null;
         java.util.Arrays.fill(statistic[c], Double.NaN);
         // The whole range up front: windows then merge inside it in any order (no gaps).
         int length = options.fwer() ? (int) draws.get(c).replicates() : 0;
@@ -510,6 +636,9 @@ public final class GlmAnalysis implements TileAnalysis {
         }
         if (part.nullMax() != null) {
           nullMax[c].merge(part.nullMax());
+        }
+        if (nullTails[c] != null && part.counts() != null) {
+          nullTails[c].merge(p.tile().block(), part.nullTails());
         }
       }
     }
@@ -540,7 +669,17 @@ public final class GlmAnalysis implements TileAnalysis {
         }
         totals.add(new GlmRun.ContrastTotals(statistic[c], all, maxima, undefined[c]));
       }
-      return GlmRun.assemble(model, options, draws, totals);
+      Result result = GlmRun.assemble(model, options, draws, totals);
+      List<TailApproximation.VoxelTarget> targets = new ArrayList<>();
+      for (int c = 0; c < draws.size(); c++) {
+        if (nullTails[c] != null) {
+          String name = model.contrasts().get(c).outputName();
+          targets.add(new TailApproximation.VoxelTarget("p_" + name, name,
+              GlmRun.tailOf(model.contrasts().get(c), options.tTail()), nullTails[c]::upperKeys,
+              draws.get(c).replicates(), nullTails[c].retained(), false));
+        }
+      }
+      return targets.isEmpty() ? result : TailApproximation.uncorrected(result, targets);
     }
 
     @Override

@@ -154,22 +154,50 @@ public final class GlmContrastStatistic implements BlockStatistic {
 
   @Override
   public void compute(long first, int rows, double[] out) {
+    compute(first, rows, out, null);
+  }
+
+  /**
+   * As {@link #compute(long, int, double[])}, and with {@code variance} non-null also each
+   * draw's residual variance σ² = RSS / dof per voxel (the same layout; NaN where the statistic
+   * is undefined), for variance smoothing ({@link org.nlspark.core.tfce.VarianceSmoothing}). The
+   * statistic is the same bits either way. t contrasts only.
+   */
+  public void compute(long first, int rows, double[] out, double[] variance) {
+    checkVariance(variance);
     for (int j = 0; j < rows; j++) {
       draws.fill(first + j, perm, signs);
       fillRows(j);
     }
     Arrays.fill(d, rows * q * n, d.length, 0.0);
     multiply();
-    epilogue(rows, out);
+    epilogue(rows, out, variance);
   }
 
   @Override
   public void observed(double[] out) {
+    observed(out, null);
+  }
+
+  /** The observed statistic and, with {@code variance} non-null, its σ² = RSS / dof (b values). */
+  public void observed(double[] out, double[] variance) {
+    checkVariance(variance);
     fillIdentityRow();
     multiply();
     double[] full = new double[window * b];
-    epilogue(1, full);
+    double[] fullVariance = variance == null ? null : new double[window * b];
+    epilogue(1, full, fullVariance);
     System.arraycopy(full, 0, out, 0, b);
+    if (variance != null) {
+      System.arraycopy(fullVariance, 0, variance, 0, b);
+    }
+  }
+
+  private void checkVariance(double[] variance) {
+    if (variance != null && !tStat) {
+      throw new IllegalStateException("[BUG] a variance map of the F contrast "
+          + contrast.outputName() + ": variance smoothing is for t contrasts");
+    }
   }
 
   private void fillIdentityRow() {
@@ -197,7 +225,7 @@ public final class GlmContrastStatistic implements BlockStatistic {
     flops += gemm.flops();
   }
 
-  private void epilogue(int rows, double[] out) {
+  private void epilogue(int rows, double[] out, double[] variance) {
     final double[] ex = explained;
     final double[] num = numerator;
     for (int j = 0; j < rows; j++) {
@@ -226,6 +254,9 @@ public final class GlmContrastStatistic implements BlockStatistic {
           double rss = Math.max(residualSquares[v] - ex[v], 0.0);
           out[o + v] = g[base + v] * Math.sqrt(df / rss);
         }
+        for (int v = 0; variance != null && v < b; v++) {
+          variance[o + v] = Math.max(residualSquares[v] - ex[v], 0.0) / df;
+        }
       } else {
         double scale = df / r;
         for (int v = 0; v < b; v++) {
@@ -236,6 +267,9 @@ public final class GlmContrastStatistic implements BlockStatistic {
       for (int v = 0; undefinedCount > 0 && v < b; v++) {
         if (undefined[v]) {
           out[o + v] = Double.NaN;
+          if (variance != null) {
+            variance[o + v] = Double.NaN;
+          }
         }
       }
     }

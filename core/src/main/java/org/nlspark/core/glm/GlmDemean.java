@@ -20,6 +20,22 @@ public final class GlmDemean {
       String removedColumn) {}
 
   public static Demeaned apply(DataMatrix y, GlmDesign design, GlmContrasts contrasts) {
+    Demeaned model = design(design, contrasts);
+    int rows = y.rows();
+    int cols = y.cols();
+    double[] values = y.values().clone();
+    centreColumns(values, rows, cols);
+    return new Demeaned(DataMatrix.of(rows, cols, values, "demeaned data"), model.design(),
+        model.contrasts(), model.removedColumn());
+  }
+
+  /**
+   * The design and contrasts part of {@link #apply} alone ({@code y} null), for samples held by
+   * executors as voxel blocks: each block's columns are then centred where it is held ({@link
+   * #centreColumns}), the same bits as centring the whole matrix, since a voxel's mean is its
+   * own column's.
+   */
+  public static Demeaned design(GlmDesign design, GlmContrasts contrasts) {
     int n = design.rows();
     int k = design.columns();
     double[][] m = design.values();
@@ -72,9 +88,17 @@ public final class GlmDemean {
         }
       }
     }
-    int rows = y.rows();
-    int cols = y.cols();
-    double[] values = y.values().clone();
+    return new Demeaned(null, new GlmDesign(centred, names, design.source()),
+        new GlmContrasts(ct, contrasts.tNames(), contrasts.f(), contrasts.source(),
+            contrasts.fSource()),
+        intercept >= 0 ? design.names()[intercept] : null);
+  }
+
+  /**
+   * Centres every column of {@code values} (rows x cols, row-major) in place on its mean over
+   * the rows, summed in row order.
+   */
+  public static void centreColumns(double[] values, int rows, int cols) {
     for (int v = 0; v < cols; v++) {
       double sum = 0;
       for (int i = 0; i < rows; i++) {
@@ -85,10 +109,5 @@ public final class GlmDemean {
         values[i * cols + v] -= mean;
       }
     }
-    return new Demeaned(DataMatrix.of(rows, cols, values, "demeaned data"),
-        new GlmDesign(centred, names, design.source()),
-        new GlmContrasts(ct, contrasts.tNames(), contrasts.f(), contrasts.source(),
-            contrasts.fSource()),
-        intercept >= 0 ? design.names()[intercept] : null);
   }
 }

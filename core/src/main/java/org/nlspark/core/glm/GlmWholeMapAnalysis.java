@@ -5,13 +5,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.Backend;
 import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.tfce.MapSlice;
 import org.nlspark.core.tfce.TfcePartial;
+import org.nlspark.core.tfce.VarianceSmoothing;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tfce.WholeMapMerge;
 import org.nlspark.core.tfce.WholeMapPartial;
@@ -20,6 +24,7 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
+import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileShape;
 import org.nlspark.core.tile.TileRunner;
 import org.nlspark.core.tile.TileSpec;
@@ -39,20 +44,53 @@ import org.nlspark.core.tile.TileSpec;
  * The driver merges one {@link WholeMapMerge} per contrast and makes every output in {@link
  * GlmRun#assemble}.
  *
+ * <p><b>Samples held by executors</b> (voxel blocks, DESIGN §8): the same tiles run in two
+ * stages ({@link SlicedTileRunner}): where each block is held, the same kernels compute the
+ * block's columns of every contrast's maps for the tile's windows ({@link MapSlice}); one
+ * shuffle brings a tile's slices to one task, which holds every contrast's whole maps of its
+ * windows at once and folds them as above. {@link #bytesPerTile} then counts all contrasts'
+ * maps, so the one planner sizes the windows to the executor budget.
+ *
  * <p>Each contrast's map is enhanced with its own tail ({@link GlmRun#tailOf}: F is upper), with
  * the same E, H and steps for t and F maps, and FWER is by the largest TFCE score (largest
  * cluster) of each replicate's map of that contrast. {@code --fwer-across-contrasts} still makes
  * the voxelwise {@code p_cfwer_*}; DESIGN §9 does not say how TFCE scores or cluster sizes of
  * different contrasts combine, so there are no whole-map {@code p_cfwer} maps (summary.json says
  * so).
+ *
+ * <p>With variance smoothing ({@code --variance-smoothing}, {@link VarianceSmoothing}) the
+ * kernels also give each draw's variance map, which travels with its t map; once a contrast's
+ * maps are whole, every draw's t map (the observed one first) becomes its pseudo-t, and
+ * everything after (p, FWER, clusters, TFCE) is of the pseudo-t. That is the one point where the
+ * transform is called; it may be the only whole-map work asked for.
  */
 public final class GlmWholeMapAnalysis implements TileAnalysis {
   private final GlmAnalysis glm;
   private final WholeMapInference wholeMap;
+  private final VarianceSmoothing smoothing; // null: none
 
-  GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap) {
+  GlmWholeMapAnalysis(GlmAnalysis glm, WholeMapInference wholeMap, VarianceSmoothing smoothing) {
     this.glm = glm;
     this.wholeMap = wholeMap;
+    this.smoothing = smoothing;
+  }
+
+  /**
+   * The one refusal of variance smoothing with F contrasts (exit 2): the pseudo-t has no F
+   * counterpart in randomise's definition.
+   */
+  public static void requireTContrasts(long fContrasts) {
+    if (fContrasts > 0) {
+      throw new InvalidInputException("Cannot smooth the variance of F contrasts:"
+          + " --variance-smoothing makes pseudo-t statistics of t contrasts only (as randomise"
+          + " -v), but " + fContrasts + " F contrast" + (fContrasts == 1 ? " was" : "s were")
+          + " given; drop --f-contrasts or --variance-smoothing");
+    }
+  }
+
+  /** Null without variance smoothing. */
+  public VarianceSmoothing varianceSmoothing() {
+    return smoothing;
   }
 
   public GlmModel model() {
@@ -110,12 +148,24 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
     long contrasts = model.contrasts().size();
     long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
+    if (glm.data() == null) { // voxel blocks: a task holds every contrast's maps at once
+      long rows = Math.min(replicates(), (long) windows * w);
+      return WholeMapInference.slicedTileBytes(rows, (int) contrasts, voxels,
+          kernel + n * b * 4 + partials);
+    }
+    if (smoothing != null) {
+      // Each draw's variance map beside its t map, and the smoother's two grid buffers (at most
+      // the whole grid) and three masked maps.
+      long grid3 = (long) wholeMap.mask().ni() * wholeMap.mask().nj() * wholeMap.mask().nk();
+      kernel += (long) windows * w * voxels * 8 + 2 * grid3 * 8 + 4L * voxels * 8 + w * b * 8;
+    }
     return WholeMapInference.tileBytes(windows, grid.window(), voxels, kernel + partials);
   }
 
   @Override
   public TileRunner runner(TilePlan plan) {
-    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap);
+    return new Runner(glm.model(), glm.options(), glm.draws(), plan, wholeMap, smoothing,
+        glm.centreBlocks());
   }
 
   @Override
@@ -128,6 +178,13 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     Map<String, Object> m = describe();
     m.put("plan", wholeMap.layout(glm.options().grid(), plan, "glm freedman-lane kernels, per"
         + " contrast and (voxel block, replicate window) cell of the grid"));
+    if (smoothing != null) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> layout = (Map<String, Object>) m.get("plan");
+      layout.put("whole_maps_for", "variance smoothing: each draw's variance map is smoothed"
+          + " over the whole grid before its pseudo-t is compared"
+          + (wholeMap.settings().any() ? ", and " + wholeMap.flags() : ""));
+    }
     return m;
   }
 
@@ -135,6 +192,16 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   public Map<String, Object> describe() {
     Map<String, Object> m = new LinkedHashMap<>(glm.describe());
     Map<String, Object> p = new LinkedHashMap<>(wholeMap.describe());
+    if (smoothing != null) {
+      p.put("variance_smoothing", smoothing.describe());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> parameters = (Map<String, Object>) m.get("parameters");
+      Map<String, Object> withSigma = new LinkedHashMap<>(parameters);
+      withSigma.put("variance_smoothing_mm", smoothing.sigmaMm());
+      withSigma.put("statistic", "pseudo-t (variance smoothing): tstat{c} and every p-value,"
+          + " cluster and TFCE map are of t * sqrt(variance / smoothed variance)");
+      m.put("parameters", withSigma);
+    }
     p.put("per_contrast", "each contrast's maps with its own tail (F upper); FWER by the largest"
         + " score (cluster) of each replicate's map of that contrast");
     if (glm.options().fwerAcrossContrasts()) {
@@ -145,22 +212,29 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     return m;
   }
 
-  /** Runs one tile: every contrast's whole maps over the tile's windows, on the executor CPU. */
-  private static final class Runner implements TileRunner {
+  /**
+   * Runs one tile: every contrast's whole maps over the tile's windows, on the executor CPU
+   * ({@link #run} on the whole samples; {@link #slice} and {@link #assemble} on voxel blocks).
+   */
+  private static final class Runner implements SlicedTileRunner {
     private static final long serialVersionUID = 1L;
     private final GlmModel model;
     private final GlmRun.Options options;
     private final List<GlmDraws> draws;
     private final TilePlan plan;
     private final WholeMapInference wholeMap;
+    private final VarianceSmoothing smoothing;
+    private final boolean centreBlocks;
 
     Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
-        WholeMapInference wholeMap) {
+        WholeMapInference wholeMap, VarianceSmoothing smoothing, boolean centreBlocks) {
       this.model = model;
       this.options = options;
       this.draws = draws;
       this.plan = plan;
       this.wholeMap = wholeMap;
+      this.smoothing = smoothing;
+      this.centreBlocks = centreBlocks;
     }
 
     @Override
@@ -176,6 +250,9 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       boolean holdsObserved = tile.firstWindow() == 0;
       double[] maps = new double[(int) (tileEnd - first) * voxels];
       double[] buf = new double[w * Math.min(grid.voxelBlock(), voxels)];
+      // Each draw's variance map beside its t map, for variance smoothing only.
+      double[] variances = smoothing == null ? null : new double[maps.length];
+      double[] varBuf = smoothing == null ? null : new double[buf.length];
       List<WholeMapPartial> parts = new ArrayList<>();
       long flops = 0;
       for (int ci = 0; ci < draws.size(); ci++) {
@@ -184,6 +261,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         long end = Math.min(d.replicates(), tileEnd);
         int rows = (int) Math.max(0, end - first);
         double[] observed = new double[voxels];
+        double[] observedVariance = smoothing == null ? null : new double[voxels];
         int undefined = 0;
         for (int block = 0; block < grid.blocks(voxels); block++) {
           int from = grid.blockStart(block);
@@ -191,24 +269,112 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
           int b = to - from;
           GlmContrastStatistic k = new GlmContrastStatistic(model, c, d, y.copyColumns(from, to),
               b, w, options.precision());
-          k.observed(buf);
+          k.observed(buf, varBuf);
           System.arraycopy(buf, 0, observed, from, b);
+          if (varBuf != null) {
+            System.arraycopy(varBuf, 0, observedVariance, from, b);
+          }
           // Windows of the fixed grid, as GlmRun and GlmAnalysis compute them.
           for (long wFirst = first; wFirst < end; wFirst += w) {
             int wRows = (int) Math.min(w, end - wFirst);
-            k.compute(wFirst, wRows, buf);
+            k.compute(wFirst, wRows, buf, varBuf);
             int row0 = (int) (wFirst - first);
             for (int r = 0; r < wRows; r++) {
               System.arraycopy(buf, r * b, maps, (row0 + r) * voxels + from, b);
+              if (varBuf != null) {
+                System.arraycopy(varBuf, r * b, variances, (row0 + r) * voxels + from, b);
+              }
             }
           }
           flops += k.flops();
           undefined += k.undefinedVoxels();
         }
+        if (smoothing != null) {
+          // The one map transform of the per-draw loop: every draw's t becomes its pseudo-t.
+          VarianceSmoothing.Maps transform = smoothing.forMaps(observedVariance, 0);
+          transform.apply(observed, 0, observedVariance, 0);
+          for (int r = 0; r < rows; r++) {
+            transform.apply(maps, r * voxels, variances, r * voxels);
+          }
+        }
         Tail tail = GlmRun.tailOf(c, options.tTail());
         parts.add(wholeMap.fold(tail, observed, maps, rows, first, holdsObserved, undefined));
       }
       return new TfcePartial(tile, flops, System.nanoTime() - start, parts).toBytes();
+    }
+
+    /** Each contrast's replicates in the tile (its own count when its draws are enumerated). */
+    private int[] rowsOf(TileSpec tile) {
+      long first = plan.windowStart(tile.firstWindow());
+      long tileEnd = Math.min(plan.replicates(),
+          plan.windowStart(tile.firstWindow() + tile.windowCount()));
+      int[] rows = new int[draws.size()];
+      for (int ci = 0; ci < rows.length; ci++) {
+        rows[ci] = (int) Math.max(0, Math.min(draws.get(ci).replicates(), tileEnd) - first);
+      }
+      return rows;
+    }
+
+    /**
+     * Stage 1 on a held voxel block: its columns of every contrast's observed and replicate
+     * maps for the tile, by the same kernels, blocks and windows as {@link #run}.
+     */
+    @Override
+    public byte[] slice(Object input, int blockIndex, TileSpec tile) {
+      if (smoothing != null) {
+        throw new IllegalStateException("[BUG] variance smoothing needs each draw's variance"
+            + " map, which slices do not carry; its samples are read on the driver");
+      }
+      DataMatrix y = ((JobInputs) input).x();
+      Grid grid = options.grid();
+      int w = grid.window();
+      int from = grid.blockStart(blockIndex);
+      int b = grid.blockEnd(blockIndex, y.cols()) - from;
+      double[] block = y.copyColumns(from, from + b);
+      if (centreBlocks) {
+        GlmDemean.centreColumns(block, y.rows(), b);
+      }
+      long first = plan.windowStart(tile.firstWindow());
+      int[] rows = rowsOf(tile);
+      MapSlice.Writer out = new MapSlice.Writer(tile, blockIndex, from, b, rows);
+      double[] buf = new double[w * b];
+      long flops = 0;
+      for (int ci = 0; ci < draws.size(); ci++) {
+        GlmContrastStatistic k = new GlmContrastStatistic(model, model.contrasts().get(ci),
+            draws.get(ci), block, b, w, options.precision());
+        k.observed(buf);
+        out.observed(ci, buf);
+        long end = first + rows[ci];
+        for (long wFirst = first; wFirst < end; wFirst += w) {
+          int wRows = (int) Math.min(w, end - wFirst);
+          k.compute(wFirst, wRows, buf);
+          out.rows(ci, (int) (wFirst - first), buf, wRows);
+        }
+        flops += k.flops();
+        out.undefinedVoxels(ci, k.undefinedVoxels());
+      }
+      out.flops(flops);
+      return out.toBytes();
+    }
+
+    /** Stage 2: every contrast's whole maps from the blocks' slices, folded as {@link #run}. */
+    @Override
+    public byte[] assemble(TileSpec tile, int blocks, java.util.Iterator<byte[]> slices) {
+      long start = System.nanoTime();
+      MapSlice.Assembly maps = new MapSlice.Assembly(tile, wholeMap.mask().voxels(), blocks,
+          rowsOf(tile));
+      while (slices.hasNext()) {
+        maps.add(slices.next());
+      }
+      maps.checkComplete();
+      long first = plan.windowStart(tile.firstWindow());
+      List<WholeMapPartial> parts = new ArrayList<>();
+      for (int ci = 0; ci < draws.size(); ci++) {
+        Tail tail = GlmRun.tailOf(model.contrasts().get(ci), options.tTail());
+        parts.add(wholeMap.fold(tail, maps.observed(ci), maps.maps(ci), maps.rows(ci), first,
+            tile.firstWindow() == 0, maps.undefinedVoxels(ci)));
+      }
+      return new TfcePartial(tile, maps.flops(), System.nanoTime() - start, parts).toBytes();
     }
   }
 

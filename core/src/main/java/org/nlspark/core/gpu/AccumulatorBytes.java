@@ -1,32 +1,35 @@
 package org.nlspark.core.gpu;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.MomentAccumulator;
+import org.nlspark.core.accumulate.PartialFamily;
 
 /**
  * Builds accumulators from totals computed on the device, through their documented serialized
- * layouts (version 1, little-endian), since they have no public constructor from totals. A test
+ * layouts (big-endian, their {@link PartialFamily} header), since they have no public
+ * constructor from totals. A test
  * pins these against the accumulators' own updates, so a layout change fails loudly here.
  */
 final class AccumulatorBytes {
   private AccumulatorBytes() {}
 
-  /** 'E', 1, int elements, long n, long[elements] counts. */
+  /** 'E', version, int elements, long n, long[elements] counts. */
   static ExceedanceCounter exceedances(long n, long[] counts) {
-    ByteBuffer b = ByteBuffer.allocate(2 + 4 + 8 + 8 * counts.length).order(ByteOrder.LITTLE_ENDIAN);
-    b.put((byte) 'E').put((byte) 1).putInt(counts.length).putLong(n);
+    ByteBuffer b = ByteBuffer.allocate(2 + 4 + 8 + 8 * counts.length);
+    PartialFamily f = PartialFamily.EXCEEDANCE_COUNTER;
+    b.put(f.id()).put(f.version()).putInt(counts.length).putLong(n);
     for (long c : counts) {
       b.putLong(c);
     }
     return ExceedanceCounter.fromBytes(b.array());
   }
 
-  /** 'M', 1, int elements, long n, double[elements] mean, double[elements] m2. */
+  /** 'M', version, int elements, long n, double[elements] mean, double[elements] m2. */
   static MomentAccumulator moments(long n, double[] mean, double[] m2) {
-    ByteBuffer b = ByteBuffer.allocate(2 + 4 + 8 + 16 * mean.length).order(ByteOrder.LITTLE_ENDIAN);
-    b.put((byte) 'M').put((byte) 1).putInt(mean.length).putLong(n);
+    ByteBuffer b = ByteBuffer.allocate(2 + 4 + 8 + 16 * mean.length);
+    PartialFamily f = PartialFamily.MOMENT_ACCUMULATOR;
+    b.put(f.id()).put(f.version()).putInt(mean.length).putLong(n);
     for (double v : mean) {
       b.putDouble(v);
     }

@@ -9,6 +9,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.BootstrapSummary;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Blas;
@@ -18,6 +19,7 @@ import org.nlspark.core.resample.Seeds;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.PartialBytes;
 import org.nlspark.core.engine.LocalEngine;
 import org.nlspark.core.timeseries.Series;
 import org.nlspark.core.resample.Surrogates;
@@ -199,8 +201,9 @@ public final class Isc {
    * with a surrogate null and FWER, per replicate the largest key over the block (else null); with
    * saved samples, every bootstrap ISC of the block, row-major (B, block) (else null).
    *
-   * <p>Bytes (big-endian): block, then length-prefixed observed, lower, upper, counts, null maxima
-   * and samples (length -1 for absent).
+   * <p>Bytes (big-endian): the {@link PartialFamily#ISC_BLOCK} header (id, version), block, then
+   * length-prefixed observed, lower, upper, counts, null maxima and samples (length -1 for
+   * absent).
    */
   public record BlockOutcome(int block, double[] observed, double[] lower, double[] upper,
       long[] counts, double[] nullMax, double[] samples) implements Serializable {
@@ -208,6 +211,7 @@ public final class Isc {
       try {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        PartialBytes.writeFamily(out, PartialFamily.ISC_BLOCK);
         out.writeInt(block);
         for (double[] a : new double[][] {observed, lower, upper}) {
           writeDoubles(out, a);
@@ -229,6 +233,7 @@ public final class Isc {
       try {
         java.io.DataInputStream in =
             new java.io.DataInputStream(new java.io.ByteArrayInputStream(data));
+        PartialBytes.readFamily(in, PartialFamily.ISC_BLOCK);
         int block = in.readInt();
         double[] observed = readDoubles(in);
         double[] lower = readDoubles(in);

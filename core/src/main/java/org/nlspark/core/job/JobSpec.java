@@ -31,6 +31,7 @@ public final class JobSpec implements Serializable {
   private final boolean precisionExplicit;
   private final String backend;
   private final Double memoryBudgetGb;
+  private final boolean tailApproximation;
 
   private JobSpec(Builder b) {
     this.analysis = b.analysis;
@@ -47,6 +48,7 @@ public final class JobSpec implements Serializable {
     this.precisionExplicit = b.precision != null;
     this.backend = b.backend;
     this.memoryBudgetGb = b.memoryBudgetGb;
+    this.tailApproximation = b.tailApproximation;
     validate();
   }
 
@@ -85,6 +87,7 @@ public final class JobSpec implements Serializable {
     b.precision = precisionExplicit ? precision : null;
     b.backend = backend;
     b.memoryBudgetGb = memoryBudgetGb;
+    b.tailApproximation = tailApproximation;
     return b;
   }
 
@@ -149,6 +152,14 @@ public final class JobSpec implements Serializable {
     return memoryBudgetGb;
   }
 
+  /**
+   * Whether the tiles of a permutation test keep each voxel's largest null keys for the tail
+   * approximation of its uncorrected p ({@code --tail-approximation}; DESIGN §4).
+   */
+  public boolean tailApproximation() {
+    return tailApproximation;
+  }
+
   /** The parameters as they appear in summary.json. */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -162,6 +173,9 @@ public final class JobSpec implements Serializable {
       m.put("permutations", replicates);
       m.put("tail", tail.name().toLowerCase(java.util.Locale.ROOT));
       m.put("fwer", fwer);
+      if (tailApproximation) { // absent otherwise: summaries of other runs are unchanged
+        m.put("tail_approximation", true);
+      }
     }
     m.put("seed", seed);
     m.put("precision", precision.label());
@@ -184,6 +198,7 @@ public final class JobSpec implements Serializable {
     private Precision precision; // null: the backend's default
     private String backend = "cpu";
     private Double memoryBudgetGb;
+    private boolean tailApproximation;
 
     private Builder(Analysis analysis) {
       this.analysis = analysis;
@@ -200,6 +215,7 @@ public final class JobSpec implements Serializable {
     public Builder precision(Precision p) { this.precision = p; return this; }
     public Builder backend(String b) { this.backend = b; return this; }
     public Builder memoryBudgetGb(Double g) { this.memoryBudgetGb = g; return this; }
+    public Builder tailApproximation(boolean t) { this.tailApproximation = t; return this; }
 
     public JobSpec build() {
       return new JobSpec(this);

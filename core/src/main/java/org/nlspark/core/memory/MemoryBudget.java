@@ -17,8 +17,9 @@ import org.nlspark.core.backend.BackendKind;
  * (still bounded by the heap). A budget that sizes batches caps a measured or fallback figure at
  * {@link #BATCH_WORKING_SET_CEILING_GB}: bigger batches compute no faster and starve the host.
  *
- * <p>The schedulers (core's LocalEngine, the Spark engine) resolve a run's budget, once, and hand
- * it to the analysis; an analysis only declares what its tiles cost.
+ * <p>The schedulers (core's LocalEngine, the Spark engine) resolve a run's budget, once, through
+ * the one {@link BudgetResolver}, and hand it to the analysis; an analysis only declares what its
+ * tiles cost.
  *
  * @param cappedForBatching true when the batching ceiling applies to this budget (it was asked
  *     for batching and is not explicit), whether or not the ceiling lowered it

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.stats.ParetoTail;
 
@@ -16,6 +17,12 @@ import org.nlspark.core.stats.ParetoTail;
  * when no fit passes. Exactly enumerated draws are left alone (their p is exact). The fits go to
  * summary.json ({@code result.tail_approximation}). Made on the driver from the merged maps, so
  * as deterministic as they are.
+ *
+ * <p>{@link #uncorrected} does the same for the uncorrected p maps ({@code p}, {@code p_tstat1}
+ * ...), where voxel v's null is its own: the tiles keep each voxel's largest null keys ({@link
+ * ParetoTail#retainedTailSize} of P, streamed and merged like the bootstrap tails), a GPD is
+ * fitted per voxel with p &lt; 0.1, and the fit replaces p when it passes and the key is above
+ * its threshold; summary.json records how many voxels were fitted and how many fell back.
  */
 public final class TailApproximation extends DerivedResult {
   /** One FWER map to refine: its statistic map, its null maxima and the statistic's tail. */
@@ -29,9 +36,76 @@ public final class TailApproximation extends DerivedResult {
     this.fits = fits;
   }
 
+  /**
+   * One uncorrected p map to refine from each voxel's own null: {@code upperKeys.apply(v)} is
+   * voxel v's largest {@code retained} null keys ascending (null when a draw's statistic was
+   * undefined there), of {@code draws} in all.
+   */
+  public record VoxelTarget(String p, String statistic, Tail tail,
+      IntFunction<double[]> upperKeys, long draws, int retained, boolean enumerated) {}
+
+  /** The uncorrected maps of {@code targets} refined voxel by voxel (class comment). */
+  public static TailApproximation uncorrected(Result inner, List<VoxelTarget> targets) {
+    Map<String, double[]> replaced = new LinkedHashMap<>();
+    Map<String, Object> fits = priorFits(inner);
+    for (VoxelTarget t : targets) {
+      double[] p = inner.output(t.p());
+      double[] stat = inner.output(t.statistic());
+      if (p == null || stat == null) {
+        continue;
+      }
+      Map<String, Object> f = new LinkedHashMap<>();
+      fits.put(t.p(), f);
+      if (t.enumerated()) {
+        f.put("fit", "none: the draws are exactly enumerated, so p is exact");
+        continue;
+      }
+      double[] out = p.clone();
+      int below = 0;
+      int fitted = 0;
+      for (int v = 0; v < out.length; v++) {
+        if (!(p[v] < ParetoTail.P_THRESHOLD)) {
+          continue;
+        }
+        below++;
+        double[] top = t.upperKeys().apply(v);
+        double key = t.tail().key(stat[v]);
+        ParetoTail.Fit fit = top == null ? null : ParetoTail.fitUpperTail(top, t.draws());
+        if (fit != null && key > fit.threshold()) {
+          out[v] = fit.p(key);
+          fitted++;
+        }
+      }
+      replaced.put(t.p(), out);
+      f.put("fit", "generalised pareto per voxel, method of moments, on the voxel's own null");
+      f.put("retained_per_voxel", t.retained());
+      f.put("voxels_below_0.1", below);
+      f.put("voxels_fitted", fitted);
+      f.put("voxels_fell_back", below - fitted);
+    }
+    return new TailApproximation(inner, replace(inner, replaced), fits);
+  }
+
+  /** The fits an inner tail approximation recorded (the uncorrected maps'), to add to. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> priorFits(Result inner) {
+    Object prior = inner.facts().get("tail_approximation");
+    return prior instanceof Map ? new LinkedHashMap<>((Map<String, Object>) prior)
+        : new LinkedHashMap<>();
+  }
+
+  private static List<Output> replace(Result inner, Map<String, double[]> replaced) {
+    List<Output> out = new ArrayList<>();
+    for (Output o : inner.outputs()) {
+      double[] r = replaced.get(o.name());
+      out.add(r == null ? o : new Output(o.name(), o.shape().clone(), r));
+    }
+    return out;
+  }
+
   public static TailApproximation of(Result inner, List<Target> targets) {
     Map<String, double[]> replaced = new LinkedHashMap<>();
-    Map<String, Object> fits = new LinkedHashMap<>();
+    Map<String, Object> fits = priorFits(inner);
     for (Target t : targets) {
       double[] p = inner.output(t.pFwer());
       double[] stat = inner.output(t.statistic());
@@ -69,12 +143,7 @@ public final class TailApproximation extends DerivedResult {
       f.put("anderson_darling_p", fit.andersonDarlingP());
       f.put("voxels_replaced", changed);
     }
-    List<Output> out = new ArrayList<>();
-    for (Output o : inner.outputs()) {
-      double[] r = replaced.get(o.name());
-      out.add(r == null ? o : new Output(o.name(), o.shape().clone(), r));
-    }
-    return new TailApproximation(inner, out, fits);
+    return new TailApproximation(inner, replace(inner, replaced), fits);
   }
 
   @Override

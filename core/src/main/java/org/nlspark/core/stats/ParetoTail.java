@@ -68,22 +68,35 @@ public final class ParetoTail {
   public static Fit fit(double[] nulls) {
     double[] g = nulls.clone();
     Arrays.sort(g);
-    int n = g.length;
-    if (n < 2) {
+    return fitUpperTail(g, g.length);
+  }
+
+  /**
+   * The same fit from only the largest values of a null of {@code n} values: {@code top} holds
+   * them ascending (the whole null when {@code top.length == n}, where this is {@link #fit}).
+   * A tail start whose first value is {@code top[0]} of a truncated null is skipped, as the
+   * value before it (for the threshold) and the ties below it (for the cdf) are not known; with
+   * {@link #retainedTailSize} values and no ties at the 0.751 quantile this never happens, so
+   * the fit is the one of the whole null.
+   */
+  public static Fit fitUpperTail(double[] top, long n) {
+    int kept = top.length;
+    long offset = n - kept;
+    if (n < 2 || offset < 0) {
       return null;
     }
     for (int step = 0; step <= 24; step++) {
       double q = (751 + 10 * step) / 1000.0;
-      int first = firstAtOrAbove(g, q);
-      if (first < 0 || n - first < 2) {
+      int first = firstAtOrAbove(top, offset, n, q);
+      if (first < 0 || kept - first < 2 || (first == 0 && offset > 0)) {
         continue;
       }
-      double u = first == 0 ? g[0] - (g[0] + g[1]) / 2 : (g[first - 1] + g[first]) / 2;
-      int m = n - first;
+      double u = first == 0 ? top[0] - (top[0] + top[1]) / 2 : (top[first - 1] + top[first]) / 2;
+      int m = kept - first;
       double[] y = new double[m];
       double mean = 0;
       for (int i = 0; i < m; i++) {
-        y[i] = g[first + i] - u;
+        y[i] = top[first + i] - u;
         mean += y[i];
       }
       mean /= m;
@@ -100,21 +113,45 @@ public final class ParetoTail {
       double k = (ratio - 1) / 2;
       double pA2 = andersonDarlingP(y, a, k);
       if (pA2 > 0.05) {
-        return new Fit(u, a, k, q, m, n, pA2);
+        return new Fit(u, a, k, q, m, (int) n, pA2);
       }
     }
     return null;
   }
 
-  /** The first index of the ascending {@code g} whose cdf #{g ≤ g[i]} / n reaches q, or -1. */
-  private static int firstAtOrAbove(double[] g, double q) {
-    int n = g.length;
-    for (int i = 0; i < n; i++) {
+  /**
+   * How many of the largest values of a null of {@code n} values {@link #fitUpperTail} needs to
+   * search every tail start as the whole null would (no ties): the tail above the first value
+   * whose cdf reaches 0.751, plus the value before it (for the threshold) — about 0.249·n + 2,
+   * at most n.
+   */
+  public static int retainedTailSize(long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("the null must have >= 1 value, but had: " + n);
+    }
+    double q = 751 / 1000.0;
+    long first = Math.max(0, (long) Math.ceil(q * n) - 1);
+    while (first > 0 && (double) first / n >= q) {
+      first--;
+    }
+    while ((double) (first + 1) / n < q) {
+      first++;
+    }
+    return (int) Math.min(n, n - first + 1);
+  }
+
+  /**
+   * The first index i of the ascending {@code top} (the largest values of n, the first at rank
+   * {@code offset}) whose cdf #{null ≤ top[i]} / n reaches q, or -1.
+   */
+  private static int firstAtOrAbove(double[] top, long offset, long n, double q) {
+    int kept = top.length;
+    for (int i = 0; i < kept; i++) {
       int atOrBelow = i + 1;
-      while (atOrBelow < n && g[atOrBelow] == g[i]) {
+      while (atOrBelow < kept && top[atOrBelow] == top[i]) {
         atOrBelow++;
       }
-      if ((double) atOrBelow / n >= q) {
+      if ((double) (offset + atOrBelow) / n >= q) {
         return i;
       }
     }

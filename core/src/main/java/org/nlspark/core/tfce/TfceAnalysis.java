@@ -9,7 +9,7 @@ import org.nlspark.core.backend.Backend;
 import org.nlspark.core.backend.BackendKind;
 import org.nlspark.core.backend.GpuProbe;
 import org.nlspark.core.backend.GpuProbes;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.gpu.GpuTileExecutor;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
@@ -19,8 +19,11 @@ import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.stats.BlockStatistic;
+import org.nlspark.core.stats.Kernels;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileLedger;
 import org.nlspark.core.tile.TileMerger;
@@ -45,16 +48,21 @@ import org.nlspark.core.tile.TileSpec;
  * replicates). The budget decides only how many windows a tile holds (its maps are replicates ×
  * voxels doubles) and how many tiles run at once; no output bit depends on it.
  *
+ * <p><b>Samples held by executors</b> (voxel blocks, DESIGN §8): the same tiles run in two
+ * stages ({@link SlicedTileRunner}): where each block is held, the job's CPU kernels compute the
+ * block's columns of the observed map and of the tile's replicate maps ({@link MapSlice}); one
+ * shuffle brings a tile's slices to one task, which folds the whole maps as above.
+ *
  * <p>Every tile computes the observed map and its TFCE itself (one map: cheap), so exceedance
  * counts need nothing from the driver. The plan, the fold and the merge are {@link
  * WholeMapInference} and {@link WholeMapMerge}, which {@code glm} shares (one statistic per
  * contrast).
  */
 public final class TfceAnalysis implements TileAnalysis {
-  private final PreparedJob job;
+  private final VoxelwiseAnalysis job;
   private final WholeMapInference wholeMap;
 
-  private TfceAnalysis(PreparedJob job, WholeMapInference wholeMap) {
+  private TfceAnalysis(VoxelwiseAnalysis job, WholeMapInference wholeMap) {
     this.job = job;
     this.wholeMap = wholeMap;
   }
@@ -67,7 +75,7 @@ public final class TfceAnalysis implements TileAnalysis {
 
   /**
    * Validates the whole-map settings ({@link WholeMapInference#of}), then prepares the
-   * permutation test as {@link PreparedJob} does. The statistic maps come from the CPU kernels, or
+   * permutation test as {@link VoxelwiseAnalysis} does. The statistic maps come from the CPU kernels, or
    * with {@code --backend gpu} from the GPU kernels ({@link StatisticMaps#GPU}; TFCE and clusters
    * then still run on the executor CPU); {@code --backend auto} runs on the CPU.
    *
@@ -102,12 +110,12 @@ public final class TfceAnalysis implements TileAnalysis {
     if ("auto".equals(spec.backend())) {
       spec = spec.toBuilder().backend("cpu").build();
     }
-    PreparedJob job = PreparedJob.prepare(spec, inputs, workers, grid, gpu);
+    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs, workers, grid, gpu);
     return new TfceAnalysis(job, wholeMap);
   }
 
   /** The voxelwise permutation test this analysis extends. */
-  public PreparedJob job() {
+  public VoxelwiseAnalysis job() {
     return job;
   }
 
@@ -163,6 +171,11 @@ public final class TfceAnalysis implements TileAnalysis {
     long w = job.grid.window();
     long b = Math.min(job.grid.voxelBlock(), job.inputs.voxels());
     long kernel = 3 * n * b * 8 + w * n * 8 + 4 * w * b * 8; // one block's kernel and buffer
+    if (job.inputs.onExecutors()) { // voxel blocks: the assembling task holds the whole maps
+      long rows = Math.min(job.replicates(), (long) windows * w);
+      return WholeMapInference.slicedTileBytes(rows, 1, job.inputs.voxels(),
+          kernel + job.inputs.blockBytes((int) b));
+    }
     return WholeMapInference.tileBytes(windows, job.grid.window(), job.inputs.voxels(), kernel);
   }
 
@@ -203,8 +216,11 @@ public final class TfceAnalysis implements TileAnalysis {
     return m;
   }
 
-  /** Runs one whole-map tile on the executor CPU. */
-  private static final class Runner implements TileRunner {
+  /**
+   * Runs one whole-map tile on the executor CPU ({@link #run} on the whole inputs; {@link
+   * #slice} and {@link #assemble} on voxel blocks, with the CPU kernels).
+   */
+  private static final class Runner implements SlicedTileRunner {
     private static final long serialVersionUID = 1L;
     private final JobSpec spec;
     private final ResamplingPlan resampling;
@@ -212,6 +228,8 @@ public final class TfceAnalysis implements TileAnalysis {
     private final TilePlan plan;
     private final WholeMapInference wholeMap;
     private final StatisticMaps statisticMaps;
+    /** Whether the maps come from the CPU kernels (told here: a lambda is a new one once sent). */
+    private final boolean cpuKernels;
 
     Runner(JobSpec spec, ResamplingPlan resampling, Grid kernelGrid, TilePlan plan,
         WholeMapInference wholeMap, StatisticMaps statisticMaps) {
@@ -221,6 +239,7 @@ public final class TfceAnalysis implements TileAnalysis {
       this.plan = plan;
       this.wholeMap = wholeMap;
       this.statisticMaps = statisticMaps;
+      this.cpuKernels = statisticMaps == StatisticMaps.CPU;
     }
 
     @Override
@@ -247,6 +266,62 @@ public final class TfceAnalysis implements TileAnalysis {
       WholeMapPartial part = wholeMap.fold(spec.tail(), observed, maps, rows, first,
           tile.firstWindow() == 0, undefined);
       return new TfcePartial(tile, flops, System.nanoTime() - start, List.of(part)).toBytes();
+    }
+
+    private int rowsOf(TileSpec tile) {
+      long first = plan.windowStart(tile.firstWindow());
+      int lastWindow = tile.firstWindow() + tile.windowCount();
+      return (int) (Math.min(plan.replicates(), plan.windowStart(lastWindow)) - first);
+    }
+
+    /**
+     * Stage 1 on a held voxel block: its columns of the observed map and of the tile's replicate
+     * maps, each (block, window) cell computed as {@link StatisticMaps#CPU} computes it.
+     */
+    @Override
+    public byte[] slice(Object input, int blockIndex, TileSpec tile) {
+      if (!cpuKernels) {
+        throw new IllegalStateException("[BUG] whole maps from voxel blocks use the CPU"
+            + " kernels");
+      }
+      JobInputs inputs = (JobInputs) input;
+      int w = kernelGrid.window();
+      int from = kernelGrid.blockStart(blockIndex);
+      int b = kernelGrid.blockEnd(blockIndex, inputs.voxels()) - from;
+      MapSlice.Writer out = new MapSlice.Writer(tile, blockIndex, from, b,
+          new int[] {rowsOf(tile)});
+      double[] buf = new double[w * b];
+      BlockStatistic kernel = Kernels.create(spec, inputs, resampling, from, from + b, w);
+      kernel.observed(buf);
+      out.observed(0, buf);
+      long first = plan.windowStart(tile.firstWindow());
+      for (int window = tile.firstWindow(); window < tile.firstWindow() + tile.windowCount();
+          window++) {
+        long windowFirst = plan.windowStart(window);
+        int rows = plan.windowRows(window);
+        kernel.compute(windowFirst, rows, buf);
+        out.rows(0, (int) (windowFirst - first), buf, rows);
+      }
+      out.flops(kernel.flops());
+      out.undefinedVoxels(0, kernel.undefinedVoxels());
+      return out.toBytes();
+    }
+
+    /** Stage 2: the whole maps from the blocks' slices, folded as {@link #run} folds them. */
+    @Override
+    public byte[] assemble(TileSpec tile, int blocks, java.util.Iterator<byte[]> slices) {
+      long start = System.nanoTime();
+      MapSlice.Assembly maps = new MapSlice.Assembly(tile, wholeMap.mask().voxels(), blocks,
+          new int[] {rowsOf(tile)});
+      while (slices.hasNext()) {
+        maps.add(slices.next());
+      }
+      maps.checkComplete();
+      WholeMapPartial part = wholeMap.fold(spec.tail(), maps.observed(0), maps.maps(0),
+          maps.rows(0), plan.windowStart(tile.firstWindow()), tile.firstWindow() == 0,
+          maps.undefinedVoxels(0));
+      return new TfcePartial(tile, maps.flops(), System.nanoTime() - start, List.of(part))
+          .toBytes();
     }
   }
 

@@ -71,7 +71,17 @@ public final class WholeMapInference implements Serializable {
       throw new IllegalArgumentException("[BUG] whole-map inference without --tfce,"
           + " --cluster-threshold or --cluster-mass");
     }
+    return ofMaps(mask, settings, voxels);
+  }
+
+  /**
+   * As {@link #of(MaskGrid, WholeMapSettings, int)}, also for settings that enhance nothing: for
+   * maps that are transformed as a whole before the voxelwise p-values (variance smoothing,
+   * {@link VarianceSmoothing}), which need whole maps even without TFCE or clusters.
+   */
+  public static WholeMapInference ofMaps(MaskGrid mask, WholeMapSettings settings, int voxels) {
     requireGrid(mask != null, settings);
+    VarianceSmoothing.requireGrid(mask != null);
     if (mask.voxels() != voxels) {
       throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
           + " has " + mask.voxels() + " voxels, but the input has " + voxels
@@ -198,6 +208,18 @@ public final class WholeMapInference implements Serializable {
   public static long tileBytes(int windows, int window, int voxels, long kernelBytes) {
     long rows = (long) windows * window;
     return rows * voxels * 8 + voxels * BYTES_PER_VOXEL + kernelBytes + 3 * rows * 9;
+  }
+
+  /**
+   * The working set of a whole-map tile on voxel blocks (DESIGN §8, {@link MapSlice}): the task
+   * that assembles a tile holds {@code statistics} statistics' whole maps of its {@code rows}
+   * replicates at once (and their observed maps), the per-voxel state of {@link
+   * #BYTES_PER_VOXEL} and the per-replicate maxima; {@code kernelBytes} covers one block's kernel
+   * and slice where the blocks are held, and whatever else the command holds.
+   */
+  public static long slicedTileBytes(long rows, int statistics, int voxels, long kernelBytes) {
+    long maps = (long) statistics * (rows + 1) * voxels * 8;
+    return maps + voxels * BYTES_PER_VOXEL + kernelBytes + 3 * rows * 9 * statistics;
   }
 
   /**

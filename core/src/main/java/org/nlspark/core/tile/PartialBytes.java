@@ -8,16 +8,30 @@ import org.nlspark.core.accumulate.PartialFamily;
 /**
  * The building blocks of every partial's byte form (DESIGN §2: tiles return bytes the driver
  * merges): a header (a magic byte naming the kind, a version, the tile), length-prefixed blobs
- * and nullable double arrays. One home, so that every analysis's partials read and fail alike.
+ * and nullable double arrays, all big-endian (the one byte order of every partial). One home, so that every analysis's partials read and fail alike.
  */
 public final class PartialBytes {
   private PartialBytes() {}
 
-  /** The family's id and version ({@link PartialFamily}) and the tile's four coordinates. */
-  public static void writeHeader(DataOutputStream out, PartialFamily family, TileSpec tile)
-      throws IOException {
+  /** The family's id and version ({@link PartialFamily}): the first two bytes of every form. */
+  public static void writeFamily(DataOutputStream out, PartialFamily family) throws IOException {
     out.writeByte(family.id());
     out.writeByte(family.version());
+  }
+
+  /**
+   * Reads what {@link #writeFamily} wrote, refusing bytes of another family (or of none) and
+   * another version with the family's message ({@link PartialFamily#check}).
+   */
+  public static void readFamily(DataInputStream in, PartialFamily family) throws IOException {
+    byte id = in.readByte();
+    family.check(id, in.readByte());
+  }
+
+  /** The family's header ({@link #writeFamily}) and the tile's four coordinates. */
+  public static void writeHeader(DataOutputStream out, PartialFamily family, TileSpec tile)
+      throws IOException {
+    writeFamily(out, family);
     out.writeInt(tile.index());
     out.writeInt(tile.block());
     out.writeInt(tile.firstWindow());
@@ -30,8 +44,7 @@ public final class PartialBytes {
    */
   public static TileSpec readHeader(DataInputStream in, PartialFamily family)
       throws IOException {
-    byte id = in.readByte();
-    family.check(id, in.readByte());
+    readFamily(in, family);
     return new TileSpec(in.readInt(), in.readInt(), in.readInt(), in.readInt());
   }
 

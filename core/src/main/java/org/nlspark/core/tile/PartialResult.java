@@ -20,6 +20,8 @@ import org.nlspark.core.accumulate.TailAccumulator;
  * <p>Byte layout (version 1, big-endian): magic 'P', version, tile index, block, first window,
  * window count, flops, kernel nanos, undefined voxels, then presence flags and length-prefixed
  * accumulator bytes in the order observed, counts, null maxima, tails, samples, window moments.
+ * A permutation tile's tails are present only with {@code --tail-approximation}: each voxel's
+ * null keys ({@link VoxelNullTails}); a bootstrap tile's are its percentile tails.
  */
 public final class PartialResult {
   private static final PartialFamily FAMILY = PartialFamily.TILE_PARTIAL;

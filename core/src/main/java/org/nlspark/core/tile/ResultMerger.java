@@ -13,6 +13,7 @@ import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.result.Result;
+import org.nlspark.core.result.TailApproximation;
 import org.nlspark.core.stats.PValues;
 
 /**
@@ -38,6 +39,8 @@ public final class ResultMerger {
   private long[] counts;
   private NullMaxAccumulator nullMax;
   private int undefined;
+  /** Per voxel block, each voxel's largest null keys ({@code --tail-approximation}), or null. */
+  private VoxelNullTails nullTails;
 
   // bootstrap state, per voxel block
   private TailAccumulator[] tails;
@@ -97,6 +100,9 @@ public final class ResultMerger {
       observed = new double[voxels];
       counts = new long[voxels];
       nullMax = fwer ? new NullMaxAccumulator(0, (int) plan.replicates()) : null;
+      if (plan.tailSize() > 0) {
+        nullTails = VoxelNullTails.allocate(plan, plan.tailSize());
+      }
     }
   }
 
@@ -131,6 +137,9 @@ public final class ResultMerger {
       }
       if (nullMax != null) {
         nullMax.merge(part.nullMax);
+      }
+      if (nullTails != null) {
+        nullTails.merge(block, part.tails);
       }
       if (part.observed != null) {
         System.arraycopy(part.observed, 0, observed, from, part.observed.length);
@@ -170,8 +179,14 @@ public final class ResultMerger {
       maxima = nullMax.maxima();
       pFwer = PValues.fwer(maxima, keys, enumerated);
     }
-    return new PermutationResult(observed, p, pFwer, maxima, plan.replicates(), enumerated,
-        undefined);
+    PermutationResult result = new PermutationResult(observed, p, pFwer, maxima,
+        plan.replicates(), enumerated, undefined);
+    if (nullTails == null) {
+      return result;
+    }
+    return TailApproximation.uncorrected(result, java.util.List.of(new TailApproximation
+        .VoxelTarget("p", "observed", tail, nullTails::upperKeys, plan.replicates(),
+            nullTails.retained(), enumerated)));
   }
 
   private Result finishBootstrap() {

@@ -70,17 +70,34 @@ public final class TileExecutor {
     ExceedanceCounter counts = new ExceedanceCounter(b);
     NullMaxAccumulator nullMax = spec.fwer()
         ? new NullMaxAccumulator(firstReplicate, rowsInTile) : null;
+    // --tail-approximation: each voxel's largest null keys
+    TailAccumulator nullTails = plan.tailSize() > 0
+        ? TailAccumulator.upperOnly(b, plan.tailSize()) : null;
     for (int k = 0; k < tile.windowCount(); k++) {
       int window = tile.firstWindow() + k;
       int rows = plan.windowRows(window);
       long first = plan.windowStart(window);
       java.util.Arrays.fill(windowCounts, 0);
+      boolean computed = false;
       if (!kernel.foldWindow(first, rows, tail, windowCounts, rowMax)) {
         if (buf == null) {
           buf = new double[w * b];
         }
         kernel.compute(first, rows, buf);
+        computed = true;
         PermutationFold.fold(buf, rows, b, tail, thresholds, windowCounts, rowMax);
+      }
+      if (nullTails != null) { // the counts above stay those of a run without the tails
+        if (buf == null) {
+          buf = new double[w * b];
+        }
+        if (!computed) {
+          kernel.compute(first, rows, buf);
+        }
+        for (int i = 0; i < rows * b; i++) {
+          buf[i] = tail.key(buf[i]);
+        }
+        nullTails.update(buf, 0, rows, b);
       }
       counts.addCounts(windowCounts, rows);
       if (nullMax != null) {
@@ -88,6 +105,6 @@ public final class TileExecutor {
       }
     }
     return new PartialResult(tile, tile.firstWindow() == 0 ? observed : null, counts, nullMax,
-        null, null, null, kernel.flops(), System.nanoTime() - start, kernel.undefinedVoxels());
+        nullTails, null, null, kernel.flops(), System.nanoTime() - start, kernel.undefinedVoxels());
   }
 }

@@ -10,6 +10,7 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.stats.ParetoTail;
 
 /**
  * The one planner: sizes every analysis' tiles from a memory budget and a parallelism (threads,
@@ -88,9 +89,16 @@ public final class TilePlanner {
         budget.gb(), budget.source().describe());
   }
 
-  /** Retained tail size for the percentile interval (§3.8), 0 when none is needed. */
+  /**
+   * Retained tail size: for the percentile interval (§3.8); for a permutation test with {@code
+   * --tail-approximation}, each voxel's largest null keys the fit of its uncorrected p needs
+   * ({@link ParetoTail#retainedTailSize}, §4); 0 when none is needed.
+   */
   public static int tailSize(JobSpec spec, long replicates) {
-    if (spec.analysis() != Analysis.BOOTSTRAP || spec.ci() != CiMethod.PERCENTILE) {
+    if (spec.analysis() != Analysis.BOOTSTRAP) {
+      return spec.tailApproximation() ? ParetoTail.retainedTailSize(replicates) : 0;
+    }
+    if (spec.ci() != CiMethod.PERCENTILE) {
       return 0;
     }
     return TailSize.retained(replicates, spec.confidence());
@@ -111,7 +119,8 @@ public final class TilePlanner {
       acc = 4L * tail * b * 8 + windowsPerTile * b * 24L // tails: two regions of 2k keys
           + (spec.saveSamples() ? windowsPerTile * w * b * 8 : 0);
     } else {
-      acc = b * 24 + windowsPerTile * w * 8;
+      acc = b * 24 + windowsPerTile * w * 8
+          + 2L * tail * b * 8; // null tails (--tail-approximation): a region of 2k keys
     }
     return data + cells + acc;
   }

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
+import org.nlspark.core.accumulate.PartialFamily;
 import org.nlspark.core.backend.Blas;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
@@ -18,6 +19,7 @@ import org.nlspark.core.result.PermutationResult;
 import org.nlspark.core.stats.PValues;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.PartialBytes;
 
 /**
  * Pearson correlation of every voxel's series X[:, v] with one target series y, tested against
@@ -188,13 +190,18 @@ public final class TimeSeriesCorrelation {
     }
   }
 
-  /** One block's observed r, exceedance counts and per-replicate maxima. */
+  /**
+   * One block's observed r, exceedance counts and per-replicate maxima. Bytes (big-endian): the
+   * {@link PartialFamily#TIME_SERIES_BLOCK} header, first voxel, length-prefixed observed r, then
+   * the counter's and the maxima's length-prefixed bytes.
+   */
   record BlockOut(int from, double[] observed, ExceedanceCounter counter,
       NullMaxAccumulator nullMax) {
     byte[] toBytes() {
       try {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        PartialBytes.writeFamily(out, PartialFamily.TIME_SERIES_BLOCK);
         out.writeInt(from);
         out.writeInt(observed.length);
         for (double v : observed) {
@@ -217,6 +224,7 @@ public final class TimeSeriesCorrelation {
       try {
         java.io.DataInputStream in =
             new java.io.DataInputStream(new java.io.ByteArrayInputStream(data));
+        PartialBytes.readFamily(in, PartialFamily.TIME_SERIES_BLOCK);
         int from = in.readInt();
         double[] observed = new double[in.readInt()];
         for (int i = 0; i < observed.length; i++) {

@@ -132,9 +132,9 @@ class MomentAccumulatorTest {
     assertThat(nan.mean()[1]).isNaN();
 
     byte[] v = new MomentAccumulator(1).toBytes();
-    v[1] = 2;
+    v[1] = 9;
     assertThatThrownBy(() -> MomentAccumulator.fromBytes(v))
-        .hasMessageStartingWith("Cannot read MomentAccumulator: unknown format version 2");
+        .hasMessageStartingWith("Cannot read MomentAccumulator: unknown format version 9");
     assertThatThrownBy(() -> MomentAccumulator.fromBytes(new byte[] {'M'}))
         .hasMessage("Cannot read MomentAccumulator: expected at least 2 header bytes, but got 1");
     assertThatThrownBy(() -> new MomentAccumulator(2).append(new MomentAccumulator(3)))

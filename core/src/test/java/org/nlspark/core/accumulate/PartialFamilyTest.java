@@ -31,6 +31,8 @@ class PartialFamilyTest {
   @Test
   void theAccumulatorsWriteTheirFamilysHeader() {
     assertHeader(new TailAccumulator(2, 3).toBytes(), PartialFamily.TAIL_ACCUMULATOR);
+    assertHeader(TailAccumulator.upperOnly(2, 3).toBytes(),
+        PartialFamily.UPPER_TAIL_ACCUMULATOR);
     assertHeader(new MomentAccumulator(2).toBytes(), PartialFamily.MOMENT_ACCUMULATOR);
     assertHeader(new ExceedanceCounter(2).toBytes(), PartialFamily.EXCEEDANCE_COUNTER);
     assertHeader(new NullMaxAccumulator(0, 3).toBytes(), PartialFamily.NULL_MAX_ACCUMULATOR);
@@ -72,5 +74,21 @@ class PartialFamilyTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot read a TFCE partial result: unknown format version 1 (this build"
             + " reads version 3); use the same nlspark version on driver and executors");
+  }
+
+  @Test
+  void everyFormIsBigEndianLikeTheTilePartials() throws Exception {
+    // The accumulators' element counts stand right after the two header bytes.
+    assertThat(java.nio.ByteBuffer.wrap(new ExceedanceCounter(3).toBytes(), 2, 4).getInt())
+        .isEqualTo(3);
+    assertThat(java.nio.ByteBuffer.wrap(new MomentAccumulator(5).toBytes(), 2, 4).getInt())
+        .isEqualTo(5);
+    assertThat(java.nio.ByteBuffer.wrap(new TailAccumulator(7, 2).toBytes(), 2, 4).getInt())
+        .isEqualTo(7);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      PartialBytes.writeHeader(out, PartialFamily.TILE_PARTIAL, new TileSpec(3, 1, 4, 2));
+    }
+    assertThat(java.nio.ByteBuffer.wrap(bytes.toByteArray(), 2, 4).getInt()).isEqualTo(3);
   }
 }

@@ -177,7 +177,7 @@ class TailAccumulatorTest {
     byte[] eb = empty.toBytes();
     assertThat(eb).hasSize(2 + 4 + 4 + 8 + 3 * 8);
     assertThat(eb[0]).isEqualTo((byte) 'T');
-    assertThat(eb[1]).isEqualTo((byte) 1);
+    assertThat(eb[1]).isEqualTo((byte) 2);
     assertThat(TailAccumulator.fromBytes(eb).toBytes()).isEqualTo(eb);
     assertThatThrownBy(() -> empty.percentile(0, 50))
         .isInstanceOf(IllegalStateException.class)
@@ -210,7 +210,7 @@ class TailAccumulatorTest {
     assertThatThrownBy(() -> TailAccumulator.fromBytes(b))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot read TailAccumulator: unknown format version 9 (this build reads"
-            + " version 1); use the same nlspark version on driver and executors");
+            + " version 2); use the same nlspark version on driver and executors");
     byte[] m = new MomentAccumulator(2).toBytes();
     assertThatThrownBy(() -> TailAccumulator.fromBytes(m))
         .hasMessage("Cannot read TailAccumulator: magic byte must be 0x54, but was: 0x4d (bytes of"

@@ -20,6 +20,7 @@ import org.nlspark.core.tile.ResultMerger;
 import org.nlspark.core.tile.TileExecutor;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileSpec;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /**
  * DESIGN §5: for a fixed grid, seed and precision, outputs are bit-identical whatever the thread
@@ -60,7 +61,7 @@ class DeterminismTest {
       }
     }
     // Reverse merge order through the byte form, as a remote engine would deliver partials.
-    PreparedJob job = PreparedJob.prepare(spec, in, 1);
+    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, in, 1);
     TilePlan plan = new TilePlan(GRID, in.voxels(), job.resampling.replicates(), 2, 1, 0,
         org.nlspark.core.tile.TilePlanner.tailSize(spec, job.resampling.replicates()), 1, "test");
     org.nlspark.core.tile.TileMerger merger = job.merger(plan);

@@ -30,6 +30,7 @@ import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.timeseries.SurrogateMethod;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /**
  * The engine owns the budget (DESIGN §3.5): every analysis is run within the budget it was
@@ -49,10 +50,10 @@ class EngineBudgetTest {
 
   /** Each command's analysis, prepared with an explicit budget of {@code gb}. */
   static Stream<Arguments> analyses() {
-    Function<Double, TileAnalysis> oneSample = gb -> PreparedJob.prepare(
+    Function<Double, TileAnalysis> oneSample = gb -> VoxelwiseAnalysis.prepare(
         JobSpec.builder(Analysis.ONE_SAMPLE).replicates(200).memoryBudgetGb(gb).build(),
         JobInputs.of(DataMatrix.of(12, 40, gaussian(12 * 40, 1), "x")), 1);
-    Function<Double, TileAnalysis> bootstrap = gb -> PreparedJob.prepare(
+    Function<Double, TileAnalysis> bootstrap = gb -> VoxelwiseAnalysis.prepare(
         JobSpec.builder(Analysis.BOOTSTRAP).replicates(200).memoryBudgetGb(gb).build(),
         JobInputs.of(DataMatrix.of(12, 40, gaussian(12 * 40, 2), "x")), 1);
     Function<Double, TileAnalysis> isc = gb -> IscAnalysis.prepare(gaussian(4 * 30 * 20, 3), 4,

@@ -13,6 +13,11 @@ final class OlsReference {
 
   /** Statistic (t, or F of the rows of ct) of the full-model fit of y (n) on m (n x k). */
   static double statistic(double[][] m, double[] y, double[][] ct, boolean t) {
+    return fit(m, y, ct, t)[0];
+  }
+
+  /** {statistic, σ² = RSS / (n − k)} of the full-model fit of y (n) on m (n x k). */
+  static double[] fit(double[][] m, double[] y, double[][] ct, boolean t) {
     int n = m.length;
     int k = m[0].length;
     double[][] xtx = new double[k][k];
@@ -52,14 +57,14 @@ final class OlsReference {
       }
     }
     if (t) {
-      return psi[0] / Math.sqrt(sigma2 * cov[0][0]);
+      return new double[] {psi[0] / Math.sqrt(sigma2 * cov[0][0]), sigma2};
     }
     double[] w = times(inverse(cov), psi);
     double quad = 0.0;
     for (int i = 0; i < r; i++) {
       quad += psi[i] * w[i];
     }
-    return quad / r / sigma2;
+    return new double[] {quad / r / sigma2, sigma2};
   }
 
   /** Orthonormal basis (columns) of Z = M (I - C (C'C)^-1 C'), by modified Gram-Schmidt. */

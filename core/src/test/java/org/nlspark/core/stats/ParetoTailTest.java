@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * survival values in PALM's order, and the Choulakian–Stephens table through a generic linear
  * interp1 with extrapolation.
  */
-class ParetoTailTest {
+public class ParetoTailTest {
   static final double[] K = {0.9, 0.5, 0.2, 0.1, 0, -0.1, -0.2, -0.3, -0.4, -0.5};
   static final double[] P = {0.5, 0.25, 0.1, 0.05, 0.025, 0.01, 0.005, 0.001};
   static final double[][] A2 = {
@@ -45,7 +45,7 @@ class ParetoTailTest {
     return ys[lo] + (x - xs[lo]) / (xs[lo + 1] - xs[lo]) * (ys[lo + 1] - ys[lo]);
   }
 
-  static double survival(double x, double a, double k) {
+  public static double survival(double x, double a, double k) {
     if (k == 0) {
       return Math.exp(-x / a);
     }
@@ -82,7 +82,7 @@ class ParetoTailTest {
   }
 
   /** {threshold, scale, shape, quantile, tail size} of the first accepted fit, or null. */
-  static double[] bruteFit(double[] nulls) {
+  public static double[] bruteFit(double[] nulls) {
     int n = nulls.length;
     double[] g = nulls.clone();
     Arrays.sort(g);

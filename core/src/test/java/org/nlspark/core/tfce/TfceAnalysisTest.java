@@ -17,7 +17,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.LocalEngine;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
@@ -58,7 +58,7 @@ class TfceAnalysisTest {
 
   /** Every replicate's map (row r = replicate r), computed by the job's own kernels. */
   static double[][] maps(JobSpec spec, JobInputs inputs, Grid kernelGrid, double[] observed) {
-    PreparedJob job = PreparedJob.prepare(spec, inputs, 1, kernelGrid);
+    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs, 1, kernelGrid);
     return SmallBrain.maps(inputs.voxels(), (int) job.replicates(), kernelGrid,
         (from, to) -> Kernels.create(job.spec, inputs, job.resampling, from, to,
             kernelGrid.window()), observed);

@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.isc.Isc;
@@ -38,10 +38,11 @@ import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.DataFrameMatrices;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopOpener;
-import org.nlspark.spark.io.HadoopReport;
-import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.output.HadoopOutput;
+import org.nlspark.spark.output.HadoopReport;
+import org.nlspark.spark.output.NiftiOutputs;
 import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
 
@@ -92,7 +93,7 @@ public final class Nlspark {
     long start = System.nanoTime();
     IscAnalysis analysis;
     if (!input.hasGrid()) {
-      analysis = IscAnalysis.prepare(HadoopFiles.readNpy(hadoopConf(spark), input.uri(),
+      analysis = IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
           "--input", 3), isc, o.memoryBudgetGb());
     } else {
       SeriesInputs.Series s = input.read(hadoopConf(spark), inputs.mask());
@@ -131,7 +132,7 @@ public final class Nlspark {
     Configuration conf = hadoopConf(spark);
     input.requireOneSubject("timeseries-correlation");
     DistributedInputs series = Sources.series(spark, input, 2, null);
-    NpyArray target = HadoopFiles.readNpy(conf, targetPath, "--target", 1);
+    NpyArray target = NpyInputs.readNpy(conf, targetPath, "--target", 1);
     DistributedInputs inputs = DistributedInputs.withTarget(series.x(), target.data());
     if (input.hasGrid()) {
       o.mask(inputs.mask()).maskSource(input.maskSource());
@@ -145,7 +146,7 @@ public final class Nlspark {
     long start = System.nanoTime();
     TimeSeriesAnalysis analysis;
     if (!input.hasGrid()) {
-      analysis = TimeSeriesCorrelation.prepare(HadoopFiles.readNpy(conf, input.uri(),
+      analysis = TimeSeriesCorrelation.prepare(NpyInputs.readNpy(conf, input.uri(),
           "--input", 2), target, ts);
     } else {
       SeriesInputs.Series s = input.read(conf, inputs.mask());
@@ -193,13 +194,13 @@ public final class Nlspark {
           o, false);
     }
     long start = System.nanoTime();
-    NpyArray ym = HadoopFiles.readNpy(conf, targetPath, "--target", 0);
+    NpyArray ym = NpyInputs.readNpy(conf, targetPath, "--target", 0);
     if (ym.rank() == 0) {
       throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
           + " but is a scalar");
     }
-    TileAnalysis analysis = RidgeBootstrap.prepare(HadoopFiles.readNpy(conf, inputPath,
-        "--input", 2), ym, xTestPath == null ? null : HadoopFiles.readNpy(conf, xTestPath,
+    TileAnalysis analysis = RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath,
+        "--input", 2), ym, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath,
         "--x-test", 2), ridge);
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
     return run(spark, new DescribedAnalysis(analysis, null, ingest), o, false);
@@ -208,7 +209,7 @@ public final class Nlspark {
   /** An .npy input described from its header (the checks of the driver read first). */
   private static org.nlspark.core.data.NpySamples describeNpy(Configuration conf,
       HadoopOpener files, String uri, String flag, int rank) {
-    HadoopFiles.checkNpyInput(conf, uri, flag);
+    NpyInputs.checkNpyInput(conf, uri, flag);
     try {
       return org.nlspark.core.data.NpySamples.describe(files, uri, flag + " " + uri,
           Sources.SPLIT_BYTES, rank);
@@ -382,7 +383,7 @@ public final class Nlspark {
   public static RunReport correlation(SparkSession spark, String x, String target,
       NlsparkOptions options) {
     return run(spark, Analysis.CORRELATION, resolve(spark, x, null, options),
-        HadoopFiles.readVector(hadoopConf(spark), target, "--target"), options, false);
+        NpyInputs.readVector(hadoopConf(spark), target, "--target"), options, false);
   }
 
   public static RunReport correlation(SparkSession spark, DataMatrix x, double[] target,
@@ -411,8 +412,9 @@ public final class Nlspark {
    * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
    * {@code target} is correlation's, else null. {@code options} is not changed. .npy and NIfTI
    * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
-   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); TFCE and cluster
-   * inference, which need whole maps, read them on the driver. Parquet is read on the driver.
+   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
+   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9),
+   * except with {@code --backend gpu} (read on the driver). Parquet is read on the driver.
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -423,7 +425,25 @@ public final class Nlspark {
     DistributedInputs inputs = Sources.of(spark, study, target);
     o.mask(inputs.mask()).maskSource(study.maskSource());
     if (o.wholeMapInference()) {
-      return run(spark, analysis, inputs.load(new HadoopOpener(hadoopConf(spark))), o, progress);
+      Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+      if (!ingest.get("mode").equals("blocks") || "gpu".equals(o.backendRequested())) {
+        long start = System.nanoTime();
+        JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
+        if (ingest.get("mode").equals("blocks")) {
+          ingest.put("mode", "broadcast");
+          ingest.put("reason", "--backend gpu: whole maps from the GPU kernels read the"
+              + " inputs on the driver");
+        }
+        ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+        RunReport report = run(spark, analysis, loaded, o, progress);
+        report.engineFacts.put("ingest", ingest);
+        return report;
+      }
+      JobSpec spec = o.toSpec(analysis);
+      SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
+      TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(), o);
+      RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
+      return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
     }
     return run(spark, analysis, inputs, o, progress);
   }
@@ -473,7 +493,7 @@ public final class Nlspark {
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), o))
-        : engine.run(PreparedJob.prepare(spec, inputs, engine.parallelism(), o.grid()));
+        : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
     return withFdr(report.mask(o.mask()).maskSource(o.maskSource()), o);
   }
 
@@ -525,7 +545,7 @@ public final class Nlspark {
   }
 
   /**
-   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopFiles}),
+   * Writes the outputs and summary.json into {@code dir} atomically (see {@link HadoopOutput.OutputDir}),
    * using the active session's Hadoop configuration. Returns the directory written.
    */
   public static String write(RunReport report, String dir, boolean overwrite) {
@@ -538,7 +558,7 @@ public final class Nlspark {
   public static String write(Configuration conf, RunReport report, Map<String, Object> summary,
       String dir, boolean overwrite) {
     long start = System.nanoTime();
-    try (HadoopFiles.OutputDir out = HadoopFiles.OutputDir.open(conf, dir, overwrite)) {
+    try (HadoopOutput.OutputDir out = HadoopOutput.OutputDir.open(conf, dir, overwrite)) {
       for (Output o : report.result.outputs()) {
         out.writeNpy(o);
       }
@@ -612,6 +632,7 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     org.nlspark.core.glm.GlmRun.Options glm = o.toGlmOptions(blocks, "exchangeability blocks");
     WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
+    checkVarianceSmoothing(o, o.mask() != null, contrasts);
     return run(spark, withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, design,
         contrasts, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), o, false);
   }
@@ -622,11 +643,29 @@ public final class Nlspark {
    */
   static TileAnalysis withWholeMaps(org.nlspark.core.glm.GlmAnalysis analysis,
       NlsparkOptions o) {
-    if (!o.wholeMapInference()) {
-      return analysis;
+    if (!o.wholeMapInference() && o.varianceSmoothing() == null) {
+      return analysis.withTailApproximation(o.tailApproximation());
     }
-    return analysis.withWholeMaps(o.mask() == null ? null : MaskGrid.of(o.mask()),
-        o.wholeMapSettings());
+    MaskGrid grid = o.mask() == null ? null : MaskGrid.of(o.mask());
+    if (o.varianceSmoothing() == null) {
+      return analysis.withWholeMaps(grid, o.wholeMapSettings());
+    }
+    return analysis.withWholeMaps(grid, o.wholeMapSettings(), o.varianceSmoothing(),
+        o.mask() == null ? null : org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(
+            o.mask().grid().affine()));
+  }
+
+  /**
+   * The refusals of {@code --variance-smoothing} that need no data (exit 2): an input without a
+   * grid, F contrasts.
+   */
+  static void checkVarianceSmoothing(NlsparkOptions o, boolean hasGrid,
+      org.nlspark.core.glm.GlmContrasts contrasts) {
+    if (o.varianceSmoothing() == null) {
+      return;
+    }
+    org.nlspark.core.tfce.VarianceSmoothing.requireGrid(hasGrid);
+    org.nlspark.core.glm.GlmWholeMapAnalysis.requireTContrasts(contrasts.f().length);
   }
 
   /**
@@ -634,11 +673,11 @@ public final class Nlspark {
    * DESIGN §9 (design rows, zero or second constant columns, NaN, contrast lengths,
    * non-estimable contrasts, unequal whole blocks) is an exit-2 error here, and so is
    * {@code tfce} or {@code clusterThreshold} without the grid of a mask image. With either, the
-   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}, read on this JVM (whole maps).
-   * {@code input} is any input form of {@link #bootstrap}; without TFCE/clusters, .npy and NIfTI
-   * inputs take the data plane of DESIGN §8 (a {@link DescribedAnalysis}: executors read them
-   * into voxel blocks, or small ones are read here, {@code spark.nlspark.ingest}); for images
-   * the run's mask is set on {@code o}, so that maps are written on its grid.
+   * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}. {@code input} is any input
+   * form of {@link #bootstrap}; .npy and NIfTI inputs take the data plane of DESIGN §8 (a {@link
+   * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
+   * {@code spark.nlspark.ingest}), with or without TFCE, clusters and {@code --demean}; for
+   * images the run's mask is set on {@code o}, so that maps are written on its grid.
    */
   public static TileAnalysis prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
@@ -659,27 +698,30 @@ public final class Nlspark {
     int[] blocks = blocksPath == null ? null : org.nlspark.core.glm.GlmFiles.readBlocks(
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
-    if (o.wholeMapInference() || o.demean() || !study.executorsCanRead()) {
-      // TFCE and cluster inference need whole maps, --demean every sample of a voxel: read on
-      // this JVM (DESIGN §8, §9)
+    checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
+    if (o.varianceSmoothing() != null || !study.executorsCanRead()) {
+      // variance smoothing needs each draw's variance map beside its t map: read on this JVM
       return withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(readWhole(spark, study, o),
           d, c, glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
-    // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes.
+    // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes. On
+    // blocks, --demean centres each block where it is held and TFCE/clusters assemble whole
+    // maps from the blocks' slices (DESIGN §8, §9).
     DistributedInputs inputs = Sources.of(spark, study, null);
     o.mask(inputs.mask()).maskSource(study.maskSource());
     Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
     if (ingest.get("mode").equals("blocks")) {
-      return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(
-          inputs.x().samples(), inputs.x().voxels(), d, c, glm, o.backendRequested(),
-          o.memoryBudgetGb()), inputs, ingest);
+      return new DescribedAnalysis(withWholeMaps(
+          org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(inputs.x().samples(),
+              inputs.x().voxels(), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
+              o.demean()), o), inputs, ingest);
     }
     long start = System.nanoTime();
     DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-    return new DescribedAnalysis(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm,
-        o.backendRequested(), o.memoryBudgetGb()), null, ingest);
+    return new DescribedAnalysis(withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c,
+        glm, o.backendRequested(), o.memoryBudgetGb(), o.demean()), o), null, ingest);
   }
 
   /**
@@ -703,13 +745,8 @@ public final class Nlspark {
       // a FIFO would block the read for ever
       org.nlspark.spark.io.HadoopNiftiFiles.checkLocal(fs.makeQualified(path), flag + " " + uri,
           false);
-      org.apache.hadoop.fs.FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (java.io.FileNotFoundException e) {
-        throw new InvalidInputException("Cannot read " + flag + " " + uri
-            + ": no such file; check the path");
-      }
+      org.apache.hadoop.fs.FileStatus status =
+          org.nlspark.spark.io.UserPaths.status(fs, path, flag + " " + uri);
       if (!status.isFile()) {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is not a regular file");

@@ -1,6 +1,6 @@
 package org.nlspark.spark.api;
 
-import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
@@ -143,43 +143,35 @@ public final class NlsparkOptions implements Serializable {
 
   /** The options of an isc run; replicates are B (bootstrap null) or the surrogates drawn. */
   public Isc.Options toIscOptions() {
-    if (backend != null && backend.equals("gpu")) {
-      throw gpuRefused("isc");
-    }
+    BackendSupport.CPU_ONLY.check("isc", backend);
     IscNull nul = IscNull.parse(nullMethod == null ? "bootstrap" : nullMethod);
     return new Isc.Options(IscSummary.parse(iscSummary == null ? "pairwise" : iscSummary),
         IscMetric.parse(iscMetric == null ? "median" : iscMetric), nul,
-        replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
+        replicates != null ? replicates : nul == IscNull.BOOTSTRAP
+            ? JobSpec.DEFAULT_BOOTSTRAP_SAMPLES : JobSpec.DEFAULT_PERMUTATIONS,
+        confidence == null ? JobSpec.DEFAULT_CONFIDENCE : confidence,
         tail == null ? Tail.TWO : tail, fwer == null || fwer, seed == null ? 0 : seed,
         saveSamples != null && saveSamples, grid);
   }
 
   /** The options of a timeseries-correlation run. */
   public TimeSeriesCorrelation.Options toTimeSeriesOptions() {
-    if (backend != null && backend.equals("gpu")) {
-      throw gpuRefused("timeseries-correlation");
-    }
+    BackendSupport.CPU_ONLY.check("timeseries-correlation", backend);
     return new TimeSeriesCorrelation.Options(
         SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod, "--null"),
-        replicates == null ? 5000 : replicates, tail == null ? Tail.TWO : tail,
+        replicates == null ? JobSpec.DEFAULT_PERMUTATIONS : replicates,
+        tail == null ? Tail.TWO : tail,
         fwer == null || fwer, seed == null ? 0 : seed, grid);
   }
 
   /** The options of a ridge-bootstrap run (budget: explicit, else resolved by the engine). */
   public RidgeBootstrap.Options toRidgeOptions() {
-    if (backend != null && backend.equals("gpu")) {
-      throw gpuRefused("ridge-bootstrap");
-    }
+    BackendSupport.CPU_ONLY.check("ridge-bootstrap", backend);
     return new RidgeBootstrap.Options(alpha == null ? 1.0 : alpha,
-        replicates == null ? 5000 : replicates, confidence == null ? 0.95 : confidence,
+        replicates == null ? JobSpec.DEFAULT_BOOTSTRAP_SAMPLES : replicates,
+        confidence == null ? JobSpec.DEFAULT_CONFIDENCE : confidence,
         seed == null ? 0 : seed, saveSamples != null && saveSamples,
         memoryBudgetGb);
-  }
-
-  private static ResourceRefusedException gpuRefused(String command) {
-    return new ResourceRefusedException("Cannot run " + command + " on a GPU: a GPU was"
-        + " requested explicitly (--backend gpu), but this command has CPU kernels only; use"
-        + " --backend cpu or auto");
   }
 
   // glm (DESIGN §9): the files are Hadoop URIs, read by Nlspark.glm.
@@ -229,7 +221,7 @@ public final class NlsparkOptions implements Serializable {
       throw new InvalidInputException("Cannot permute whole blocks: --whole-blocks needs"
           + " --exchangeability-blocks FILE");
     }
-    long p = replicates == null ? 5000 : replicates;
+    long p = replicates == null ? JobSpec.DEFAULT_PERMUTATIONS : replicates;
     if (p < 1) {
       throw new InvalidInputException("--permutations must be >= 1, but was: " + p);
     }
@@ -260,6 +252,9 @@ public final class NlsparkOptions implements Serializable {
     if (precision != null) b.precision(precision);
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
+    // per-voxel null tails for the uncorrected p: voxelwise runs only (whole-map runs refine
+    // their FWER maps from null_max* after the merge, in Nlspark.withFdr)
+    if (tailApproximation && !wholeMapInference()) b.tailApproximation(true);
     return b.build();
   }
 
@@ -353,6 +348,24 @@ public final class NlsparkOptions implements Serializable {
       s = s.withTfce2d();
     }
     return s.withTfce(tfceE, tfceH, tfceConnectivity);
+  }
+
+  private Double varianceSmoothingMm;
+
+  /**
+   * glm: smooth each draw's residual variance by a Gaussian of standard deviation {@code
+   * sigmaMm} mm inside the mask and test the pseudo-t ({@code --variance-smoothing}, randomise's
+   * {@code -v}; finite and &gt; 0; null = off; t contrasts and image inputs only).
+   */
+  public NlsparkOptions varianceSmoothing(Double sigmaMm) {
+    this.varianceSmoothingMm = sigmaMm == null ? null
+        : org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+    return this;
+  }
+
+  /** Null when off. */
+  public Double varianceSmoothing() {
+    return varianceSmoothingMm;
   }
 
   private boolean demean;

@@ -56,6 +56,12 @@ import org.nlspark.spark.io.StudyInputs;
  *   generate DIR GB SEED        writes DIR/mask.nii.gz, DIR/sub-NNNN.nii.gz (gzip level 1),
  *                               DIR/subjects.txt: at least GB x 1e9 bytes of float32 volumes
  *   reference DIR OUT P SEED    one JVM, the samples read whole, outputs + summary.json in OUT
+ *   glm-design DIR SEED         writes DIR/design.csv (intercept and 3 covariates, one of them
+ *                               the planted blob's regressor) and DIR/contrasts.csv (2 t
+ *                               contrasts) for the subjects of DIR/subjects.txt
+ *   glm-reference DIR OUT P SEED  glm --tfce in one JVM, the samples read whole (LocalEngine)
+ *   glm-cluster DIR OUT P SEED  glm --tfce on the cluster from voxel blocks (whole maps from
+ *                               the blocks' slices, DESIGN §9)
  *   cluster DIR OUT P SEED      the Spark session spark-submit gives; executors read the files
  *                               into voxel blocks; also times plain inflate of the same files
  * </pre>
@@ -69,9 +75,10 @@ public final class ScaleCheck {
   private ScaleCheck() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 4) {
+    if (args.length < (args.length > 0 && args[0].equals("glm-design") ? 3 : 4)) {
       System.err.println("usage: ScaleCheck generate DIR GB SEED | reference DIR OUT P SEED"
-          + " | cluster DIR OUT P SEED");
+          + " | cluster DIR OUT P SEED | glm-design DIR SEED | glm-reference DIR OUT P SEED"
+          + " | glm-cluster DIR OUT P SEED");
       System.exit(2);
     }
     switch (args[0]) {
@@ -80,6 +87,11 @@ public final class ScaleCheck {
       case "reference" -> reference(args[1], args[2], Long.parseLong(args[3]),
           Long.parseLong(args[4]));
       case "cluster" -> cluster(args[1], args[2], Long.parseLong(args[3]),
+          Long.parseLong(args[4]));
+      case "glm-design" -> glmDesign(Path.of(args[1]), Long.parseLong(args[2]));
+      case "glm-reference" -> glmReference(args[1], args[2], Long.parseLong(args[3]),
+          Long.parseLong(args[4]));
+      case "glm-cluster" -> glmCluster(args[1], args[2], Long.parseLong(args[3]),
           Long.parseLong(args[4]));
       default -> {
         System.err.println("unknown mode: " + args[0]);
@@ -238,6 +250,81 @@ public final class ScaleCheck {
         + " alone %.1f MB/s per core, ratio %.2f%n",
         bench.get("ingest_mb_per_core_second"), bench.get("inflate_mb_per_core_second"),
         bench.get("ratio"), bench.get("read_mb_per_core_second"), bench.get("read_ratio"));
+    spark.stop();
+  }
+
+  /** glm --tfce with the model of {@link #glmDesign}: the same options in both runs. */
+  static NlsparkOptions glmOptions(String dir, long permutations, long seed) {
+    return NlsparkOptions.defaults().replicates(permutations).seed(seed).tfce(true)
+        .maskFile(dir + "/mask.nii.gz");
+  }
+
+  /**
+   * A design of intercept, age, sex and site (3 covariates) for the study's subjects, and two t
+   * contrasts (age, and sex against the other covariates).
+   */
+  static void glmDesign(Path dir, long seed) throws IOException {
+    long subjects = Files.readAllLines(dir.resolve("subjects.txt")).stream()
+        .filter(l -> !l.isBlank()).count();
+    SplittableRandom r = new SplittableRandom(seed);
+    List<String> lines = new ArrayList<>(List.of("intercept,age,sex,site"));
+    for (long s = 0; s < subjects; s++) {
+      lines.add(String.format(Locale.ROOT, "1,%.4f,%d,%.4f", 40 + 10 * r.nextGaussian(), s % 2,
+          (double) (s % 3)));
+    }
+    Files.write(dir.resolve("design.csv"), lines);
+    Files.write(dir.resolve("contrasts.csv"), List.of("name,intercept,age,sex,site",
+        "age,0,1,0,0", "sex,0,0,1,0"));
+  }
+
+  static void glmReference(String dir, String out, long permutations, long seed) {
+    Configuration conf = new Configuration();
+    StudyInputs study = StudyInputs.resolve(conf, dir + "/subjects.txt", null,
+        dir + "/mask.nii.gz", null, null);
+    DistributedInputs described = Sources.of(conf, study, null);
+    SampleSource x = described.x();
+    long start = System.nanoTime();
+    JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
+    double readSeconds = (System.nanoTime() - start) / 1e9;
+    NlsparkOptions o = glmOptions(dir, permutations, seed);
+    org.nlspark.core.glm.GlmAnalysis glm = org.nlspark.core.glm.GlmAnalysis.prepare(
+        inputs.x(), org.nlspark.core.glm.GlmFiles.readDesign(Path.of(dir, "design.csv")),
+        org.nlspark.core.glm.GlmFiles.readContrasts(Path.of(dir, "contrasts.csv"), null),
+        o.toGlmOptions(null, null), "cpu", null);
+    RunReport report = LocalEngine.defaults().run(glm.withWholeMaps(
+        org.nlspark.core.tfce.MaskGrid.of(described.mask()), o.wholeMapSettings()));
+    Map<String, Object> summary = report.summary();
+    Map<String, Object> memory = new LinkedHashMap<>();
+    memory.put("driver_peak_heap_bytes", peakHeapBytes());
+    memory.put("driver_max_heap_bytes", Runtime.getRuntime().maxMemory());
+    memory.put("driver_read_seconds", readSeconds);
+    summary.put("memory", memory);
+    Nlspark.write(conf, report, summary, out, true);
+    System.out.printf(Locale.ROOT, "glm reference: %d samples x %d voxels read in %.1f s, glm"
+        + " --tfce run in %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels(), readSeconds,
+        report.wallSeconds(), peakHeapBytes() / 1e9);
+  }
+
+  static void glmCluster(String dir, String out, long permutations, long seed) {
+    SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    RunReport report = Nlspark.glm(spark, dir + "/subjects.txt", dir + "/design.csv",
+        dir + "/contrasts.csv", glmOptions(dir, permutations, seed));
+    Nlspark.write(conf, report, report.summary(), out, true);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> engine = (Map<String, Object>) report.summary().get("engine");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> ingest = (Map<String, Object>) engine.get("ingest");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> memory = (Map<String, Object>) engine.get("memory");
+    System.out.printf(Locale.ROOT, "glm cluster: ingest %.1f s, whole-map tiles %.1f s (%s"
+        + " map-slice partitions); driver peak heap %.0f MB of %.0f MB; executor peak heap"
+        + " %.0f MB%n", ((Number) ingest.get("ingest_seconds")).doubleValue(),
+        report.computeSeconds, ingest.get("map_slice_partitions"),
+        ((Number) memory.get("driver_peak_heap_bytes")).doubleValue() / 1e6,
+        ((Number) memory.get("driver_max_heap_bytes")).doubleValue() / 1e6,
+        ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
     spark.stop();
   }
 

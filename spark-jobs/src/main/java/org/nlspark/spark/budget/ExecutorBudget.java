@@ -3,17 +3,16 @@ package org.nlspark.spark.budget;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.nlspark.core.backend.BackendKind;
+import org.nlspark.core.memory.BudgetResolver;
 import org.nlspark.core.memory.MemoryBudget;
 
 /**
  * The memory and task slots a Spark job's tiles may use, read on the driver before any task runs.
  *
- * <p>Precedence: core's one rule, {@link MemoryBudget#resolve(Double, java.util.OptionalLong,
- * BackendKind, org.nlspark.core.memory.MemoryProbe, boolean)}: {@code --memory-budget-gb}
+ * <p>Precedence: core's one rule, through its one {@link BudgetResolver}: {@code --memory-budget-gb}
  * (explicit, &gt; 0, uncapped) &gt; what Spark will give each executor. Spark's unified memory per
  * executor is {@code (heap - 300 MB) * spark.memory.fraction}; the heap is
  * {@code spark.executor.memory} on a cluster and the driver heap in local mode, where the driver is
@@ -68,8 +67,7 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
     int slots = Math.max(1, coresPerExecutor / Math.max(1, taskCpus));
     long usable = (long) (Math.max(0, heapBytes - RESERVED_BYTES) * memoryFraction);
     // Tiles are on-heap on the CPU whatever the backend; the executor's memory is never measured.
-    MemoryBudget budget = MemoryBudget.resolve(explicitGb, OptionalLong.of(usable),
-        BackendKind.CPU, null, false);
+    MemoryBudget budget = BudgetResolver.onExecutor(usable).resolve(explicitGb, BackendKind.CPU);
     String memory = String.format(Locale.ROOT,
         "%s heap %.3g GB minus 300 MB reserved, x spark.memory.fraction %s",
         local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9, memoryFraction);

@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.spark.api.NlsparkOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,11 +21,11 @@ final class BootstrapCommand extends TileCommand {
   String stat;
 
   @Option(names = "--samples", paramLabel = "B", order = 11,
-      description = "bootstrap samples (default 5000)")
+      description = "bootstrap samples (default " + JobSpec.DEFAULT_BOOTSTRAP_SAMPLES + ")")
   Long samples;
 
   @Option(names = "--confidence", paramLabel = "C", order = 12,
-      description = "interval confidence in (0, 1) (default 0.95)")
+      description = "interval confidence in (0, 1) (default " + JobSpec.DEFAULT_CONFIDENCE + ")")
   Double confidence;
 
   @Option(names = "--ci", paramLabel = "percentile|normal", order = 13,

@@ -4,10 +4,10 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.nlspark.spark.io.NpyInputs;
 
 /** {@code nlspark correlation}: permutation test of each voxel's correlation with a target. */
 @Command(sortOptions = false, name = "correlation",
@@ -51,6 +51,6 @@ final class CorrelationCommand extends TileCommand {
   @Override
   RunReport execute(SparkSession spark, NlsparkOptions options) {
     return runStudy(spark, options,
-        HadoopFiles.readVector(conf(spark), target, "--target"));
+        NpyInputs.readVector(conf(spark), target, "--target"));
   }
 }

@@ -8,12 +8,13 @@ import org.nlspark.core.backend.Blas;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.BootstrapResult;
 import org.nlspark.core.result.PermutationResult;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
-import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.output.HadoopOutput;
+import org.nlspark.spark.output.NiftiOutputs;
 import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,7 +43,7 @@ public final class DemoCommand extends NlsparkCommand {
   Long samples;
 
   @Option(names = "--permutations", paramLabel = "P", order = 11,
-      description = "sign-flip permutations (default 5000)")
+      description = "sign-flip permutations (default " + JobSpec.DEFAULT_PERMUTATIONS + ")")
   Long permutations;
 
   @Mixin CommonOptions common;
@@ -101,11 +102,11 @@ public final class DemoCommand extends NlsparkCommand {
         }
       }
       // All three directories checked and locked before anything is written.
-      try (HadoopFiles.OutputDir.Reservation dataDir = HadoopFiles.OutputDir.preflight(conf, data,
+      try (HadoopOutput.OutputDir.Reservation dataDir = HadoopOutput.OutputDir.preflight(conf, data,
               overwrite, 0);
-          HadoopFiles.OutputDir.Reservation bootTarget = HadoopFiles.OutputDir.preflight(conf,
+          HadoopOutput.OutputDir.Reservation bootTarget = HadoopOutput.OutputDir.preflight(conf,
               bootDir, overwrite, 0);
-          HadoopFiles.OutputDir.Reservation permTarget = HadoopFiles.OutputDir.preflight(conf,
+          HadoopOutput.OutputDir.Reservation permTarget = HadoopOutput.OutputDir.preflight(conf,
               permDir, overwrite, 0)) {
         runStudy(spark, conf, dir, data, bootDir, permDir);
       }
@@ -120,7 +121,7 @@ public final class DemoCommand extends NlsparkCommand {
    */
   static boolean earlierDemo(Configuration conf, String dir) {
     try {
-      org.nlspark.report.ReportFiles files = org.nlspark.spark.io.HadoopReport.files(conf, dir);
+      org.nlspark.report.ReportFiles files = org.nlspark.spark.output.HadoopReport.files(conf, dir);
       byte[] about = files.read("data/summary.json");
       if (about == null) {
         return false;
@@ -159,7 +160,7 @@ public final class DemoCommand extends NlsparkCommand {
           DemoStudy.NY, DemoStudy.NZ, DemoStudy.VOXEL_MM, mask.count(), EFFECT,
           DemoStudy.BLOB_RADIUS);
     }
-    try (HadoopFiles.OutputDir target = HadoopFiles.OutputDir.open(conf, data, overwrite)) {
+    try (HadoopOutput.OutputDir target = HadoopOutput.OutputDir.open(conf, data, overwrite)) {
       DemoStudy.write(target, "", mask, seed);
       Map<String, Object> about = new LinkedHashMap<>();
       about.put("command", "demo");

@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 import org.nlspark.core.io.nifti.NiftiDatatype;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
-import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.output.HadoopOutput;
 
 /**
  * The demo's synthetic study: {@value #SUBJECTS} subjects on a 40 × 48 × 40 grid of 4 mm voxels
@@ -99,7 +99,7 @@ final class DemoStudy {
    * Writes the study under {@code prefix} of {@code out}: the subjects, mask.nii.gz,
    * effect.nii.gz and subjects.txt (the list, relative names, in subject order).
    */
-  static void write(HadoopFiles.OutputDir out, String prefix, NiftiMask mask, long seed) {
+  static void write(HadoopOutput.OutputDir out, String prefix, NiftiMask mask, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     StringBuilder list = new StringBuilder();
     for (int s = 0; s < SUBJECTS; s++) {

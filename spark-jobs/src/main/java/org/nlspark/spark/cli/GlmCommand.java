@@ -1,18 +1,16 @@
 package org.nlspark.spark.cli;
 
-import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,8 +36,10 @@ import picocli.CommandLine.Option;
         + " with --cluster-mass cluster_mass_tstat{c}, with FWER p_fwer_cluster_mass_tstat{c}"
         + " null_max_cluster_mass_tstat{c}"
         + " (fstat{f} likewise; each contrast's own maxima, p_cfwer_* stays voxelwise). Both"
-        + " need a mask image (an .npy input has no grid: exit 2)."})
-final class GlmCommand extends NlsparkCommand {
+        + " need a mask image (an .npy input has no grid: exit 2).",
+        "With --variance-smoothing SIGMA_MM the same names hold the pseudo-t and its p-values"
+        + " (summary.json says so)."})
+final class GlmCommand extends AnalysisCommand {
   @Option(names = "--input", paramLabel = "X", order = 1,
       description = "(required) the samples, in the forms of the other commands: a 4-D"
           + " .nii/.nii.gz, a list file, directory or glob of 3-D images, a Parquet dataset, or"
@@ -80,7 +80,8 @@ final class GlmCommand extends NlsparkCommand {
   boolean wholeBlocks;
 
   @Option(names = "--permutations", paramLabel = "P", order = 20,
-      description = "number of permutations (default 5000; all of them when fewer exist)")
+      description = "number of permutations (default " + JobSpec.DEFAULT_PERMUTATIONS
+          + "; all of them when fewer exist)")
   Long permutations;
 
   @Option(names = "--tail", paramLabel = "upper|lower|two", order = 21,
@@ -109,9 +110,19 @@ final class GlmCommand extends NlsparkCommand {
           + " clustere_corrp_tstat{c} clusterm_corrp_tstat{c} (fstat{f} likewise)")
   boolean fslNames;
 
+  @Option(names = "--variance-smoothing", paramLabel = "SIGMA_MM", order = 15,
+      description = "smooth each draw's residual variance by a Gaussian of standard deviation"
+          + " SIGMA_MM mm inside the mask (edge-corrected) and test the pseudo-t, as randomise"
+          + " -v: tstat{c} and every p, cluster and TFCE map are then of the pseudo-t (t"
+          + " contrasts and image inputs only)")
+  Double varianceSmoothing;
+
   @Mixin TfceOptions wholeMap;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
+
+  /** The run's options, built once the options are checked. */
+  private NlsparkOptions runOptions;
 
   @Override
   public String name() {
@@ -139,16 +150,13 @@ final class GlmCommand extends NlsparkCommand {
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean)
-        .fslNames(fslNames);
+        .fslNames(fslNames).varianceSmoothing(varianceSmoothing);
   }
 
   @Override
   public void validate() {
     NlsparkOptions o = options();
-    if (common.backend().equals("gpu")) {
-      throw new ResourceRefusedException("Cannot run glm on a GPU: a GPU was requested explicitly"
-          + " (--backend gpu), but this command has CPU kernels only; use --backend cpu or auto");
-    }
+    BackendSupport.CPU_ONLY.check(name(), common.backend());
     Precision.parse(common.precision());
     require("--input", input);
     StudyInputs.checkOptions(input, mask, null, null);
@@ -159,34 +167,27 @@ final class GlmCommand extends NlsparkCommand {
   }
 
   @Override
-  protected int run() {
-    validate(); // every flag checked before Spark starts
-    NlsparkOptions options = options();
-    String output = common.output(name());
-    Summaries.printStartLine(err, common.quiet, "glm", permutations == null ? 5000 : permutations,
-        input, mask, output, common.master);
-    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark glm")) {
-      SparkSession spark = session.spark;
-      Configuration conf = spark.sparkContext().hadoopConfiguration();
-      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
-          output, common.overwrite, 0, inputs())) {
-        // The files are read and the model checked (exit 2) before any tile runs.
-        TileAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, options);
-        RunReport report = Nlspark.run(spark, analysis, options,
-            Summaries.progressWanted(common.quiet));
-        Map<String, Object> summary = Summaries.summary(report, argv);
-        String written = Nlspark.write(conf, report, summary, output, common.overwrite);
-        if (!common.quiet) {
-          out.println(TileCommand.describe(report, written));
-          Summaries.printResultLine(out, conf, summary, written);
-        }
-        Summaries.printWarnings(report, err);
-      }
-      return 0;
-    }
+  CommonOptions common() {
+    return common;
   }
 
-  private String[] inputs() {
+  @Override
+  void beforeSession(String output) {
+    runOptions = options();
+    Summaries.printStartLine(err, common.quiet, "glm",
+        permutations == null ? JobSpec.DEFAULT_PERMUTATIONS : permutations,
+        input, mask, output, common.master);
+  }
+
+  @Override
+  RunReport execute(SparkSession spark) {
+    // The files are read and the model checked (exit 2) before any tile runs.
+    TileAnalysis analysis = Nlspark.prepareGlm(spark, input, design, contrasts, runOptions);
+    return Nlspark.run(spark, analysis, runOptions, Summaries.progressWanted(common.quiet));
+  }
+
+  @Override
+  String[] inputPaths() {
     java.util.List<String> all = new java.util.ArrayList<>(
         java.util.List.of(input, design, contrasts));
     if (fContrasts != null) {

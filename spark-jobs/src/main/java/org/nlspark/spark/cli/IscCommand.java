@@ -2,6 +2,7 @@ package org.nlspark.spark.cli;
 
 import java.util.Map;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.SeriesInputs;
@@ -55,11 +56,12 @@ final class IscCommand extends CoreCommand {
   String nullMethod;
 
   @Option(names = "--samples", paramLabel = "B", order = 13,
-      description = "bootstrap samples (default 5000; --null bootstrap)")
+      description = "bootstrap samples (default " + JobSpec.DEFAULT_BOOTSTRAP_SAMPLES
+          + "; --null bootstrap)")
   Long samples;
 
   @Option(names = "--confidence", paramLabel = "C", order = 14,
-      description = "interval confidence in (0, 1) (default 0.95)")
+      description = "interval confidence in (0, 1) (default " + JobSpec.DEFAULT_CONFIDENCE + ")")
   Double confidence;
 
   @Mixin PermutationOptions permutation;
@@ -101,7 +103,8 @@ final class IscCommand extends CoreCommand {
       throw new InvalidInputException("Cannot run isc: " + other + " does not apply to --null "
           + nul.cliName() + "; use " + used);
     }
-    long count = count(used, boot ? samples : permutation.permutations, 5000);
+    long count = count(used, boot ? samples : permutation.permutations,
+        boot ? JobSpec.DEFAULT_BOOTSTRAP_SAMPLES : JobSpec.DEFAULT_PERMUTATIONS);
     options = apiOptions().iscSummary(s.cliName()).iscMetric(m.cliName())
         .nullMethod(nul.cliName()).replicates(count).confidence(confidence(confidence))
         .tail(permutation.tail()).fwer(permutation.fwer()).saveSamples(saveSamples)

@@ -1,13 +1,14 @@
 package org.nlspark.spark.cli;
 
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Tail;
 import picocli.CommandLine.Option;
 
 /** What every permutation (or surrogate) test takes: count, tail and FWER. */
 public final class PermutationOptions {
   @Option(names = "--permutations", paramLabel = "P", order = 20,
-      description = "number of permutations (default 5000)")
+      description = "number of permutations (default " + JobSpec.DEFAULT_PERMUTATIONS + ")")
   Long permutations;
 
   @Option(names = "--tail", paramLabel = "two|upper|lower", order = 21,

@@ -3,7 +3,7 @@ package org.nlspark.spark.cli;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.nlspark.core.io.Json;
-import org.nlspark.spark.io.HadoopReport;
+import org.nlspark.spark.output.HadoopReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

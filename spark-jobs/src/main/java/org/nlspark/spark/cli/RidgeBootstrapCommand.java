@@ -1,6 +1,7 @@
 package org.nlspark.spark.cli;
 
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.apache.spark.sql.SparkSession;
@@ -31,11 +32,11 @@ final class RidgeBootstrapCommand extends CoreCommand {
   String xTest;
 
   @Option(names = "--samples", paramLabel = "B", order = 12,
-      description = "bootstrap samples (default 5000)")
+      description = "bootstrap samples (default " + JobSpec.DEFAULT_BOOTSTRAP_SAMPLES + ")")
   Long samples;
 
   @Option(names = "--confidence", paramLabel = "C", order = 13,
-      description = "interval confidence in (0, 1) (default 0.95)")
+      description = "interval confidence in (0, 1) (default " + JobSpec.DEFAULT_CONFIDENCE + ")")
   Double confidence;
 
   @Option(names = "--save-samples", order = 14,
@@ -59,7 +60,8 @@ final class RidgeBootstrapCommand extends CoreCommand {
     require("--input", input);
     require("--target", target);
     options = apiOptions().alpha(alpha == null ? 1.0 : alpha)
-        .replicates(count("--samples", samples, 5000)).confidence(confidence(confidence))
+        .replicates(count("--samples", samples, JobSpec.DEFAULT_BOOTSTRAP_SAMPLES))
+        .confidence(confidence(confidence))
         .saveSamples(saveSamples);
     options.toRidgeOptions();
   }

@@ -13,6 +13,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.errors.OpenFileLimit;
 
 /**
  * The Spark session of one command, and what is checked before Spark starts so that a mistake in
@@ -74,6 +75,7 @@ public final class SparkSessions {
     if (System.getProperty("spark.testing.memory") == null) {
       checkHeap(Runtime.getRuntime().maxMemory());
     }
+    OpenFileLimit.checkHeadroom();
     checkLocalDirs(System.getProperty("spark.local.dir"), System.getenv("SPARK_LOCAL_DIRS"),
         System.getProperty("java.io.tmpdir"));
     checkLocalIp(System.getenv("SPARK_LOCAL_IP"));
@@ -116,6 +118,9 @@ public final class SparkSessions {
 
   /** Spark's refusals at start-up that are the user's to fix, said as such. */
   static RuntimeException explain(RuntimeException e, String master) {
+    if (OpenFileLimit.causedBy(e)) {
+      return OpenFileLimit.refusal("Cannot start Spark: ", e); // its event loops, its jars
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       String msg = String.valueOf(t.getMessage());
       if (msg.contains("System memory") && msg.contains("must be at least")) {

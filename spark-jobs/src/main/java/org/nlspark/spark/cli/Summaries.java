@@ -8,8 +8,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.result.Output;
 import org.nlspark.report.Report;
-import org.nlspark.spark.io.HadoopReport;
-import org.nlspark.spark.io.NiftiOutputs;
+import org.nlspark.spark.output.HadoopReport;
+import org.nlspark.spark.output.NiftiOutputs;
 
 /** summary.json of the tile commands, the command line as recorded, and the progress switch. */
 public final class Summaries {

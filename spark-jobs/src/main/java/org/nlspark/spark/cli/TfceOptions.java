@@ -53,9 +53,10 @@ public final class TfceOptions {
   boolean tfce2d;
 
   @Option(names = "--tail-approximation", order = 26,
-      description = "refine the voxelwise FWER p below 0.1 by a generalised Pareto fit to the"
-          + " tail of the max-statistic null (PALM's -accel tail), so that a strong effect can"
-          + " get p below 1/(P + 1)")
+      description = "refine the p below 0.1 by a generalised Pareto fit to the tail of the"
+          + " null (PALM's -accel tail): FWER p from the max-statistic null, uncorrected p from"
+          + " each voxel's own (its largest ~P/4 null values kept per voxel), so that a strong"
+          + " effect can get p below 1/(P + 1)")
   boolean tailApproximation;
 
   @Option(names = "--fdr", order = 26,

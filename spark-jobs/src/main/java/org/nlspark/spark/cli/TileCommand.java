@@ -2,26 +2,27 @@ package org.nlspark.spark.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.tile.KernelWarmup;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
-import org.nlspark.spark.io.HadoopFiles;
+import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.io.StudyInputs;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * What bootstrap, one-sample, two-sample and correlation share: the tile pipeline through
- * {@link Nlspark}, the output directory and the result line. Each subclass computes in one
- * method, {@link #execute}.
+ * {@link Nlspark} and their inputs (resolved before {@link #execute}); the run sequence is
+ * {@link AnalysisCommand}'s. Each subclass computes in one method,
+ * {@link #execute(SparkSession, NlsparkOptions)}.
  */
-abstract class TileCommand extends NlsparkCommand {
+abstract class TileCommand extends AnalysisCommand {
   @Option(names = "--input", paramLabel = "X", order = 1,
       description = "(required) the samples: a 4-D .nii/.nii.gz (one volume per sample), a text"
           + " file listing 3-D images (one per line, in sample order), a directory or a glob of"
@@ -45,6 +46,9 @@ abstract class TileCommand extends NlsparkCommand {
 
   /** The resolved inputs of this run, set before {@link #execute}. */
   StudyInputs study;
+
+  /** The run's options, built once the options are checked. */
+  private NlsparkOptions runOptions;
 
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -132,59 +136,56 @@ abstract class TileCommand extends NlsparkCommand {
   }
 
   @Override
-  protected final int run() {
-    validate(); // every setting checked before Spark starts
-    NlsparkOptions options = options();
-    String output = common.output(name());
-    Summaries.printStartLine(err, common.quiet, name(), options.toSpec(analysis()).replicates(),
+  final CommonOptions common() {
+    return common;
+  }
+
+  @Override
+  final void beforeSession(String output) {
+    runOptions = options();
+    Summaries.printStartLine(err, common.quiet, name(), runOptions.toSpec(analysis()).replicates(),
         input, mask, output, common.master);
-    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
-      SparkSession spark = session.spark;
-      Configuration conf = conf(spark);
-      List<String> inputs = new ArrayList<>(List.of(otherInputs()));
-      inputs.add(0, input);
-      if (mask != null) {
-        inputs.add(mask);
-      }
-      try (HadoopFiles.OutputDir.Reservation reserved = HadoopFiles.OutputDir.preflight(conf,
-          output, common.overwrite, expectedOutputBytes(conf, options),
-          inputs.toArray(new String[0]))) {
-        study = StudyInputs.resolve(conf, input, input2(), mask, column, orderBy);
-        RunReport report = execute(spark, options);
-        Map<String, Object> summary = Summaries.summary(report, argv);
-        summary.put("inputs", study.describe());
-        String written = Nlspark.write(conf, report, summary, output, common.overwrite);
-        if (!common.quiet) {
-          out.println(describe(report, written));
-          Summaries.printResultLine(out, conf, summary, written);
-        }
-        Summaries.printWarnings(report, err);
-      }
-      return 0;
+    if (common.master == null || common.master.startsWith("local")) {
+      // the kernels run in this JVM: let C2 compile them while Spark starts (KernelWarmup)
+      KernelWarmup.start(runOptions.toSpec(analysis()));
     }
+  }
+
+  @Override
+  final String[] inputPaths() {
+    List<String> inputs = new ArrayList<>(List.of(otherInputs()));
+    inputs.add(0, input);
+    if (mask != null) {
+      inputs.add(mask);
+    }
+    return inputs.toArray(new String[0]);
   }
 
   /**
    * The outputs' size as far as the --input header tells it before the computation (per-voxel
    * float64 maps, the saved draws), for the free-space check; 0 when the header says nothing.
    */
-  private long expectedOutputBytes(Configuration conf, NlsparkOptions options) {
-    long voxels = HadoopFiles.npyColumns(conf, input);
+  @Override
+  final long expectedOutputBytes(Configuration conf) {
+    long voxels = NpyInputs.npyColumns(conf, input);
     if (voxels <= 0) {
       return 0;
     }
-    org.nlspark.core.job.JobSpec spec = options.toSpec(analysis());
+    org.nlspark.core.job.JobSpec spec = runOptions.toSpec(analysis());
     long perVoxelMaps = 8;
     long rows = perVoxelMaps + (spec.saveSamples() ? spec.replicates() : 0);
     return rows * voxels * Double.BYTES;
   }
 
-  static String describe(RunReport report, String dir) {
-    String line = String.format(Locale.ROOT,
-        "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s",
-        report.command(), report.result.voxels(),
-        report.analysis.replicates(), report.plan.tileCount(),
-        report.engineFacts.get("master"), report.wallSeconds(), Untrusted.escape(dir));
-    return line;
+  /** Resolves the inputs, then runs {@link #execute(SparkSession, NlsparkOptions)}. */
+  @Override
+  final RunReport execute(SparkSession spark) {
+    study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy);
+    return execute(spark, runOptions);
+  }
+
+  @Override
+  final Map<String, Object> describeInputs() {
+    return study.describe();
   }
 }

@@ -2,6 +2,7 @@ package org.nlspark.spark.cli;
 
 import java.util.Map;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.JobSpec;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.io.SeriesInputs;
@@ -81,7 +82,8 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
     SurrogateMethod m = SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod,
         "--null");
     options = apiOptions().nullMethod(nullMethod == null ? "circle-shift" : nullMethod)
-        .replicates(count("--permutations", permutation.permutations, 5000))
+        .replicates(count("--permutations", permutation.permutations,
+            JobSpec.DEFAULT_PERMUTATIONS))
         .tail(permutation.tail()).fwer(permutation.fwer()).maskFile(mask);
     options.toTimeSeriesOptions();
   }

@@ -10,6 +10,7 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.JobInputs;
+import org.nlspark.spark.io.HeapCheck;
 
 /**
  * The inputs of a resampling job described, not read (DESIGN §8): the samples of X (and Y for
@@ -103,14 +104,8 @@ public final class DistributedInputs implements Serializable {
 
   /** Refuses (exit 3) before allocating what the heap that is free now cannot hold. */
   private void requireFreeHeap(long needed) {
-    Runtime r = Runtime.getRuntime();
-    long free = r.maxMemory() - (r.totalMemory() - r.freeMemory());
-    if (needed <= free) {
-      return;
-    }
-    System.gc(); // what looked used may be garbage; decide on what a collection leaves
-    free = r.maxMemory() - (r.totalMemory() - r.freeMemory());
-    if (needed > free) {
+    if (!HeapCheck.fits(needed)) {
+      long free = HeapCheck.free();
       throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s on the"
           + " driver: its %d samples x %d voxels need %.1f MiB as float64 values, but only %.1f"
           + " MiB of the Java heap is free; let executors read it (spark.nlspark.ingest=blocks),"

@@ -16,9 +16,9 @@ import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.spark.errors.TaskFailures;
-import org.nlspark.spark.io.HadoopFiles;
 import org.nlspark.spark.io.HadoopNiftiFiles;
 import org.nlspark.spark.io.HadoopOpener;
+import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.io.ParquetSamples;
 import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
@@ -102,7 +102,7 @@ public final class Sources {
     HadoopOpener files = new HadoopOpener(conf);
     String what = series.flag() + " " + series.uri();
     if (!series.hasGrid()) {
-      HadoopFiles.checkNpyInput(conf, series.uri(), series.flag());
+      NpyInputs.checkNpyInput(conf, series.uri(), series.flag());
       SampleSource x;
       try {
         x = NpySamples.describe(files, series.uri(), what, SPLIT_BYTES, npyRank);
@@ -133,7 +133,7 @@ public final class Sources {
       StudyInputs study, StudyInputs.Source s, NiftiMask mask) {
     String what = s.flag + " " + s.uri;
     if (s.format == StudyInputs.Format.NPY) {
-      HadoopFiles.checkNpyInput(conf, s.uri, s.flag);
+      NpyInputs.checkNpyInput(conf, s.uri, s.flag);
       try {
         return NpySamples.describe(files, s.uri, what, SPLIT_BYTES);
       } catch (java.io.UncheckedIOException e) {
@@ -143,7 +143,8 @@ public final class Sources {
     if (s.format == StudyInputs.Format.PARQUET) {
       ParquetSamples table = ParquetSamples.describe(conf, s, study.column());
       return study.orderBy() == null ? table
-          : table.orderedBy(orderKeys(spark, files, table, s.flag, study.orderBy()));
+          : table.orderedBy(orderKeys(spark, files, table, s.flag, study.orderBy()),
+              study.orderBy());
     }
     NiftiHeader first;
     try (NiftiReader reader = HadoopNiftiFiles.open(conf, s.files.get(0), s.flag)) {

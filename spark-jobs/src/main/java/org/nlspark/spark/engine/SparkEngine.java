@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.SampleSource;
-import org.nlspark.core.engine.PreparedJob;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
@@ -24,6 +24,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Statistic;
 import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -50,8 +51,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Runs a job's tiles as one Spark job (DESIGN §2, §5). The driver plans tiles with core's
  * {@link TilePlanner} from the executor budget ({@link ExecutorBudget}) and the task slots,
- * broadcasts the inputs, and runs one tile per partition (or groups the tiles into
- * {@code --partitions} partitions). Each task runs core's {@link TileExecutor} and returns
+ * broadcasts the inputs, and groups consecutive tiles into {@link TilePlanner#TILES_PER_SLOT}
+ * partitions per task slot (or {@code --partitions} partitions). Each task runs core's {@link TileExecutor} and returns
  * {@link PartialResult#toBytes()}; the driver feeds the partials, as they arrive, to one
  * {@link ResultMerger}, which makes the outputs bit-identical to core's LocalEngine for any
  * partitioning and any retry.
@@ -65,6 +66,11 @@ import scala.runtime.BoxedUnit;
  * read their splits, one shuffle assembles each voxel block where its tiles run, the blocks stay
  * persisted for all replicate windows, and each task runs every tile of its blocks. Small ones
  * are read on the driver and broadcast as before; both give the same bytes.
+ *
+ * <p>Whole-map tiles on voxel blocks (TFCE, clusters: a {@link SlicedTileRunner}) run in two
+ * stages: each block task computes its slice of every tile's statistic maps, one shuffle keyed
+ * by tile brings a tile's slices to one task (one tile per partition), which assembles the whole
+ * maps and returns the tile's partial to the same merge.
  */
 public final class SparkEngine {
   /** In the description of the jobs that read the inputs into voxel blocks (for the progress). */
@@ -82,7 +88,7 @@ public final class SparkEngine {
   private final boolean progress;
 
   /**
-   * @param partitions Spark partitions for the tiles, or null for one tile per partition
+   * @param partitions Spark partitions for the tiles, or null for TILES_PER_SLOT per task slot
    * @param progress print a progress line on stderr (callers pass true only for a terminal)
    */
   public SparkEngine(SparkSession spark, Grid grid, Integer partitions, boolean progress) {
@@ -113,7 +119,7 @@ public final class SparkEngine {
   }
 
   public RunReport run(JobSpec spec, JobInputs inputs) {
-    return run(PreparedJob.prepare(spec, inputs, parallelism(), grid));
+    return run(VoxelwiseAnalysis.prepare(spec, inputs, parallelism(), grid));
   }
 
   /**
@@ -126,13 +132,13 @@ public final class SparkEngine {
     HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
     RunReport report;
     if (ingest.get("mode").equals("blocks")) {
-      PreparedJob job = PreparedJob.prepare(spec, inputs.shape(), parallelism(), grid);
+      VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs.shape(), parallelism(), grid);
       report = runBlocks(job, job.inputs, inputs, files, ingest);
     } else {
       long start = System.nanoTime();
       JobInputs loaded = inputs.load(files);
       ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-      report = run(PreparedJob.prepare(spec, loaded, parallelism(), grid));
+      report = run(VoxelwiseAnalysis.prepare(spec, loaded, parallelism(), grid));
     }
     report.engineFacts.put("ingest", ingest);
     return report;
@@ -160,13 +166,15 @@ public final class SparkEngine {
 
   /**
    * Runs an analysis prepared from the shape of {@code inputs} alone (glm's
-   * {@code prepareOnExecutors}) on the voxel blocks executors read (DESIGN §8): each tile's
-   * runner gets its block as {@link JobInputs} (a column window); the driver holds the plan and
-   * the merge state only. {@code ingest} is {@link #ingestChoice}'s, reported as engine.ingest.
+   * {@code prepareOnExecutors}, a whole-map test on {@link DistributedInputs#shape()}) on the
+   * voxel blocks executors read (DESIGN §8): each tile's runner gets its block as {@link
+   * JobInputs} (a column window); the driver holds the plan and the merge state only. {@code
+   * ingest} is {@link #ingestChoice}'s, reported as engine.ingest.
    */
   public RunReport runOnBlocks(TileAnalysis analysis, DistributedInputs inputs,
       Map<String, Object> ingest) {
-    if (analysis.data() != null) {
+    if (analysis.data() != null
+        && !(analysis.data() instanceof JobInputs shape && shape.onExecutors())) {
       throw new IllegalStateException("[BUG] " + analysis.command() + " holds its samples;"
           + " voxel blocks are for analyses prepared from the shape of the inputs");
     }
@@ -230,7 +238,7 @@ public final class SparkEngine {
       ingest.put("blocks", blocks);
       ingest.put("block_partitions", numPartitions);
       ingest.put("held_block_bytes", held);
-      if (job instanceof PreparedJob prepared) {
+      if (job instanceof VoxelwiseAnalysis prepared) {
         double[] observed = null;
         if (prepared.spec.analysis() == Analysis.BOOTSTRAP) {
           observed = observed(blockRdd, prepared.spec.statisticRow(), shape.voxels());
@@ -244,8 +252,18 @@ public final class SparkEngine {
       handler = new MergeHandler(merger);
       jobStart = System.nanoTime();
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, hooks),
-          handler, tag);
+      if (runner instanceof SlicedTileRunner sliced) {
+        // Whole maps: every block's slice of every tile, regrouped by tile (one per partition).
+        TileSpec[] all = tiles.toArray(new TileSpec[0]);
+        JavaPairRDD<Integer, byte[]> byTile = blockRdd
+            .flatMapToPair(t -> slices(sliced, t._2().inputs(shape), t._1(), all))
+            .partitionBy(new TilePartitioner(all.length));
+        ingest.put("map_slice_partitions", all.length);
+        sc.runJob(byTile.rdd(), new AssembleTask(sliced, all, blocks, hooks), handler, tag);
+      } else {
+        sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, hooks),
+            handler, tag);
+      }
       jobEnd = System.nanoTime();
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
@@ -326,8 +344,13 @@ public final class SparkEngine {
           NlsparkConf.BROADCAST_MAX_BYTES));
     }
     List<TileSpec> tiles = plan.tiles();
-    // More partitions than tiles would only add empty tasks.
-    int numPartitions = partitions == null ? tiles.size() : Math.min(partitions, tiles.size());
+    // By default TILES_PER_SLOT tasks per slot, each running a run of consecutive tiles: a task
+    // costs Spark tens of ms (more in a fresh JVM), a tile of a big job little more, so one task
+    // per tile spent a third of a cold job's time scheduling (docs/performance.md, "The cold
+    // job"). Tiles, not tasks, make the outputs: any count gives the same bytes.
+    int numPartitions = partitions == null
+        ? Math.min(tiles.size(), TilePlanner.TILES_PER_SLOT * Math.max(1, slots))
+        : Math.min(partitions, tiles.size()); // more than tiles would only add empty tasks
     TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = analysis.runner(plan);
     TileMerger merger = analysis.merger(plan);
@@ -387,6 +410,7 @@ public final class SparkEngine {
     facts.put("broadcast_bytes", broadcastBytes);
     Map<String, Object> timing = new LinkedHashMap<>();
     timing.put("task_seconds", handler.taskNanos / 1e9);
+    timing.put("task_cpu_seconds", handler.taskCpuNanos / 1e9);
     timing.put(inputKey, inputSeconds);
     timing.put("driver_merge_seconds", (handler.mergeNanos + (end - jobEnd)) / 1e9);
     // Spark's own cost: job time not spent inside tasks, spread over the slots that ran them.
@@ -411,6 +435,13 @@ public final class SparkEngine {
       }
     }
     return sum;
+  }
+
+  /** CPU time of the calling thread, or 0 where the JVM does not measure it. */
+  static long threadCpuNanos() {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0L;
   }
 
   /** Serialized size of the inputs, counted without holding a second copy of them. */
@@ -446,13 +477,16 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     final byte[][] partials;
     final long taskNanos;
+    /** CPU time of the task's thread (the tiles' kernels; JIT compiler threads not counted). */
+    final long taskCpuNanos;
     final long broadcastNanos;
     final String executorId;
     final long executorPeakHeap;
 
-    TaskOutcome(byte[][] partials, long taskNanos, long broadcastNanos) {
+    TaskOutcome(byte[][] partials, long taskNanos, long taskCpuNanos, long broadcastNanos) {
       this.partials = partials;
       this.taskNanos = taskNanos;
+      this.taskCpuNanos = taskCpuNanos;
       this.broadcastNanos = broadcastNanos;
       org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
       this.executorId = env == null ? "?" : env.executorId();
@@ -477,6 +511,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<TileSpec> tiles) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       Object data = inputs.value();
       long fetched = System.nanoTime();
       List<byte[]> out = new ArrayList<>();
@@ -486,7 +521,7 @@ public final class SparkEngine {
         out.add(runner.run(data, tile, gpuDevice(context)));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
-          fetched - start);
+          threadCpuNanos() - cpuStart, fetched - start);
     }
   }
 
@@ -510,6 +545,7 @@ public final class SparkEngine {
     @Override
     public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, VoxelBlock>> blocks) {
       long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
       long fetchNanos = 0;
       List<byte[]> out = new ArrayList<>();
       while (blocks.hasNext()) {
@@ -523,7 +559,98 @@ public final class SparkEngine {
         }
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
-          fetchNanos);
+          threadCpuNanos() - cpuStart, fetchNanos);
+    }
+  }
+
+  /** One block's slice of each tile, each computed when the shuffle asks for it. */
+  static java.util.Iterator<Tuple2<Integer, byte[]>> slices(SlicedTileRunner runner,
+      JobInputs block, int blockIndex, TileSpec[] tiles) {
+    return new java.util.Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < tiles.length;
+      }
+
+      @Override
+      public Tuple2<Integer, byte[]> next() {
+        if (next >= tiles.length) {
+          throw new java.util.NoSuchElementException();
+        }
+        int at = next++; // the tile's position in the plan is its key and partition
+        return new Tuple2<>(at, runner.slice(block, blockIndex, tiles[at]));
+      }
+    };
+  }
+
+  /** The slices of the plan's i-th tile to partition i. */
+  static final class TilePartitioner extends org.apache.spark.Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int tiles;
+
+    TilePartitioner(int tiles) {
+      this.tiles = Math.max(1, tiles);
+    }
+
+    @Override
+    public int numPartitions() {
+      return tiles;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (Integer) key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof TilePartitioner p && p.tiles == tiles;
+    }
+
+    @Override
+    public int hashCode() {
+      return tiles;
+    }
+  }
+
+  /** The executor side of whole maps on blocks: assembles the partition's tile from its slices. */
+  static final class AssembleTask extends AbstractFunction2<TaskContext,
+      Iterator<Tuple2<Integer, byte[]>>, TaskOutcome> implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final SlicedTileRunner runner;
+    private final TileSpec[] tiles;
+    private final int blocks;
+    private final TestHooks hooks;
+
+    AssembleTask(SlicedTileRunner runner, TileSpec[] tiles, int blocks, TestHooks hooks) {
+      this.runner = runner;
+      this.tiles = tiles;
+      this.blocks = blocks;
+      this.hooks = hooks;
+    }
+
+    @Override
+    public TaskOutcome apply(TaskContext context, Iterator<Tuple2<Integer, byte[]>> slices) {
+      long start = System.nanoTime();
+      long cpuStart = threadCpuNanos();
+      TileSpec tile = tiles[context.partitionId()];
+      hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
+      java.util.Iterator<byte[]> values = new java.util.Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return slices.hasNext();
+        }
+
+        @Override
+        public byte[] next() {
+          return slices.next()._2();
+        }
+      };
+      byte[] partial = runner.assemble(tile, blocks, values);
+      return new TaskOutcome(new byte[][] {partial}, System.nanoTime() - start,
+          threadCpuNanos() - cpuStart, 0);
     }
   }
 
@@ -548,6 +675,7 @@ public final class SparkEngine {
     private static final long serialVersionUID = 1L;
     private final transient TileMerger merger;
     long taskNanos;
+    long taskCpuNanos;
     long broadcastNanos;
     long mergeNanos;
     int outcomes;
@@ -564,6 +692,7 @@ public final class SparkEngine {
         merger.add(bytes);
       }
       taskNanos += outcome.taskNanos;
+      taskCpuNanos += outcome.taskCpuNanos;
       broadcastNanos += outcome.broadcastNanos;
       outcomes++;
       executorPeakHeap.merge(outcome.executorId, outcome.executorPeakHeap, Math::max);

@@ -3,8 +3,6 @@ package org.nlspark.spark.io;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,7 +16,6 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.nifti.ImageInputs;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
-import org.nlspark.core.io.nifti.NiftiWriter;
 
 /**
  * NIfTI inputs and outputs on any Hadoop file system: the ordering and list rules of core's
@@ -45,7 +42,7 @@ public final class HadoopNiftiFiles {
     Path path = UserPaths.toPath(uri, flag);
     refuseAnalyze(path.getName(), what, null);
     try {
-      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
+      FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
       // an existing path is taken as it is, brackets and all ("run[1]/" is a directory name)
       if (ImageInputs.isGlob(uri) && !exists(fs, path)) {
         FileStatus[] matches = fs.globStatus(path);
@@ -205,7 +202,7 @@ public final class HadoopNiftiFiles {
     for (String entry : ImageInputs.parseList(content, what)) {
       Path resolved = entryPath(parent, entry, what);
       refuseAnalyze(resolved.getName(), "the input list " + what, entry);
-      FileSystem entryFs = HadoopFiles.withoutChecksums(resolved.getFileSystem(fs.getConf()));
+      FileSystem entryFs = NpyInputs.withoutChecksums(resolved.getFileSystem(fs.getConf()));
       checkLocal(entryFs.makeQualified(resolved), "the input list " + what + " (its entry "
           + entry + ")", false);
       FileStatus status;
@@ -252,19 +249,8 @@ public final class HadoopNiftiFiles {
     String what = flag + " " + uri;
     Path path = UserPaths.toPath(uri, flag);
     try {
-      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
-      FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (FileNotFoundException e) {
-        checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
-        throw new InvalidInputException("Cannot read " + what + ": no such file; check the path");
-      }
-      if (status.isDirectory()) {
-        throw new InvalidInputException(
-            "Cannot read " + what + ": it is a directory, not a NIfTI file");
-      }
-      checkLocal(fs.makeQualified(path), what, false);
+      FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
+      FileStatus status = imageStatus(fs, path, what, "");
       FSDataInputStream in = fs.open(path);
       return NiftiReader.open(in, status.getLen(), what);
     } catch (IOException e) {
@@ -278,41 +264,33 @@ public final class HadoopNiftiFiles {
     Path path = UserPaths.toPath(uri, flag);
     refuseAnalyze(path.getName(), what, null);
     try {
-      FileSystem fs = HadoopFiles.withoutChecksums(HadoopFiles.fileSystem(path, conf, flag, uri));
-      FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (FileNotFoundException e) {
-        checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
-        throw new InvalidInputException("Cannot read " + what + ": no such file; check the path");
-      }
-      if (status.isDirectory()) {
-        throw new InvalidInputException("Cannot read " + what + ": it is a directory, not a"
-            + " NIfTI file; name a .nii or .nii.gz file");
-      }
-      checkLocal(fs.makeQualified(path), what, false);
+      FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
+      FileStatus status = imageStatus(fs, path, what, "; name a .nii or .nii.gz file");
       return NiftiMask.read(fs.open(path), status.getLen(), what);
     } catch (IOException e) {
       throw UserPaths.environment(e, "read", flag, uri);
     }
   }
 
-  /** Writes a float32 map ({@link NiftiWriter#writeMap}) to a new file on {@code fs}. */
-  public static void writeMap(FileSystem fs, Path file, NiftiMask mask, float[] values,
-      float outside) {
-    try (OutputStream out = fs.create(file, false)) {
-      NiftiWriter.writeMap(out, mask, values, outside);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+  /**
+   * The status of a NIfTI file about to be opened, after the checks every image input gets: it
+   * exists (else, a dangling link or loop named as such, or the one "no such file"), it is not a
+   * directory ({@code advice} ends that message), and a local file is a regular one.
+   */
+  private static FileStatus imageStatus(FileSystem fs, Path path, String what, String advice)
+      throws IOException {
+    FileStatus status;
+    try {
+      status = fs.getFileStatus(path);
+    } catch (FileNotFoundException e) {
+      checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
+      throw UserPaths.noSuchFile(what);
     }
-  }
-
-  /** Writes the mask as uint8 ({@link NiftiWriter#writeMask}) to a new file on {@code fs}. */
-  public static void writeMask(FileSystem fs, Path file, NiftiMask mask) {
-    try (OutputStream out = fs.create(file, false)) {
-      NiftiWriter.writeMask(out, mask);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+    if (status.isDirectory()) {
+      throw new InvalidInputException(
+          "Cannot read " + what + ": it is a directory, not a NIfTI file" + advice);
     }
+    checkLocal(fs.makeQualified(path), what, false);
+    return status;
   }
 }

@@ -77,8 +77,7 @@ public final class HadoopOpener implements SampleSource.Opener, Serializable {
   }
 
   private static InvalidInputException missing(String path) {
-    return new InvalidInputException("Cannot read " + path + ": no such file; check the path"
-        + " (executors must reach it too: use a shared file system such as hdfs:// on a"
-        + " cluster)");
+    return UserPaths.noSuchFile(path, "check the path (executors must reach it too: use a"
+        + " shared file system such as hdfs:// on a cluster)");
   }
 }

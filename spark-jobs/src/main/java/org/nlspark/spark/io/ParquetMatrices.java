@@ -31,7 +31,8 @@ import org.nlspark.core.data.DataMatrix;
 final class ParquetMatrices {
   private ParquetMatrices() {}
 
-  private record Sample(double[] values, Comparable<Object> key) {}
+  /** One row: its values, its --order-by key (null without one), and where it was read. */
+  private record Sample(double[] values, Comparable<Object> key, String file, long row) {}
 
   static DataMatrix read(Configuration conf, StudyInputs.Source source, String column,
       String orderBy) {
@@ -53,7 +54,8 @@ final class ParquetMatrices {
                 + column + " has " + values.length + " values, but the first row of " + firstFile
                 + " has " + voxels + "; every sample needs the same voxels");
           }
-          samples.add(new Sample(values, orderBy == null ? null : key(g, orderBy, what, row)));
+          samples.add(new Sample(values, orderBy == null ? null : key(g, orderBy, what, row),
+              file, row));
           if ((long) samples.size() * voxels > Integer.MAX_VALUE - 8) {
             throw new ResourceRefusedException("Cannot load " + source.flag + " " + source.uri
                 + " in one JVM: more than " + samples.size() + " samples x " + voxels
@@ -77,12 +79,34 @@ final class ParquetMatrices {
     }
     if (orderBy != null) {
       samples.sort(Comparator.comparing(Sample::key)); // stable: ties keep file and row order
+      requireDistinctKeys(samples, source, orderBy);
     }
     double[] out = new double[samples.size() * voxels];
     for (int i = 0; i < samples.size(); i++) {
       System.arraycopy(samples.get(i).values(), 0, out, i * voxels, voxels);
     }
     return DataMatrix.of(samples.size(), voxels, out, source.flag + " " + source.uri);
+  }
+
+  /**
+   * Two rows with the same key would be ordered by where they happen to lie, which is no order
+   * the user chose: the sample order must be the key's alone. Checked on the sorted rows, where
+   * equal keys are neighbours (the first two rows sharing the smallest such key are named).
+   */
+  private static void requireDistinctKeys(List<Sample> sorted, StudyInputs.Source source,
+      String orderBy) {
+    for (int i = 1; i < sorted.size(); i++) {
+      Sample a = sorted.get(i - 1);
+      Sample b = sorted.get(i);
+      if (a.key().compareTo(b.key()) == 0) {
+        String rows = a.file().equals(b.file())
+            ? "rows " + a.row() + " and " + b.row() + " of " + a.file()
+            : "row " + a.row() + " of " + a.file() + " and row " + b.row() + " of " + b.file();
+        throw new InvalidInputException("Cannot order " + source.flag + " " + source.uri
+            + " by " + orderBy + ": key " + a.key() + " appears in " + rows + "; give each row"
+            + " its own key");
+      }
+    }
   }
 
   private static int field(Group g, String column, String what, String flag) {
@@ -179,7 +203,7 @@ final class ParquetMatrices {
     }
     if (g.getFieldRepetitionCount(idx) == 0) {
       throw new InvalidInputException("Cannot order " + what + " by " + orderBy + ": row " + row
-          + " has no value (null) there");
+          + " has no key (null); give each row its own key");
     }
     PrimitiveType p = type.asPrimitiveType();
     Comparable c;
@@ -206,6 +230,11 @@ final class ParquetMatrices {
       default:
         throw new InvalidInputException("Cannot order " + what + " by " + orderBy + ": its type "
             + p.getPrimitiveTypeName() + " has no order nlspark knows; use a number or string");
+    }
+    if (c instanceof Double && ((Double) c).isNaN()) {
+      // NaN sorts after every number in Java but is no position the user gave
+      throw new InvalidInputException("Cannot order " + what + " by " + orderBy + ": row " + row
+          + " has no key (NaN); give each row its own key");
     }
     return c;
   }

@@ -147,11 +147,12 @@ public final class ParquetSamples implements SampleSource {
 
   /**
    * The same rows in the order of their {@code --order-by} keys ({@code keys}: every row's, in
-   * file then row order): a stable sort, so ties keep file and row order, as {@link
-   * ParquetMatrices} sorts them. Each split still reads one file; its rows go to their ranks.
+   * file then row order), sorted as {@link ParquetMatrices} sorts them; two rows with one key
+   * are refused as there (exit 2, naming both). Each split still reads one file; its rows go to
+   * their ranks.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  public ParquetSamples orderedBy(List<Object> keys) {
+  public ParquetSamples orderedBy(List<Object> keys, String orderBy) {
     int n = samples();
     if (keys.size() != n) {
       throw new InvalidInputException("Cannot order " + name + ": its files now hold "
@@ -165,8 +166,27 @@ public final class ParquetSamples implements SampleSource {
     int[] ranks = new int[n];
     for (int k = 0; k < n; k++) {
       ranks[order[k]] = k;
+      // two rows with one key would be ordered by where they lie, no order the user chose
+      if (k > 0 && ((Comparable) keys.get(order[k - 1])).compareTo(keys.get(order[k])) == 0) {
+        int a = order[k - 1];
+        int b = order[k];
+        String fa = files[fileOf(a)];
+        String fb = files[fileOf(b)];
+        long ra = a - firstRow[fileOf(a)];
+        long rb = b - firstRow[fileOf(b)];
+        String rows = fa.equals(fb) ? "rows " + ra + " and " + rb + " of " + fa
+            : "row " + ra + " of " + fa + " and row " + rb + " of " + fb;
+        throw new InvalidInputException("Cannot order " + name + " by " + orderBy + ": key "
+            + keys.get(a) + " appears in " + rows + "; give each row its own key");
+      }
     }
     return new ParquetSamples(name, files, firstRow, voxels, column, float32, ranks);
+  }
+
+  /** The file (index among the non-empty files) of sample {@code row} in file then row order. */
+  private int fileOf(int row) {
+    int i = java.util.Arrays.binarySearch(firstRow, row);
+    return i >= 0 ? i : -i - 2;
   }
 
   /** The primitive type of the column's elements, or null when it is no array of numbers. */

@@ -124,7 +124,7 @@ public final class SeriesInputs {
    */
   public Series read(Configuration conf) {
     if (images == null) {
-      throw new IllegalStateException("[BUG] an .npy series is read by HadoopFiles.readNpy");
+      throw new IllegalStateException("[BUG] an .npy series is read by NpyInputs.readNpy");
     }
     return read(conf, givenMask != null ? givenMask
         : images.defaultMask(new HadoopOpener(conf)));
@@ -136,7 +136,7 @@ public final class SeriesInputs {
    */
   public Series read(Configuration conf, NiftiMask mask) {
     if (images == null) {
-      throw new IllegalStateException("[BUG] an .npy series is read by HadoopFiles.readNpy");
+      throw new IllegalStateException("[BUG] an .npy series is read by NpyInputs.readNpy");
     }
     HadoopOpener opener = new HadoopOpener(conf);
     long values = images.values(mask);
@@ -146,20 +146,16 @@ public final class SeriesInputs {
   }
 
   private void requireHeap(long bytes, NiftiMask mask) {
-    if (bytes <= HadoopFiles.freeHeap()) {
+    if (HeapCheck.fits(bytes)) {
       return;
     }
-    System.gc(); // what looked used may be garbage; decide on what a collection leaves
-    long free = HadoopFiles.freeHeap();
-    if (bytes <= free) {
-      return;
-    }
+    long free = HeapCheck.free();
     throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s %s: %d"
         + " subjects x %d time points x %d mask voxels need %s as float64 values, but only %s"
         + " of the %s Java heap is free; give nlspark more memory (NLSPARK_JAVA_OPTS=-Xmx<size>"
         + " for bin/nlspark, --driver-memory under spark-submit) or a smaller --mask", flag,
-        uri, images.subjects(), images.timepoints(), mask.count(), HadoopFiles.bytes(bytes),
-        HadoopFiles.bytes(free), HadoopFiles.bytes(Runtime.getRuntime().maxMemory())));
+        uri, images.subjects(), images.timepoints(), mask.count(), HeapCheck.format(bytes),
+        HeapCheck.format(free), HeapCheck.format(Runtime.getRuntime().maxMemory())));
   }
 
   /** The URIs the user named, for the rule that --overwrite never replaces an input. */

@@ -184,7 +184,7 @@ public final class StudyInputs implements Serializable {
   static List<String> parquetFiles(Configuration conf, String uri, String flag) {
     Path path = UserPaths.toPath(uri, flag);
     try {
-      FileSystem fs = HadoopFiles.fileSystem(path, conf, flag, uri);
+      FileSystem fs = UserPaths.fileSystem(path, conf, flag, uri);
       if (!fs.exists(path)) {
         return null; // the NIfTI rules name what is missing
       }
@@ -337,7 +337,7 @@ public final class StudyInputs implements Serializable {
   }
 
   private DataMatrix readMatrix(Configuration conf, Source s) {
-    return s.format == Format.NPY ? HadoopFiles.readMatrix(conf, s.uri, s.flag)
+    return s.format == Format.NPY ? NpyInputs.readMatrix(conf, s.uri, s.flag)
         : ParquetMatrices.read(conf, s, column, orderBy);
   }
 }

@@ -14,14 +14,17 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
+import org.nlspark.spark.errors.OpenFileLimit;
 
 /**
  * Turns the paths users type into Hadoop paths, and the file-system errors of their environment
- * into exit 2 (theirs to fix) or exit 3 (a resource refused) with a message naming the flag.
+ * into exit 2 (theirs to fix) or exit 3 (a resource refused: a full disk, the open-file limit)
+ * with a message naming the flag.
  */
 public final class UserPaths {
   private UserPaths() {}
@@ -57,13 +60,13 @@ public final class UserPaths {
   }
 
   /** Whether {@code path} (qualified or not) names the local file system. */
-  static boolean isLocal(Path path) {
+  public static boolean isLocal(Path path) {
     String scheme = path.toUri().getScheme();
     return scheme == null || scheme.equals("file");
   }
 
   /** The local file of a local Hadoop path. */
-  static java.nio.file.Path localFile(Path path) {
+  public static java.nio.file.Path localFile(Path path) {
     return java.nio.file.Paths.get(path.toUri().getPath());
   }
 
@@ -71,7 +74,7 @@ public final class UserPaths {
    * The file system of a path; a scheme with no file system on the class path (gs:, s3a:
    * without their connector jars) is the user's to fix (exit 2), blamed on {@code flag}.
    */
-  static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri) {
+  public static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri) {
     String scheme = path.toUri().getScheme();
     try {
       return path.getFileSystem(conf);
@@ -130,8 +133,7 @@ public final class UserPaths {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is a symbolic link to a file that does not exist; fix the link or the path");
       }
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": no such file; check the path");
+      throw noSuchFile(flag + " " + uri);
     } catch (IOException e) {
       throw environment(e, "read", flag, uri);
     }
@@ -154,7 +156,7 @@ public final class UserPaths {
    * The error a user sees for a failed file-system operation: environment problems are exit 2
    * or 3 with what to do; anything unrecognised stays an I/O error (exit 1).
    */
-  static RuntimeException environment(IOException e, String verb, String flag, String uri) {
+  public static RuntimeException environment(IOException e, String verb, String flag, String uri) {
     return environment(e, "Cannot " + verb + " " + flag + " " + uri + ": ");
   }
 
@@ -164,9 +166,12 @@ public final class UserPaths {
   }
 
   /** {@link #environment(IOException, String, String, String)} after a ready prefix. */
-  static RuntimeException environment(IOException e, String what) {
+  public static RuntimeException environment(IOException e, String what) {
     String reason = reason(e);
     String lower = reason.toLowerCase(Locale.ROOT);
+    if (OpenFileLimit.isEmfile(reason) || OpenFileLimit.causedBy(e)) {
+      return OpenFileLimit.refusal(what, e); // ulimit -n: exit 3, whichever call ran out
+    }
     if (lower.contains("no space left") || lower.contains("disk quota exceeded")
         || lower.contains("quota exceeded") || lower.contains("file too large")) {
       return new ResourceRefusedException(what + "the file system is full (" + reason
@@ -219,5 +224,30 @@ public final class UserPaths {
     }
     String m = e.getMessage();
     return m == null ? e.getClass().getSimpleName() : m;
+  }
+
+  /** Hadoop's local streams report a failed write (disk full) as an Error around it. */
+  public static IOException ioCause(Throwable e) {
+    return e.getCause() instanceof IOException ? (IOException) e.getCause()
+        : new IOException(String.valueOf(e.getMessage()), e);
+  }
+
+  /** The one message for an input that is not there: "Cannot read WHAT: no such file; ...". */
+  public static InvalidInputException noSuchFile(String what) {
+    return noSuchFile(what, "check the path");
+  }
+
+  /** {@link #noSuchFile(String)} with the advice that fits the input in place of the default. */
+  public static InvalidInputException noSuchFile(String what, String advice) {
+    return new InvalidInputException("Cannot read " + what + ": no such file; " + advice);
+  }
+
+  /** The one way inputs are looked up: the file's status, or {@link #noSuchFile(String)}. */
+  public static FileStatus status(FileSystem fs, Path path, String what) throws IOException {
+    try {
+      return fs.getFileStatus(path);
+    } catch (java.io.FileNotFoundException e) {
+      throw noSuchFile(what);
+    }
   }
 }

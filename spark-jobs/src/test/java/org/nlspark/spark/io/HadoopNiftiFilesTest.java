@@ -93,13 +93,13 @@ class HadoopNiftiFilesTest {
     FileSystem fs = FileSystem.getLocal(conf).getRawFileSystem();
     NiftiMask m = mask();
     org.apache.hadoop.fs.Path maskFile = new org.apache.hadoop.fs.Path(uri(dir) + "mask.nii.gz");
-    HadoopNiftiFiles.writeMask(fs, maskFile, m);
+    writeMask(fs, maskFile, m);
     NiftiMask back = HadoopNiftiFiles.readMask(conf, maskFile.toString(), "--mask");
     assertThat(back.count()).isEqualTo(m.count());
     org.apache.hadoop.fs.Path map = new org.apache.hadoop.fs.Path(uri(dir) + "t.nii.gz");
     float[] values = new float[m.count()];
     values[3] = 2.5f;
-    HadoopNiftiFiles.writeMap(fs, map, back, values, 1f);
+    writeMap(fs, map, back, values, 1f);
     try (NiftiReader r = HadoopNiftiFiles.open(conf, map.toString(), "t")) {
       float[] v = new float[12];
       r.readVolume(v);
@@ -228,5 +228,25 @@ class HadoopNiftiFilesTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("Cannot read the input list --input " + dir.resolve("list2.txt")
             + ": it names scan.img, .hdr/.img pairs");
+  }
+
+  // The runs write NIfTI maps through the output directory (NiftiOutputs); the tests write
+  // their inputs straight to a Hadoop file system.
+
+  private static void writeMap(FileSystem fs, org.apache.hadoop.fs.Path file, NiftiMask mask,
+      float[] values, float outside) {
+    try (java.io.OutputStream out = fs.create(file, false)) {
+      NiftiWriter.writeMap(out, mask, values, outside);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void writeMask(FileSystem fs, org.apache.hadoop.fs.Path file, NiftiMask mask) {
+    try (java.io.OutputStream out = fs.create(file, false)) {
+      NiftiWriter.writeMask(out, mask);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot write " + file + ": " + e.getMessage(), e);
+    }
   }
 }

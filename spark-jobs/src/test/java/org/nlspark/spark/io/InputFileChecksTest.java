@@ -30,7 +30,7 @@ class InputFileChecksTest {
     Path fifo = tmp.resolve("x.npy");
     assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), () ->
-        assertThatThrownBy(() -> HadoopFiles.readMatrix(conf, fifo.toString(), "--input"))
+        assertThatThrownBy(() -> NpyInputs.readMatrix(conf, fifo.toString(), "--input"))
             .isInstanceOf(InvalidInputException.class)
             .hasMessageContaining("--input").hasMessageContaining("not a regular file"));
   }
@@ -39,7 +39,7 @@ class InputFileChecksTest {
   void aSymlinkLoopIsNamedAsSuch() throws IOException {
     Path loop = Files.createSymbolicLink(tmp.resolve("a.npy"), tmp.resolve("b.npy"));
     Files.createSymbolicLink(tmp.resolve("b.npy"), loop);
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, loop.toString(), "--target"))
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, loop.toString(), "--target"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--target").hasMessageContaining("symlink loop");
   }
@@ -47,15 +47,15 @@ class InputFileChecksTest {
   @Test
   void aDanglingLinkAndAMissingFileAreTold() throws IOException {
     Path dangling = Files.createSymbolicLink(tmp.resolve("d.npy"), tmp.resolve("gone.npy"));
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, dangling.toString(), "--input2"))
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, dangling.toString(), "--input2"))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("does not exist");
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, tmp.resolve("no.npy").toString(),
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, tmp.resolve("no.npy").toString(),
         "--input")).isInstanceOf(InvalidInputException.class).hasMessageContaining("no such file");
   }
 
   @Test
   void aDirectoryIsNotAnNpy() {
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, tmp.toString(), "--input"))
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, tmp.toString(), "--input"))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("directory");
   }
 
@@ -85,7 +85,7 @@ class InputFileChecksTest {
       f.setLength(header.length + rows * cols * 8); // sparse: nothing is written
     }
     long t0 = System.nanoTime();
-    assertThatThrownBy(() -> HadoopFiles.readMatrix(conf, big.toString(), "--input"))
+    assertThatThrownBy(() -> NpyInputs.readMatrix(conf, big.toString(), "--input"))
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageContaining("(" + rows + ", " + cols + ")")
         .hasMessageContaining("-Xmx");
@@ -96,23 +96,23 @@ class InputFileChecksTest {
   void aColonInAnInputNameIsJustACharacter() {
     Path p = tmp.resolve("scan:1.npy");
     NpyWriter.writeFloat64(p, new long[] {2, 3}, new double[] {1, 2, 3, 4, 5, 6});
-    assertThat(HadoopFiles.readMatrix(conf, p.toString(), "--input").rows()).isEqualTo(2);
+    assertThat(NpyInputs.readMatrix(conf, p.toString(), "--input").rows()).isEqualTo(2);
     Path relative = Path.of("").toAbsolutePath().relativize(p);
-    assertThat(HadoopFiles.readMatrix(conf, relative.toString(), "--input").rows()).isEqualTo(2);
+    assertThat(NpyInputs.readMatrix(conf, relative.toString(), "--input").rows()).isEqualTo(2);
   }
 
   @Test
   void anUnknownSchemeIsBlamedOnItsOwnFlag() {
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, "nosuch://b/y.npy", "--target"))
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, "nosuch://b/y.npy", "--target"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--target nosuch://b/y.npy").hasMessageContaining("'nosuch'");
   }
 
   @Test
   void aMissingConnectorNamesTheJar() {
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, "s3a://bucket/y.npy", "--input"))
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, "s3a://bucket/y.npy", "--input"))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("hadoop-aws");
-    assertThatThrownBy(() -> HadoopFiles.readVector(conf, "gs://bucket/y.npy", "--input"))
+    assertThatThrownBy(() -> NpyInputs.readVector(conf, "gs://bucket/y.npy", "--input"))
         .isInstanceOf(InvalidInputException.class).hasMessageContaining("gcs-connector");
   }
 
@@ -122,7 +122,7 @@ class InputFileChecksTest {
     fast.setInt("ipc.client.connect.max.retries", 0);
     fast.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
-        assertThatThrownBy(() -> HadoopFiles.readVector(fast, "hdfs://127.0.0.1:1/y.npy",
+        assertThatThrownBy(() -> NpyInputs.readVector(fast, "hdfs://127.0.0.1:1/y.npy",
             "--input")).isInstanceOf(InvalidInputException.class)
             .hasMessageContaining("connection refused"));
   }

@@ -1,14 +1,12 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -16,195 +14,24 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
-import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.io.Json;
-import org.nlspark.core.io.NpyArray;
-import org.nlspark.core.io.NpyHeader;
-import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.result.Output;
 import org.nlspark.spark.conf.TestHooks;
+import org.nlspark.spark.io.HeapCheck;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.io.UserPaths;
 
 /**
- * Reads inputs and writes output directories on any Hadoop file system (file:, hdfs:, gs:, s3a:,
- * dbfs:). Parsing and validation of {@code .npy} are core's {@link NpyReader}; this class only
- * opens streams, after checking what can be checked without reading: that an input is a regular
- * file (a FIFO would block forever) and that its header's size fits the heap.
- *
- * <p>Output directories follow DESIGN §6; see {@link OutputDir}.
+ * Output directories on any Hadoop file system (file:, hdfs:, gs:, s3a:, dbfs:), following
+ * DESIGN §6; see {@link OutputDir}. Inputs are read by the {@code io} package.
  */
-public final class HadoopFiles {
-  private HadoopFiles() {}
-
-  /** Reads a 2-D (n_samples, n_voxels) array as a DataMatrix; {@code flag} names it in messages. */
-  public static DataMatrix readMatrix(Configuration conf, String uri, String flag) {
-    NpyArray a = readNpy(conf, uri, flag, 2);
-    long rows = a.shape()[0];
-    long cols = a.shape()[1];
-    return DataMatrix.of((int) rows, (int) cols, a.data(), flag + " " + uri);
-  }
-
-  /** Reads a 1-D (n_samples,) array. */
-  public static double[] readVector(Configuration conf, String uri, String flag) {
-    return readNpy(conf, uri, flag, 1).data();
-  }
-
-  /**
-   * Opens {@code uri} and hands the stream and file length to core's reader. Refused before
-   * opening: a missing file, a directory, a FIFO/device/socket ("not a regular file"), a
-   * symlink loop; refused from the header before the data is read: an array larger than the
-   * free heap (exit 3).
-   */
-  public static NpyArray readNpy(Configuration conf, String uri, String flag, int expectedRank) {
-    Path path = UserPaths.toPath(uri, flag);
-    // Inputs come from numpy, without Hadoop's .crc side files (whose names a colon breaks).
-    FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
-    try {
-      FileStatus status = npyStatus(fs, path, uri, flag);
-      String name = flag + " " + uri;
-      try (FSDataInputStream in = fs.open(path)) {
-        NpyHeader header = NpyHeader.parse(in, name);
-        checkFitsHeap(header, status.getLen(), name);
-        in.seek(0);
-        return NpyReader.read(in, status.getLen(), name, expectedRank);
-      }
-    } catch (IOException e) {
-      throw UserPaths.environment(e, "read", flag, uri);
-    } catch (UncheckedIOException e) {
-      throw UserPaths.environment(e.getCause(), "read", flag, uri);
-    } catch (org.apache.hadoop.fs.FSError e) {
-      throw UserPaths.environment(OutputDir.ioCause(e), "read", flag, uri);
-    }
-  }
-
-  /**
-   * The checks of an {@code .npy} input that need no byte of it: it exists, is a regular file
-   * (not a directory, FIFO or device), and its path is usable. Readers of row ranges run these
-   * on the driver before describing the file, so their messages are those of {@link #readNpy}.
-   */
-  public static void checkNpyInput(Configuration conf, String uri, String flag) {
-    Path path = UserPaths.toPath(uri, flag);
-    FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, flag, uri));
-    try {
-      npyStatus(fs, path, uri, flag);
-    } catch (IOException e) {
-      throw UserPaths.environment(e, "read", flag, uri);
-    }
-  }
-
-  private static FileStatus npyStatus(FileSystem fs, Path path, String uri, String flag)
-      throws IOException {
-    if (UserPaths.isLocal(fs.makeQualified(path))) {
-      UserPaths.checkLocalInput(UserPaths.localFile(fs.makeQualified(path)), flag, uri);
-    }
-    FileStatus status;
-    try {
-      status = fs.getFileStatus(path);
-    } catch (java.io.FileNotFoundException e) {
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": no such file; check the path");
-    }
-    if (status.isDirectory()) {
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": it is a directory, not an .npy file");
-    }
-    if (!status.isFile()) {
-      throw new InvalidInputException("Cannot read " + flag + " " + uri
-          + ": it is not a regular file");
-    }
-    return status;
-  }
-
-  /**
-   * The column count (voxels) an {@code .npy} header declares, read without the data, for
-   * sizing outputs before the computation; -1 for anything that is not a readable 2-D
-   * {@code .npy} (the run's own reading reports those).
-   */
-  public static long npyColumns(Configuration conf, String uri) {
-    if (uri == null || !uri.endsWith(".npy")) {
-      return -1;
-    }
-    try {
-      Path path = new Path(uri);
-      FileSystem fs = withoutChecksums(path.getFileSystem(conf));
-      Path qualified = fs.makeQualified(path);
-      // A FIFO would block the open: only regular files are peeked at.
-      if (UserPaths.isLocal(qualified)
-          && !java.nio.file.Files.isRegularFile(UserPaths.localFile(qualified))) {
-        return -1;
-      }
-      FileStatus status = fs.getFileStatus(path);
-      if (!status.isFile()) {
-        return -1;
-      }
-      try (FSDataInputStream in = fs.open(path)) {
-        long[] shape = NpyHeader.parse(in, uri).shape();
-        return shape.length == 2 ? shape[1] : -1;
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-  }
-
-  /**
-   * Refuses (exit 3) an array whose values, held as float64, would not fit the heap that is
-   * free now, so the refusal comes from the header and not from an OutOfMemoryError halfway
-   * through the data. A header that does not match the file's size is left to core's reader,
-   * whose message says "truncated or corrupt".
-   */
-  static void checkFitsHeap(NpyHeader header, long fileSize, String name) {
-    long count = header.elementCount();
-    long onDisk = fileSize - header.dataOffset();
-    if (count <= 0 || onDisk <= 0 || onDisk % count != 0
-        || (onDisk / count != 4 && onDisk / count != 8)) {
-      return;
-    }
-    long needed = count > Long.MAX_VALUE / 8 ? Long.MAX_VALUE : count * 8;
-    if (needed <= freeHeap()) {
-      return;
-    }
-    System.gc(); // what looked used may be garbage; decide on what a collection leaves
-    long free = freeHeap();
-    if (needed <= free) {
-      return;
-    }
-    throw new ResourceRefusedException(String.format(Locale.ROOT, "Cannot read %s: its header"
-        + " declares shape %s, which needs %s as float64 values, but only %s of the %s Java heap"
-        + " is free; give nlspark more memory (NLSPARK_JAVA_OPTS=-Xmx<size> for bin/nlspark,"
-        + " --driver-memory under spark-submit) or split the input", name,
-        NpyHeader.formatShape(header.shape()), bytes(needed), bytes(free),
-        bytes(Runtime.getRuntime().maxMemory())));
-  }
-
-  static long freeHeap() {
-    Runtime r = Runtime.getRuntime();
-    return r.maxMemory() - (r.totalMemory() - r.freeMemory());
-  }
-
-  static String bytes(long n) {
-    if (n >= 1L << 30) {
-      return String.format(Locale.ROOT, "%.1f GiB", n / (double) (1L << 30));
-    }
-    return String.format(Locale.ROOT, "%.1f MiB", n / (double) (1L << 20));
-  }
-
-  /**
-   * The file system of a path; a scheme with no file system on the class path (gs:, s3a:
-   * without their connector jars) is the user's to fix (exit 2), not an internal error.
-   */
-  static FileSystem fileSystem(Path path, Configuration conf, String flag, String uri) {
-    return UserPaths.fileSystem(path, conf, flag, uri);
-  }
-
-  /** The local file system without its .crc side files (outputs are read by numpy, not Hadoop). */
-  static FileSystem withoutChecksums(FileSystem fs) {
-    return fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRawFileSystem() : fs;
-  }
+public final class HadoopOutput {
+  private HadoopOutput() {}
 
   /**
    * An output directory being written (DESIGN §6). The directory itself is never renamed or
@@ -437,7 +264,8 @@ public final class HadoopFiles {
       }
       if (usable < expectedBytes) {
         throw new ResourceRefusedException("Cannot write --output " + uri + ": the results need"
-            + " about " + bytes(expectedBytes) + " but its file system has " + bytes(usable)
+            + " about " + HeapCheck.format(expectedBytes) + " but its file system has "
+            + HeapCheck.format(usable)
             + " free; free space or choose another directory");
       }
     }
@@ -477,20 +305,13 @@ public final class HadoopFiles {
     }
 
     public synchronized void writeNpy(String fileName, long[] shape, double[] values) {
-      Path temp = newTemp(fileName);
-      boolean first = fileCount == 1;
-      try (OutputStream out = fs.create(temp, false)) {
+      boolean first = fileCount == 0;
+      writeStream(fileName, out -> {
         if (first) {
           pause("first-write");
         }
         NpyWriter.writeFloat64(out, shape, values);
-      } catch (IOException e) {
-        throw failedWrite(temp, fileName, e);
-      } catch (UncheckedIOException e) {
-        throw failedWrite(temp, fileName, e.getCause());
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw failedWrite(temp, fileName, ioCause(e));
-      }
+      });
     }
 
     /**
@@ -510,33 +331,17 @@ public final class HadoopFiles {
 
     /** Writes bytes as they are (a list file, a text), like {@link #writeNiftiMap}. */
     public void writeBytes(String fileName, byte[] bytes) {
-      writeStream(fileName, out -> {
-        try {
-          out.write(bytes);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      writeStream(fileName, out -> out.write(bytes));
     }
 
-    private synchronized void writeStream(String fileName,
-        java.util.function.Consumer<OutputStream> body) {
+    /** Writes one file under a temporary name ({@link AtomicFile}); {@link #commit} renames it. */
+    private synchronized void writeStream(String fileName, AtomicFile.Body body) {
       Path temp = newTemp(fileName);
-      try (OutputStream out = fs.create(temp, false)) {
-        body.accept(out);
+      try {
+        AtomicFile.writeTemp(fs, temp, body);
       } catch (IOException e) {
         throw failedWrite(temp, fileName, e);
-      } catch (UncheckedIOException e) {
-        throw failedWrite(temp, fileName, e.getCause());
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw failedWrite(temp, fileName, ioCause(e));
       }
-    }
-
-    /** Hadoop's local streams report a failed write (disk full) as an Error around it. */
-    static IOException ioCause(Throwable e) {
-      return e.getCause() instanceof IOException ? (IOException) e.getCause()
-          : new IOException(String.valueOf(e.getMessage()), e);
     }
 
     /** Kept until {@link #commit}, where summary.json gains the list of files written. */
@@ -608,12 +413,11 @@ public final class HadoopFiles {
           value = OutputFormat.marked(value); // how a later run knows the directory is nlspark's
         }
         Path temp = newTempForJson(e.getKey());
-        try (OutputStream out = fs.create(temp, false)) {
-          out.write((Json.write(value) + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] text = (Json.write(value) + "\n").getBytes(StandardCharsets.UTF_8);
+        try {
+          AtomicFile.writeTemp(fs, temp, out -> out.write(text));
         } catch (IOException ex) {
           throw failedWrite(temp, e.getKey(), ex);
-        } catch (org.apache.hadoop.fs.FSError ex) {
-          throw failedWrite(temp, e.getKey(), ioCause(ex));
         }
       }
       OutputJournal journal = new OutputJournal();
@@ -637,7 +441,7 @@ public final class HadoopFiles {
         throw failedWrite(new Path(dir, OutputJournal.NAME + ".none"), OutputJournal.NAME, e);
       } catch (org.apache.hadoop.fs.FSError e) {
         throw failedWrite(new Path(dir, OutputJournal.NAME + ".none"), OutputJournal.NAME,
-            ioCause(e));
+            UserPaths.ioCause(e));
       }
       try {
         journal.complete(fs, dir, () -> pause("between-renames"));
@@ -804,7 +608,8 @@ public final class HadoopFiles {
 
     static Target of(Configuration conf, String uri, String... inputs) {
       Path path = UserPaths.toPath(uri, "--output");
-      FileSystem fs = withoutChecksums(UserPaths.fileSystem(path, conf, "--output", uri));
+      FileSystem fs = NpyInputs.withoutChecksums(
+          UserPaths.fileSystem(path, conf, "--output", uri));
       Path qualified = fs.makeQualified(path);
       if (qualified.getParent() == null) {
         throw new InvalidInputException("Cannot write --output " + uri

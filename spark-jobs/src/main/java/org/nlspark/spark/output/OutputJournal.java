@@ -1,14 +1,14 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.spark.io.UserPaths;
 
 /**
  * The renames that put a run's finished files in place, written to {@value #NAME} in the output
@@ -43,16 +43,13 @@ final class OutputJournal {
     }
     b.append("end\n");
     Path tmp = new Path(dir, OutputDirNames.TEMP_PREFIX + runId + "-journal");
-    try (OutputStream out = fs.create(tmp, false)) {
+    AtomicFile.writeTemp(fs, tmp, out -> {
       out.write(b.toString().getBytes(StandardCharsets.UTF_8));
       if (out instanceof org.apache.hadoop.fs.Syncable) {
         ((org.apache.hadoop.fs.Syncable) out).hsync();
       }
-    }
-    if (!fs.rename(tmp, new Path(dir, NAME))) {
-      fs.delete(tmp, false);
-      throw new IOException("rename of " + tmp + " to " + NAME + " failed");
-    }
+    });
+    AtomicFile.rename(fs, tmp, new Path(dir, NAME));
   }
 
   /** Reads {@code dir}'s journal, or null when there is none. */

@@ -1,4 +1,4 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,6 +10,8 @@ import org.apache.hadoop.fs.Path;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.result.Output;
+import org.nlspark.spark.io.StudyInputs;
+import org.nlspark.spark.io.UserPaths;
 
 /**
  * Which outputs of a run on a grid are also written as {@code NAME.nii.gz} maps (DESIGN §8),
@@ -69,7 +71,7 @@ public final class NiftiOutputs {
    * Writes the report's maps (and a computed mask) into {@code out}, prefixed by {@code prefix}
    * ("" or "sub/").
    */
-  public static void write(HadoopFiles.OutputDir out, String prefix, RunReport report) {
+  public static void write(HadoopOutput.OutputDir out, String prefix, RunReport report) {
     NiftiMask mask = report.mask();
     if (mask == null) {
       return;

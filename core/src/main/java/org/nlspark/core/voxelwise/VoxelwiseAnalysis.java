@@ -1,4 +1,4 @@
-package org.nlspark.core.engine;
+package org.nlspark.core.voxelwise;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
@@ -40,7 +40,7 @@ import org.nlspark.core.tile.TileSpec;
  * written; the scheduler then resolves the budget, runs the bootstrap preflight
  * ({@link #preflight}) and plans the tiles, before any tile runs.
  */
-public final class PreparedJob implements TileAnalysis {
+public final class VoxelwiseAnalysis implements TileAnalysis {
   public final JobSpec spec;
   public final JobInputs inputs;
   public final Backend backend;
@@ -49,7 +49,7 @@ public final class PreparedJob implements TileAnalysis {
   /** Tiles that may hold a replicate window at once (sets the preflight's window). */
   private final int workers;
 
-  private PreparedJob(JobSpec spec, JobInputs inputs, Backend backend, ResamplingPlan resampling,
+  private VoxelwiseAnalysis(JobSpec spec, JobInputs inputs, Backend backend, ResamplingPlan resampling,
       Grid grid, int workers) {
     this.spec = spec;
     this.inputs = inputs;
@@ -59,26 +59,34 @@ public final class PreparedJob implements TileAnalysis {
     this.workers = workers;
   }
 
-  public static PreparedJob prepare(JobSpec spec, JobInputs inputs, int workers) {
+  public static VoxelwiseAnalysis prepare(JobSpec spec, JobInputs inputs, int workers) {
     return prepare(spec, inputs, workers, Grid.DEFAULT, GpuProbes.system());
   }
 
-  public static PreparedJob prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid) {
+  public static VoxelwiseAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid) {
     return prepare(spec, inputs, workers, grid, GpuProbes.system());
   }
 
   /**
    * @param workers tiles that may hold a replicate window at once (sets the preflight's window)
    */
-  public static PreparedJob prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
+  public static VoxelwiseAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       GpuProbe gpu) {
     inputs.validate(spec.analysis());
     MemoryBudget.checkExplicit(spec.memoryBudgetGb());
-    Backend backend = resolveBackend(spec.backend(), inputs, spec.replicates(), gpu);
+    boolean nullTails = spec.tailApproximation() && spec.analysis() != Analysis.BOOTSTRAP;
+    // auto stays on the CPU, which keeps the per-voxel null tails; an explicit gpu is refused
+    Backend backend = resolveBackend(nullTails && "auto".equals(spec.backend()) ? "cpu"
+        : spec.backend(), inputs, spec.replicates(), gpu);
+    if (backend.kind() == BackendKind.GPU && nullTails) {
+      throw new org.nlspark.core.InvalidInputException("Cannot run --tail-approximation on the"
+          + " GPU backend: the per-voxel null tails of the uncorrected p are kept by the CPU"
+          + " tiles only; use --backend cpu");
+    }
     if (backend.kind() == BackendKind.GPU && !spec.precisionExplicit()) {
       spec = spec.toBuilder().precision(Precision.FLOAT32).build(); // float32 by default on GPU
     }
-    return new PreparedJob(spec, inputs, backend, ResamplingPlan.forJob(spec, inputs),
+    return new VoxelwiseAnalysis(spec, inputs, backend, ResamplingPlan.forJob(spec, inputs),
         grid == null ? Grid.DEFAULT : grid, workers);
   }
 

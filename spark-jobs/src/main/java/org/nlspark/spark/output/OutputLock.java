@@ -1,4 +1,4 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.spark.io.UserPaths;
 
 /**
  * The lock of one output directory: a file {@value #NAME} created exclusively, holding the

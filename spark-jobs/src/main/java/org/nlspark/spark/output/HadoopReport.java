@@ -1,7 +1,6 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -12,6 +11,8 @@ import org.nlspark.core.io.Json;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.report.Report;
 import org.nlspark.report.ReportFiles;
+import org.nlspark.spark.io.NpyInputs;
+import org.nlspark.spark.io.UserPaths;
 
 /**
  * report.html of a finished output directory on any Hadoop file system. It is written after
@@ -27,7 +28,7 @@ public final class HadoopReport {
   /** The directory's files, read through Hadoop. */
   public static ReportFiles files(Configuration conf, String dir) {
     Path root = UserPaths.toPath(dir, "DIR");
-    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     return new ReportFiles() {
       @Override
       public String location() {
@@ -50,7 +51,24 @@ public final class HadoopReport {
         if (!p.isAbsolute() && p.toUri().getScheme() == null) {
           p = new Path(root, path);
         }
-        return readAll(p.getFileSystem(conf), p);
+        // raw local reads: the checksummed one builds a ".name.crc" sibling, which a colon in
+        // the name (ma:sk.nii.gz) makes an invalid URI
+        return readAll(NpyInputs.withoutChecksums(p.getFileSystem(conf)), p);
+      }
+
+      @Override
+      public java.util.List<String> subdirectories() throws IOException {
+        if (!fs.exists(root) || !fs.getFileStatus(root).isDirectory()) {
+          return java.util.List.of();
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(root)) {
+          if (s.isDirectory()) {
+            names.add(s.getPath().getName());
+          }
+        }
+        java.util.Collections.sort(names);
+        return names;
       }
     };
   }
@@ -80,8 +98,8 @@ public final class HadoopReport {
       FileSystem ufs = UserPaths.fileSystem(u, conf, "--underlay", underlay);
       try {
         if (!ufs.isFile(u)) {
-          throw new org.nlspark.core.InvalidInputException("Cannot read the underlay "
-              + underlay + ": no such file; give --underlay a 3-D NIfTI on the run's grid");
+          throw UserPaths.noSuchFile("the underlay " + underlay,
+              "give --underlay a 3-D NIfTI on the run's grid");
         }
         long size = ufs.getFileStatus(u).getLen();
         if (size > MAX_READ) {
@@ -97,32 +115,15 @@ public final class HadoopReport {
       }
     }
     String html = Report.render(files(conf, dir), under, underlay);
-    HadoopFiles.OutputDir.pause("report");
+    HadoopOutput.OutputDir.pause("report");
     Path root = UserPaths.toPath(dir, "DIR");
-    FileSystem fs = HadoopFiles.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
+    FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
     Path target = new Path(root, Report.FILE);
     Path temp = new Path(root, Report.TEMP_PREFIX + ProcessHandle.current().pid() + "-"
         + System.nanoTime());
     try {
-      try {
-        try (OutputStream out = fs.create(temp, false)) {
-          out.write(html.getBytes(StandardCharsets.UTF_8));
-        }
-      } catch (org.apache.hadoop.fs.FSError e) {
-        throw HadoopFiles.OutputDir.ioCause(e); // a full disk, as Hadoop's local streams say it
-      }
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(temp, target)) {
-        throw new IOException("rename of " + temp + " to " + target + " failed");
-      }
+      AtomicFile.write(fs, temp, target, out -> out.write(html.getBytes(StandardCharsets.UTF_8)));
     } catch (IOException e) {
-      try {
-        fs.delete(temp, false);
-      } catch (IOException | RuntimeException ignored) {
-        // the next run on the directory removes nlspark's temporary files
-      }
       throw UserPaths.environment(e, "write", "the report of", dir);
     }
     return target.toString();
@@ -141,11 +142,20 @@ public final class HadoopReport {
       return null;
     } catch (org.nlspark.core.ResourceRefusedException e) {
       removeReport(conf, dir);
-      // a full disk is the user's to know about by the exit code too (3), said once
-      throw new org.nlspark.core.ResourceRefusedException(e.getMessage().replaceFirst(
-          "; free space or choose another --output directory$", "")
-          + "; the results are in place, only report.html is missing: free space, then run"
-          + " nlspark report " + displayPath(dir), e);
+      // a full disk or the open-file limit is the user's to know about by the exit code too
+      // (3), said once, with the fix before `nlspark report`
+      String said = e.getMessage();
+      String fix = "free space";
+      int raise = said.indexOf("; raise the limit with ulimit -n");
+      if (org.nlspark.spark.errors.OpenFileLimit.isEmfile(said) && raise >= 0) {
+        fix = said.substring(raise + 2).replaceFirst(" and run again$", "");
+        said = said.substring(0, raise);
+      } else {
+        said = said.replaceFirst("; free space or choose another --output directory$", "");
+      }
+      throw new org.nlspark.core.ResourceRefusedException(said + "; the results are in place,"
+          + " only report.html is missing: " + fix + ", then run nlspark report "
+          + displayPath(dir), e);
     } catch (RuntimeException | LinkageError | InternalError e) {
       // InternalError/LinkageError: AWT without fonts or native libraries on this host
       removeReport(conf, dir);

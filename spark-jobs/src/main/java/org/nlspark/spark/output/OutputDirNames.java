@@ -1,4 +1,4 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 /** The names nlspark uses inside an output directory. */
 final class OutputDirNames {

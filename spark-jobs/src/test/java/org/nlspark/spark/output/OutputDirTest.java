@@ -1,4 +1,4 @@
-package org.nlspark.spark.io;
+package org.nlspark.spark.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -19,7 +19,7 @@ import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.OutputFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nlspark.spark.io.HadoopFiles.OutputDir;
+import org.nlspark.spark.output.HadoopOutput.OutputDir;
 
 /**
  * The output directory protocol (DESIGN §6): files put in place inside the directory (never the

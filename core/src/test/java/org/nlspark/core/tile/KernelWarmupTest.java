@@ -1,0 +1,79 @@
+package org.nlspark.core.tile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.nlspark.core.job.Analysis;
+import org.nlspark.core.job.JobSpec;
+
+/** The warm-up runs the job's own CPU kernel on one synthetic tile, and nothing for a GPU job. */
+class KernelWarmupTest {
+  @Test
+  void oneSampleRunsTheFoldOverSixWindowsOfOneBlock() {
+    JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(5000)
+        .fwer(true).build();
+    PartialResult p = KernelWarmup.run(spec);
+    assertThat(p.tile.windowCount()).isEqualTo(KernelWarmup.WINDOWS);
+    assertThat(p.observed).hasSize(KernelWarmup.VOXELS);
+    assertThat(p.counts).isNotNull();
+    assertThat(p.nullMax).isNotNull();
+    // 6 windows of 128 replicate rows plus the observed row, one GEMM each of 2 n b flops
+    assertThat(p.flops).isEqualTo(7L * 2 * KernelWarmup.SAMPLES * 128 * KernelWarmup.VOXELS);
+  }
+
+  @Test
+  void bootstrapRunsTheTailUpdate() {
+    JobSpec spec = JobSpec.builder(Analysis.BOOTSTRAP).statistic("mean").replicates(5000)
+        .build();
+    PartialResult p = KernelWarmup.run(spec);
+    assertThat(p.tails).isNotNull();
+    assertThat(p.windowMoments).hasSize(KernelWarmup.WINDOWS);
+  }
+
+  @Test
+  void twoSampleAndCorrelationRunTheirFolds() {
+    for (Analysis a : new Analysis[] {Analysis.TWO_SAMPLE, Analysis.CORRELATION}) {
+      PartialResult p = KernelWarmup.run(JobSpec.builder(a).replicates(1000).build());
+      assertThat(p.counts).as(a.command()).isNotNull();
+      assertThat(p.flops).as(a.command()).isPositive();
+    }
+  }
+
+  @Test
+  void everyStatisticOfEveryAnalysisRuns() {
+    for (Analysis a : Analysis.values()) {
+      for (String stat : a.statistics()) {
+        PartialResult p = KernelWarmup.run(JobSpec.builder(a).statistic(stat).replicates(300)
+            .build());
+        assertThat(p.tile.windowCount()).as(a.command() + " " + stat).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void fewerReplicatesThanSixWindowsWarmWhatThereIs() {
+    JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).replicates(200).build();
+    assertThat(KernelWarmup.run(spec).tile.windowCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aGpuJobStartsNoThreadAndACpuJobsThreadFinishes() throws InterruptedException {
+    assertThat(KernelWarmup.start(JobSpec.builder(Analysis.ONE_SAMPLE).backend("gpu").build()))
+        .isNull();
+    Thread t = KernelWarmup.start(JobSpec.builder(Analysis.ONE_SAMPLE).replicates(500).build());
+    assertThat(t).isNotNull();
+    assertThat(t.isDaemon()).isTrue();
+    t.join(60_000);
+    assertThat(t.isAlive()).isFalse();
+  }
+
+  @Test
+  void thePropertyTurnsItOff() {
+    System.setProperty(KernelWarmup.ENABLED_PROPERTY, "false");
+    try {
+      assertThat(KernelWarmup.start(JobSpec.builder(Analysis.ONE_SAMPLE).build())).isNull();
+    } finally {
+      System.clearProperty(KernelWarmup.ENABLED_PROPERTY);
+    }
+  }
+}

@@ -1,0 +1,407 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.engine.LocalEngine;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.glm.GlmAnalysis;
+import org.nlspark.core.glm.GlmFiles;
+import org.nlspark.core.glm.GlmModel;
+import org.nlspark.core.glm.GlmResult;
+import org.nlspark.core.glm.GlmRun;
+import org.nlspark.core.io.nifti.NiftiDatatype;
+import org.nlspark.core.io.nifti.NiftiHeader;
+import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.io.nifti.NiftiWriter;
+import org.nlspark.core.job.Tail;
+import org.nlspark.core.result.Output;
+import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.core.tfce.WholeMapSettings;
+import org.nlspark.core.tile.Grid;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
+
+/**
+ * DESIGN §8 and §9 for whole-map inference: TFCE, cluster extent and cluster mass run from the
+ * voxel blocks executors hold (each block's slices of the maps, one shuffle by replicate window,
+ * whole maps folded there) and give the bytes of the samples read on the driver and broadcast,
+ * for glm (with and without --demean) and one-sample, for 1, 3 and 7 partitions and a retried
+ * task; a glm --tfce whose samples do not fit the driver heap as float64 runs from blocks in a
+ * JVM where the driver-read path is refused, with the bits of core's in-memory whole-map run.
+ */
+class WholeMapBlocksIdentityTest {
+  static final int NX = 10;
+  static final int NY = 9;
+  static final int NZ = 8;
+  static final int N = 16;
+  /** Small blocks and windows: about ten voxel blocks and five replicate windows. */
+  static final Grid GRID = new Grid(64, 32);
+
+  @TempDir Path dir;
+
+  private final SparkSession spark = SharedSpark.get();
+
+  @AfterEach
+  void resetConf() {
+    spark.conf().unset(NlsparkConf.INGEST);
+    spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
+  }
+
+  private static NiftiHeader header(NiftiDatatype type, long... shape) {
+    return NiftiStudy.header(type, shape);
+  }
+
+  private static NiftiMask mask(int nx, int ny, int nz, double keep) {
+    boolean[] selected = new boolean[nx * ny * nz];
+    SplittableRandom r = new SplittableRandom(11);
+    for (int f = 0; f < selected.length; f++) {
+      selected[f] = r.nextDouble() < keep;
+    }
+    return NiftiMask.fromSelection(header(NiftiDatatype.UINT8, nx, ny, nz), selected, "mask");
+  }
+
+  /** age per sample, shared by the design and the data. */
+  private static double[] age(int n) {
+    return TestData.gaussian(60, 1, n, 0);
+  }
+
+  /**
+   * Whole-grid volumes (file order, i fastest): noise, a group effect in one blob, a negative
+   * age effect in another, and a mean of 0.4 in a third (what one-sample finds), as float32.
+   */
+  private static float[][] volumes(int n, long seed) {
+    double[] age = age(n);
+    SplittableRandom r = new SplittableRandom(seed);
+    float[][] vols = new float[n][NX * NY * NZ];
+    for (int s = 0; s < n; s++) {
+      for (int f = 0; f < vols[s].length; f++) {
+        int i = f % NX;
+        int j = (f / NX) % NY;
+        int k = f / (NX * NY);
+        double v = r.nextGaussian() + 2.0;
+        v += i < 4 && j < 4 ? 1.5 * (s % 2) : 0;
+        v += i >= 6 && k >= 4 ? -0.8 * age[s] : 0;
+        v += j >= 6 && k < 3 ? 0.4 : -2.0;
+        vols[s][f] = (float) v;
+      }
+    }
+    return vols;
+  }
+
+  private Path study(String name, int n, long seed) {
+    Path p = dir.resolve(name + ".nii.gz");
+    NiftiStudy.write(p, header(NiftiDatatype.FLOAT32, NX, NY, NZ, n), volumes(n, seed));
+    return p;
+  }
+
+  private Path maskFile(NiftiMask mask) {
+    Path p = dir.resolve("mask.nii.gz");
+    NiftiWriter.writeMask(p, mask);
+    return p;
+  }
+
+  private Path design(int n) throws IOException {
+    double[] age = age(n);
+    SplittableRandom r = new SplittableRandom(3);
+    List<String> lines = new ArrayList<>(List.of("intercept,group,age,other"));
+    for (int i = 0; i < n; i++) {
+      lines.add("1," + (i % 2) + "," + age[i] + "," + r.nextGaussian());
+    }
+    return Files.write(dir.resolve("design" + n + ".csv"), lines);
+  }
+
+  private Path contrasts() throws IOException {
+    return Files.write(dir.resolve("con.csv"), List.of("name,intercept,group,age,other",
+        "group,0,1,0,0", "age,0,0,1,0"));
+  }
+
+  private Path fContrasts() throws IOException {
+    return Files.write(dir.resolve("f.csv"), List.of("group,age", "1,1"));
+  }
+
+  private static long[] bits(double[] v) {
+    long[] out = new long[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = Double.doubleToRawLongBits(v[i]);
+    }
+    return out;
+  }
+
+  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
+    List<Output> a = expected.result.outputs();
+    List<Output> b = actual.result.outputs();
+    assertThat(b.stream().map(Output::name)).as(what)
+        .containsExactlyElementsOf(a.stream().map(Output::name).toList());
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
+          .isEqualTo(bits(a.get(i).values()));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> ingestOf(RunReport r) {
+    return (Map<String, Object>) r.engineFacts.get("ingest");
+  }
+
+  private RunReport glm(String ingest, Integer partitions, Path y, Path design, Path contrasts,
+      NlsparkOptions options) {
+    spark.conf().set(NlsparkConf.INGEST, ingest);
+    return Nlspark.glm(spark, y.toString(), design.toString(), contrasts.toString(),
+        options.copy().partitions(partitions));
+  }
+
+  private void assertBlocksGiveTheBroadcastBytes(Supplier<RunReport> broadcast,
+      java.util.function.Function<Integer, RunReport> blocks, String what) throws Exception {
+    RunReport base = broadcast.get();
+    assertThat(ingestOf(base).get("mode")).isEqualTo("broadcast");
+    assertThat(base.plan.tileCount()).as("whole-map tiles").isGreaterThan(2);
+    for (Integer p : new Integer[] {null, 1, 3, 7}) {
+      RunReport b = blocks.apply(p);
+      assertThat(ingestOf(b).get("mode")).isEqualTo("blocks");
+      assertThat(ingestOf(b).get("blocks")).isEqualTo(GRID.blocks(base.result.voxels()));
+      assertThat(ingestOf(b).get("map_slice_partitions")).isEqualTo(base.plan.tileCount());
+      assertThat(b.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
+      assertSameOutputs(base, b, what + ", partitions " + p);
+    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 1, () -> blocks.apply(3));
+    assertSameOutputs(base, retried, what + ", retried");
+  }
+
+  @Test
+  void glmTfceAndClustersFromBlocksGiveTheBroadcastBytes() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("glm", N, 21);
+    Path m = maskFile(mask);
+    Path d = design(N);
+    Path c = contrasts();
+    Path fc = fContrasts();
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .fContrasts(fc.toString()).tfce(true).clusterThreshold(2.3).clusterMass(2.0)
+        .replicates(150).seed(5).grid(GRID).tail(Tail.TWO).fwerAcrossContrasts(true);
+    assertBlocksGiveTheBroadcastBytes(() -> glm("broadcast", null, y, d, c, options.get()),
+        p -> glm("blocks", p, y, d, c, options.get()), "glm --tfce --cluster-*");
+    RunReport blocks = glm("blocks", 3, y, d, c, options.get());
+    for (String s : new String[] {"tstat1", "tstat2", "fstat1"}) {
+      assertThat(blocks.result.output("tfce_" + s)).as(s).hasSize(mask.count());
+      assertThat(blocks.result.output("null_max_tfce_" + s)).as(s).hasSize(150);
+      assertThat(blocks.result.output("p_fwer_cluster_" + s)).as(s).hasSize(mask.count());
+    }
+    int found = 0;
+    for (double p : blocks.result.output("p_fwer_tfce_tstat1")) {
+      found += p < 0.05 ? 1 : 0;
+    }
+    assertThat(found).as("voxels of the group blob found by TFCE").isGreaterThan(10);
+  }
+
+  @Test
+  void glmDemeanFromBlocksGivesTheBroadcastBytesWithAndWithoutTfce() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("demean", N, 22);
+    Path m = maskFile(mask);
+    Path d = design(N);
+    Path c = contrasts();
+    Supplier<NlsparkOptions> tfce = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .demean(true).tfce(true).replicates(150).seed(6).grid(GRID);
+    assertBlocksGiveTheBroadcastBytes(() -> glm("broadcast", null, y, d, c, tfce.get()),
+        p -> glm("blocks", p, y, d, c, tfce.get()), "glm --demean --tfce");
+    Supplier<NlsparkOptions> plain = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .demean(true).replicates(150).seed(6).grid(GRID);
+    RunReport base = glm("broadcast", null, y, d, c, plain.get());
+    for (Integer p : new Integer[] {1, 3, 7}) {
+      RunReport b = glm("blocks", p, y, d, c, plain.get());
+      assertThat(ingestOf(b).get("mode")).isEqualTo("blocks");
+      assertSameOutputs(base, b, "glm --demean, partitions " + p);
+    }
+    assertThat(glm("blocks", 3, y, d, c, plain.get()).summary().toString())
+        .contains("demean_removed_column=intercept");
+  }
+
+  /**
+   * The assembling task holds every contrast's whole maps of its windows: a budget below one
+   * window's maps is refused (exit 3) before any tile runs, naming the budget.
+   */
+  @Test
+  void oneWindowOfWholeMapsAboveTheBudgetIsRefused() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("tight", N, 25);
+    Path m = maskFile(mask);
+    NlsparkOptions options = NlsparkOptions.defaults().maskFile(m.toString()).tfce(true)
+        .replicates(60).seed(8).grid(GRID).memoryBudgetGb(0.0002);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> glm("blocks", 3, y, design(N), contrasts(), options))
+        .isInstanceOf(org.nlspark.core.ResourceRefusedException.class)
+        .hasMessageStartingWith("Cannot plan tiles: one glm tile of " + mask.count()
+            + " cells x 32 replicates needs")
+        .hasMessageContaining("Raise --memory-budget-gb");
+  }
+
+  /** Variance smoothing needs each draw's variance map: read on the driver either way. */
+  @Test
+  void glmVarianceSmoothingReadsOnTheDriverUnderBlocksWithTheSameBytes() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("smooth", N, 24);
+    Path m = maskFile(mask);
+    Path d = design(N);
+    Path c = contrasts();
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .varianceSmoothing(5.0).tfce(true).replicates(60).seed(8).grid(GRID);
+    RunReport base = glm("broadcast", null, y, d, c, options.get());
+    RunReport blocks = glm("blocks", 3, y, d, c, options.get());
+    assertThat(ingestOf(blocks)).isNull();
+    assertSameOutputs(base, blocks, "glm --variance-smoothing under ingest=blocks");
+    assertThat(blocks.result.output("tfce_tstat1")).hasSize(mask.count());
+  }
+
+  @Test
+  void oneSampleTfceFromBlocksGivesTheBroadcastBytes() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("one", N, 23);
+    Path m = maskFile(mask);
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .tfce(true).clusterMass(2.0).replicates(150).seed(7).grid(GRID);
+    java.util.function.BiFunction<String, Integer, RunReport> run = (ingest, p) -> {
+      spark.conf().set(NlsparkConf.INGEST, ingest);
+      return Nlspark.oneSample(spark, y.toString(), options.get().partitions(p));
+    };
+    assertBlocksGiveTheBroadcastBytes(() -> run.apply("broadcast", null),
+        p -> run.apply("blocks", p), "one-sample --tfce --cluster-mass");
+  }
+
+  // ---- a driver heap smaller than the data ----
+
+  private static List<String> java(String... jvmOptions) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("--add-opens") || a.startsWith("-Djdk.reflect")
+          || a.startsWith("--add-modules")) {
+        cmd.add(a);
+      }
+    }
+    cmd.addAll(List.of(jvmOptions));
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    return cmd;
+  }
+
+  private int runChild(List<String> cmd, Path err) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
+        .redirectOutput(dir.resolve("child-stdout.txt").toFile()).redirectError(err.toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = pb.start();
+    if (!p.waitFor(600, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("the child JVM ran over 600 s: " + Files.readString(err));
+    }
+    return p.exitValue();
+  }
+
+  /**
+   * A driver of -Xmx480m (Spark's minimum is 450 MiB) and 250 samples x 262,144 voxels (262 MB
+   * of float32, 524 MB as float64) with --tfce: read on the driver it is refused (exit 3); from
+   * blocks it runs and writes the bits of core's in-memory whole-map run of the same values.
+   */
+  @Test
+  void glmTfceFromBlocksRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    int nx = 64;
+    int ny = 64;
+    int nz = 64;
+    int n = 250;
+    int v = nx * ny * nz;
+    Path y = dir.resolve("big.nii");
+    double[] age = age(n);
+    SplittableRandom r = new SplittableRandom(31);
+    NiftiMask mask = mask(nx, ny, nz, 2); // every voxel
+    double[] widened = new double[n * v]; // mask order (k fastest), for the reference
+    try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(y), 1 << 20)) {
+      out.write(header(NiftiDatatype.FLOAT32, nx, ny, nz, n).toBytes());
+      ByteBuffer vol = ByteBuffer.allocate(4 * v).order(ByteOrder.LITTLE_ENDIAN);
+      for (int s = 0; s < n; s++) {
+        vol.clear();
+        for (int f = 0; f < v; f++) {
+          int i = f % nx;
+          int j = (f / nx) % ny;
+          int k = f / (nx * ny);
+          float value = (float) (r.nextGaussian() + 1.0 + (i < 20 && j < 20 && k < 20
+              ? 0.5 * age[s] : 0));
+          vol.putFloat(value);
+          widened[s * v + (i * ny + j) * nz + k] = value;
+        }
+        out.write(vol.array());
+      }
+    }
+    Path d = design(n);
+    Path c = Files.write(dir.resolve("age.csv"), List.of("name,intercept,group,age,other",
+        "age,0,0,1,0"));
+    String heap = "-Xmx480m";
+    List<String> args = List.of("glm", "--input", y.toString(), "--design", d.toString(),
+        "--contrasts", c.toString(), "--tfce", "--permutations", "10", "--seed", "9",
+        "--memory-budget-gb", "0.4", "--master", "local[2]", "--quiet");
+    Path refusedOut = dir.resolve("refused");
+    List<String> refused = java(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
+    refused.addAll(args);
+    refused.addAll(List.of("--output", refusedOut.toString()));
+    Path refusedErr = dir.resolve("refused-stderr.txt");
+    int code = runChild(refused, refusedErr);
+    String text = Files.readString(refusedErr, StandardCharsets.UTF_8);
+    assertThat(code).as(text).isEqualTo(3);
+    assertThat(text).contains("on the driver", "spark.nlspark.ingest=blocks");
+    assertThat(refusedOut).doesNotExist();
+
+    Path out = dir.resolve("out");
+    List<String> blocks = java(heap, "-D" + NlsparkConf.INGEST + "=blocks");
+    blocks.addAll(args);
+    blocks.addAll(List.of("--output", out.toString()));
+    Path err = dir.resolve("stderr.txt");
+    code = runChild(blocks, err);
+    assertThat(code).as(Files.readString(err, StandardCharsets.UTF_8)).isZero();
+    String summary = Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"mode\": \"blocks\"", "\"map_slice_partitions\"",
+        "\"driver_peak_heap_bytes\"");
+
+    // core's in-memory whole-map run of the same values (the driver-read path's computation)
+    GlmRun.Options ro = NlsparkOptions.defaults().replicates(10).seed(9).tfce(true)
+        .toGlmOptions(null, null);
+    GlmAnalysis glm = GlmAnalysis.prepare(DataMatrix.of(n, v, widened, "y"),
+        GlmFiles.readDesign(d), GlmFiles.readContrasts(c, null), ro, "cpu", null);
+    widened = null;
+    RunReport expected = new LocalEngine(2, Grid.DEFAULT, null).run(
+        glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null)));
+    assertThat(expected.result.outputs().stream().map(Output::name))
+        .contains("tstat1", "tfce_tstat1", "p_fwer_tfce_tstat1");
+    for (Output o : expected.result.outputs()) {
+      assertThat(bits(TestData.outputValues(out.resolve(o.name() + ".npy")))).as(o.name())
+          .isEqualTo(bits(o.values()));
+    }
+    // and the t map is the reference loop's (core's GlmRun, no whole maps)
+    GlmModel model = glm.model();
+    GlmResult reference = GlmRun.run(model, ((GlmAnalysis.Data) glm.data()).y(), glm.options());
+    assertThat(bits(expected.result.output("tstat1"))).isEqualTo(bits(reference.get("tstat1")));
+    System.out.println("glm --tfce from blocks under " + heap + ": " + n + " samples x " + v
+        + " voxels x 10 permutations; " + summary.lines().filter(l -> l.contains("peak_heap")
+            || l.contains("compute_seconds") || l.contains("ingest_seconds"))
+            .map(String::trim).reduce("", (p, q) -> p + " " + q));
+  }
+}
