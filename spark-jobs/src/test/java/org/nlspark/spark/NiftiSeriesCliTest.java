@@ -25,6 +25,7 @@ import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.core.result.Output;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
 
 /**
  * isc and timeseries-correlation on one 4-D NIfTI per subject (DESIGN §8), given as a list
@@ -338,11 +339,26 @@ class NiftiSeriesCliTest {
     writeGzip(dir.resolve("big/mask.nii.gz"), maskHeader.toBytes(), ones);
     Files.writeString(dir.resolve("big/subjects.txt"), "sub-01.nii.gz\nsub-01.nii.gz\n"
         + "sub-01.nii.gz\n");
-    CliRun r = isc(p("big/subjects.txt"), "o-big", "--mask", p("big/mask.nii.gz"));
-    assertThat(r.code()).as(r.err()).isEqualTo(3);
-    assertThat(r.err()).contains("3 subjects x 1000 time points x 1000000 mask voxels",
-        "more than the 2147483639 one Java array holds");
-    assertThat(dir.resolve("o-big")).doesNotExist();
+    SparkSession spark = SharedSpark.get();
+    try {
+      // read on the driver (ingest=broadcast): one array, refused
+      spark.conf().set(NlsparkConf.INGEST, "broadcast");
+      CliRun r = isc(p("big/subjects.txt"), "o-big", "--mask", p("big/mask.nii.gz"));
+      assertThat(r.code()).as(r.err()).isEqualTo(3);
+      assertThat(r.err()).contains("3 subjects x 1000 time points x 1000000 mask voxels",
+          "more than the 2147483639 one Java array holds");
+      assertThat(dir.resolve("o-big")).doesNotExist();
+      // read by executors into voxel blocks (what auto chooses for them): no one array, so
+      // the run reads the files and meets their truncated data (exit 2, naming the file)
+      spark.conf().unset(NlsparkConf.INGEST);
+      CliRun b = isc(p("big/subjects.txt"), "o-big", "--mask", p("big/mask.nii.gz"),
+          "--null", "circle-shift", "--permutations", "10");
+      assertThat(b.code()).as(b.err()).isEqualTo(2);
+      assertThat(b.err()).contains("sub-01.nii.gz").doesNotContain("one Java array");
+      assertThat(dir.resolve("o-big")).doesNotExist();
+    } finally {
+      spark.conf().unset(NlsparkConf.INGEST);
+    }
   }
 
   @Test

@@ -114,6 +114,14 @@ public final class DataMatrix implements Serializable {
     return out;
   }
 
+  /**
+   * Columns [from, to) row-major: the backing array itself when this matrix holds exactly those
+   * columns (a voxel block's window; callers must not modify it), else {@link #copyColumns}.
+   */
+  public double[] columns(int from, int to) {
+    return from == firstCol && to == firstCol + width ? values : copyColumns(from, to);
+  }
+
   private void requireHeld(int from, int to) {
     if (from < firstCol || to > firstCol + width) {
       throw new IllegalStateException("[BUG] columns [" + from + ", " + to + ") are not held:"

@@ -27,9 +27,18 @@ public final class NiftiSamples implements SampleSource {
   private final NiftiMask mask;
   private final int samplesPerSplit;
   private final boolean float32;
+  // Scaled values kept in float64 (SeriesImages' rule for time series) rather than stored in
+  // float32 when the data type and the scaling factors fit it.
+  private final boolean exactScaling;
 
   private NiftiSamples(String name, String[] files, boolean fourD, int samples, NiftiMask mask,
       int samplesPerSplit, boolean float32) {
+    this(name, files, fourD, samples, mask, samplesPerSplit, float32, false);
+  }
+
+  private NiftiSamples(String name, String[] files, boolean fourD, int samples, NiftiMask mask,
+      int samplesPerSplit, boolean float32, boolean exactScaling) {
+    this.exactScaling = exactScaling;
     this.name = name;
     this.files = files;
     this.fourD = fourD;
@@ -57,6 +66,21 @@ public final class NiftiSamples implements SampleSource {
   /** The volumes of one 4-D image, described from its header. */
   public static NiftiSamples fourD(Opener opener, String file, String name, NiftiMask mask,
       int samplesPerSplit) {
+    return fourD(opener, file, name, mask, samplesPerSplit, false);
+  }
+
+  /**
+   * The volumes of one subject's 4-D time series, read with {@link SeriesImages}' values:
+   * scaled values stay float64 (only unscaled data that float32 holds exactly travel in
+   * float32), so ISC and time-series runs give the bits of the series read whole.
+   */
+  public static NiftiSamples series(Opener opener, String file, String name, NiftiMask mask,
+      int samplesPerSplit) {
+    return fourD(opener, file, name, mask, samplesPerSplit, true);
+  }
+
+  private static NiftiSamples fourD(Opener opener, String file, String name, NiftiMask mask,
+      int samplesPerSplit, boolean exactScaling) {
     NiftiHeader header;
     try (NiftiReader reader = NiftiReader.open(opener.open(file), opener.size(file), name)) {
       header = reader.header();
@@ -69,7 +93,13 @@ public final class NiftiSamples implements SampleSource {
           + " volumes, more than " + Integer.MAX_VALUE + " samples");
     }
     return new NiftiSamples(name, new String[] {file}, true, (int) header.volumes(), mask,
-        samplesPerSplit, !header.prefersDouble());
+        samplesPerSplit, !wide(header, exactScaling), exactScaling);
+  }
+
+  /** Whether this file's values are read in float64. */
+  private static boolean wide(NiftiHeader h, boolean exactScaling) {
+    return h.prefersDouble() || (exactScaling && h.hasScaling()
+        && !(h.effectiveSlope() == 1.0 && h.effectiveInter() == 0.0));
   }
 
   @Override
@@ -126,7 +156,7 @@ public final class NiftiSamples implements SampleSource {
         try (NiftiReader reader = NiftiReader.open(opener.open(files[0]),
             opener.size(files[0]), name)) {
           mask.grid().requireSame(reader.header().grid(), name, "mask");
-          boolean asDouble = reader.header().prefersDouble();
+          boolean asDouble = wide(reader.header(), exactScaling);
           for (int s = 0; s < first; s++) {
             reader.skipVolume();
           }
@@ -191,7 +221,7 @@ public final class NiftiSamples implements SampleSource {
             reader.skipVolume();
           }
           for (int s = first; s < first + count; s++) {
-            if (reader.header().prefersDouble()) {
+            if (wide(reader.header(), exactScaling)) {
               d = d == null ? new double[f.length] : d;
               reader.readVolume(d);
               builder.add(d);
@@ -226,7 +256,8 @@ public final class NiftiSamples implements SampleSource {
 
   /** The same files with another mask (after the default mask is built). */
   public NiftiSamples withMask(NiftiMask other) {
-    return new NiftiSamples(name, files, fourD, samples, other, samplesPerSplit, float32);
+    return new NiftiSamples(name, files, fourD, samples, other, samplesPerSplit, float32,
+        exactScaling);
   }
 
   private void emit(int sample, float[] volume, float[] masked, Sink sink, String what) {

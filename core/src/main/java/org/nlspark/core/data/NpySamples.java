@@ -28,9 +28,13 @@ public final class NpySamples implements SampleSource {
   private final long dataOffset;
   private final long fileSize;
   private final int rowsPerSplit;
+  private final int rank;
+  private final long[] shape;
 
   private NpySamples(String path, String name, boolean float32, int rows, int cols,
-      long dataOffset, long fileSize, int rowsPerSplit) {
+      long dataOffset, long fileSize, int rowsPerSplit, long[] shape) {
+    this.rank = shape.length;
+    this.shape = shape.clone();
     this.path = path;
     this.name = name;
     this.float32 = float32;
@@ -49,29 +53,53 @@ public final class NpySamples implements SampleSource {
    * @param splitBytes about how many bytes one split reads (at least one row)
    */
   public static NpySamples describe(Opener files, String path, String name, long splitBytes) {
+    return describe(files, path, name, splitBytes, 2);
+  }
+
+  /**
+   * As {@link #describe(Opener, String, String, long)} for an array of {@code rank} 1, 2 or 3
+   * whose last axis is the voxels: a 3-D (subjects, timepoints, voxels) series array is read as
+   * its (subjects · timepoints) rows in C order, subject by subject; a 1-D array as one column.
+   * Rank 0 takes the rank of the header (1, 2 or 3).
+   */
+  public static NpySamples describe(Opener files, String path, String name, long splitBytes,
+      int rank) {
+    if (rank < 0 || rank > 3) {
+      throw new IllegalArgumentException("[BUG] rank must be 0, 1, 2 or 3, but was: " + rank);
+    }
     NpyHeader header;
     long size;
     try {
       size = files.size(path);
       try (InputStream in = files.open(path)) {
-        header = NpyReader.header(in, size, name, 2);
+        header = NpyReader.header(in, size, name, rank);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
     long[] shape = header.shape();
-    if (shape[0] > Integer.MAX_VALUE || shape[1] > Integer.MAX_VALUE) {
+    if (rank == 0) {
+      rank = shape.length;
+      if (rank < 1 || rank > 3) {
+        throw new InvalidInputException("Cannot read " + name + ": it must be a 1-D, 2-D or 3-D"
+            + " array, but its shape was: " + NpyHeader.formatShape(shape)
+            + (rank == 0 ? " (a scalar)" : ""));
+      }
+    }
+    long leading = rank == 3 ? shape[0] * shape[1] : shape[0];
+    long last = rank == 1 ? 1 : shape[rank - 1];
+    if (leading > Integer.MAX_VALUE || last > Integer.MAX_VALUE) {
       throw new InvalidInputException("Cannot read " + name + ": its shape "
           + NpyHeader.formatShape(shape) + " has more than " + Integer.MAX_VALUE
           + " rows or columns");
     }
     int item = header.dtype().itemSize();
-    int rows = (int) shape[0];
-    int cols = (int) shape[1];
+    int rows = (int) leading;
+    int cols = (int) last;
     long rowBytes = Math.max(1L, (long) cols * item);
     int perSplit = (int) Math.max(1, Math.min(Integer.MAX_VALUE, splitBytes / rowBytes));
     return new NpySamples(path, name, header.dtype() == NpyDtype.FLOAT32, rows, cols,
-        header.dataOffset(), size, perSplit);
+        header.dataOffset(), size, perSplit, shape);
   }
 
   /**
@@ -81,11 +109,16 @@ public final class NpySamples implements SampleSource {
   @Override
   public DataMatrix readAll(Opener files) {
     try (InputStream in = files.open(path)) {
-      NpyArray a = NpyReader.read(in, files.size(path), name, 2);
+      NpyArray a = NpyReader.read(in, files.size(path), name, rank);
       return DataMatrix.of(rows, cols, a.data(), name);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + name + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The array's shape as its header declares it (rows are its leading axes). */
+  public long[] shape() {
+    return shape.clone();
   }
 
   @Override

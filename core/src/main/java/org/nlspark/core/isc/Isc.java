@@ -127,7 +127,19 @@ public final class Isc {
   public static BlockOutcome block(double[] data, int subjects, int timepoints, int voxels,
       int block, Options o) {
     int k = TailSize.retained(o.samples(), o.confidence());
-    return new IscBlock(data, subjects, timepoints, voxels, block, o, k).run(block);
+    return new IscBlock(data, voxels, o.grid().blockStart(block), subjects, timepoints, voxels,
+        block, o, k).run(block);
+  }
+
+  /**
+   * {@link #block} on the block alone, as an executor holds it (DESIGN §8): {@code values}
+   * row-major (subjects · timepoints) x the block's width. The same bits as from the whole array.
+   */
+  public static BlockOutcome heldBlock(double[] values, int subjects, int timepoints,
+      int voxels, int block, Options o) {
+    int k = TailSize.retained(o.samples(), o.confidence());
+    int width = o.grid().blockEnd(block, voxels) - o.grid().blockStart(block);
+    return new IscBlock(values, width, 0, subjects, timepoints, voxels, block, o, k).run(block);
   }
 
   /** The result from every block's outcome, in any order (each block exactly once). */
@@ -266,6 +278,17 @@ public final class Isc {
 
   /** The bad-input rules (exit 2), checked before any block is computed. */
   public static void checkInput(double[] data, int subjects, int timepoints, int voxels) {
+    checkShape(subjects, timepoints, voxels);
+    Series.requireLength(data, (long) subjects * timepoints * voxels, "--input",
+        "(" + subjects + ", " + timepoints + ", " + voxels + ")");
+    Series.requireFinite(data, "--input", COMMAND);
+  }
+
+  /**
+   * The rules of {@link #checkInput} that need no value: for inputs that executors read (their
+   * readers refuse a non-finite value, exit 2).
+   */
+  public static void checkShape(int subjects, int timepoints, int voxels) {
     if (subjects < 3) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 3 subjects"
           + " (axis 0 of --input), but the input has " + subjects);
@@ -282,8 +305,5 @@ public final class Isc {
       throw new InvalidInputException("Cannot run " + COMMAND + ": the input has no voxels"
           + " (axis 2 of --input)");
     }
-    Series.requireLength(data, (long) subjects * timepoints * voxels, "--input",
-        "(" + subjects + ", " + timepoints + ", " + voxels + ")");
-    Series.requireFinite(data, "--input", COMMAND);
   }
 }

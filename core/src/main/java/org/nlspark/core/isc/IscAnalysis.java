@@ -6,8 +6,10 @@ import java.util.Map;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyHeader;
+import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.Gb;
@@ -23,7 +25,10 @@ import org.nlspark.core.tile.TileShape;
  * are {@link Isc.BlockOutcome} bytes, and the merge is {@link Isc#merge}. Runs on the CPU.
  */
 public final class IscAnalysis implements TileAnalysis {
-  private final IscData data;
+  private final IscData data; // null when executors hold the series as voxel blocks
+  private final int subjects;
+  private final int timepoints;
+  private final int voxels;
   private final Isc.Options options;
   private final Double memoryBudgetGb;
 
@@ -31,8 +36,12 @@ public final class IscAnalysis implements TileAnalysis {
   public record IscData(double[] values, int subjects, int timepoints, int voxels)
       implements Serializable {}
 
-  private IscAnalysis(IscData data, Isc.Options options, Double memoryBudgetGb) {
+  private IscAnalysis(IscData data, int subjects, int timepoints, int voxels,
+      Isc.Options options, Double memoryBudgetGb) {
     this.data = data;
+    this.subjects = subjects;
+    this.timepoints = timepoints;
+    this.voxels = voxels;
     this.options = options;
     this.memoryBudgetGb = memoryBudgetGb;
   }
@@ -56,7 +65,21 @@ public final class IscAnalysis implements TileAnalysis {
       Isc.Options o, Double memoryBudgetGb) {
     Isc.checkInput(values, subjects, timepoints, voxels);
     MemoryBudget.checkExplicit(memoryBudgetGb);
-    return new IscAnalysis(new IscData(values, subjects, timepoints, voxels), o, memoryBudgetGb);
+    return new IscAnalysis(new IscData(values, subjects, timepoints, voxels), subjects,
+        timepoints, voxels, o, memoryBudgetGb);
+  }
+
+  /**
+   * The same analysis prepared from the shape alone, for series that executors read into voxel
+   * blocks (DESIGN §8): each block holds every subject's series of its voxels, rows (subject,
+   * time point) in C order, so a tile needs nothing else; the readers refuse a non-finite
+   * value (exit 2).
+   */
+  public static IscAnalysis prepareOnExecutors(int subjects, int timepoints, int voxels,
+      Isc.Options o, Double memoryBudgetGb) {
+    Isc.checkShape(subjects, timepoints, voxels);
+    MemoryBudget.checkExplicit(memoryBudgetGb);
+    return new IscAnalysis(null, subjects, timepoints, voxels, o, memoryBudgetGb);
   }
 
   public Isc.Options options() {
@@ -68,6 +91,7 @@ public final class IscAnalysis implements TileAnalysis {
     return "isc";
   }
 
+  /** The series whole, or null when executors hold them ({@link #prepareOnExecutors}). */
   @Override
   public Serializable data() {
     return data;
@@ -86,7 +110,7 @@ public final class IscAnalysis implements TileAnalysis {
   @Override
   public void preflight(MemoryBudget budget) {
     if (options.nullMethod() == IscNull.BOOTSTRAP) {
-      BootstrapMemory.preflight(data.voxels(), options.samples(), options.confidence(),
+      BootstrapMemory.preflight(voxels, options.samples(), options.confidence(),
           options.saveSamples(), 1, budget);
     }
   }
@@ -94,7 +118,7 @@ public final class IscAnalysis implements TileAnalysis {
   /** The GB the bootstrap null retains on the driver (what {@link #preflight} checks). */
   private double retainedGb() {
     return options.nullMethod() != IscNull.BOOTSTRAP ? 0 : Gb.fromBytes(
-        BootstrapMemory.requiredBytes(data.voxels(), options.samples(), options.confidence(),
+        BootstrapMemory.requiredBytes(voxels, options.samples(), options.confidence(),
             options.saveSamples(), 1));
   }
 
@@ -106,15 +130,19 @@ public final class IscAnalysis implements TileAnalysis {
   /** One tile per voxel block with all its replicates (they share per-block work). */
   @Override
   public TileShape shape(MemoryBudget budget) {
-    return TileShape.perBlock(options.grid(), data.voxels(), options.samples(), tailSize());
+    return TileShape.perBlock(options.grid(), voxels, options.samples(), tailSize());
   }
 
-  /** The block's series (raw and a working copy) and the tails of its ISC values. */
+  /**
+   * The block's series (raw and a working copy) and the tails of its ISC values; from voxel
+   * blocks also the block as the task reads it (every subject's series of its voxels in float64:
+   * ISC pairs subjects within a voxel, so one task holds all of them).
+   */
   @Override
   public long bytesPerTile(int windowsPerTile) {
-    int vb = Math.min(options.grid().voxelBlock(), data.voxels());
-    long perVoxel = (long) data.subjects() * data.timepoints();
-    return 8L * vb * (2 * perVoxel + 4L * tailSize());
+    int vb = Math.min(options.grid().voxelBlock(), voxels);
+    long perVoxel = (long) subjects * timepoints;
+    return 8L * vb * ((data == null ? 3 : 2) * perVoxel + 4L * tailSize());
   }
 
   private int tailSize() {
@@ -124,7 +152,16 @@ public final class IscAnalysis implements TileAnalysis {
   @Override
   public TileRunner runner(TilePlan plan) {
     Isc.Options o = options;
+    int s = subjects;
+    int t = timepoints;
+    int v = voxels;
     return (TileRunner) (input, tile, device) -> {
+      if (input instanceof JobInputs held) { // the tile's voxel block (DESIGN §8)
+        DataMatrix block = held.x();
+        int from = o.grid().blockStart(tile.block());
+        return Isc.heldBlock(block.columns(from, o.grid().blockEnd(tile.block(), v)), s, t,
+            v, tile.block(), o).toBytes();
+      }
       IscData d = (IscData) input;
       return Isc.block(d.values(), d.subjects(), d.timepoints(), d.voxels(), tile.block(), o)
           .toBytes();
@@ -133,7 +170,7 @@ public final class IscAnalysis implements TileAnalysis {
 
   @Override
   public TileMerger merger(TilePlan plan) {
-    int voxels = data.voxels();
+    int voxels = this.voxels;
     Isc.Options o = options;
     // one tile per voxel block: a block's tile index is the block
     return TileMerger.collecting(plan, Isc.BlockOutcome::fromBytes, Isc.BlockOutcome::block,
@@ -158,9 +195,9 @@ public final class IscAnalysis implements TileAnalysis {
     m.put("backend", backend().toMap("cpu"));
     m.put("precision", "float64");
     Map<String, Object> input = new LinkedHashMap<>();
-    input.put("subjects", data.subjects());
-    input.put("timepoints", data.timepoints());
-    input.put("voxels", data.voxels());
+    input.put("subjects", subjects);
+    input.put("timepoints", timepoints);
+    input.put("voxels", voxels);
     m.put("input", input);
     Map<String, Object> resampling = new LinkedHashMap<>();
     resampling.put("scheme", options.nullMethod().cliName());

@@ -39,11 +39,22 @@ final class IscBlock {
   private boolean[] defined;
   private final BLAS blas = Blas.get();
 
-  IscBlock(double[] data, int subjects, int timepoints, int voxels, int b, Isc.Options o, int k) {
+  /**
+   * @param data row-major (subjects · timepoints) x {@code stride} values holding voxel block
+   *     {@code b} from column {@code column}: the whole array (stride = voxels, column = the
+   *     block's first voxel) or the block alone as an executor holds it (stride = its width,
+   *     column 0)
+   */
+  IscBlock(double[] data, int stride, int column, int subjects, int timepoints, int voxels,
+      int b, Isc.Options o, int k) {
     this.s = subjects;
     this.t = timepoints;
     this.v0 = o.grid().blockStart(b);
     this.vb = o.grid().blockEnd(b, voxels) - v0;
+    if (column + vb > stride || (long) subjects * timepoints * stride != data.length) {
+      throw new IllegalArgumentException("[BUG] ISC block " + b + " of " + vb + " voxels from"
+          + " column " + column + " is not in " + data.length + " values of stride " + stride);
+    }
     this.pairs = subjects * (subjects - 1) / 2;
     this.o = o;
     this.k = k;
@@ -55,7 +66,7 @@ final class IscBlock {
       for (int c0 = 0; c0 < vb; c0 += chunk) {
         int c1 = Math.min(vb, c0 + chunk);
         for (int ti = 0; ti < t; ti++) {
-          int src = (si * timepoints + ti) * voxels + v0;
+          int src = (si * timepoints + ti) * stride + column;
           for (int v = c0; v < c1; v++) {
             raw[(v * s + si) * t + ti] = data[src + v];
           }

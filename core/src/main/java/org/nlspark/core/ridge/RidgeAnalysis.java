@@ -8,6 +8,8 @@ import org.nlspark.core.accumulate.SampleStore;
 import org.nlspark.core.accumulate.TailAccumulator;
 import org.nlspark.core.accumulate.TailSize;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.BatchPlan;
@@ -33,7 +35,8 @@ import org.nlspark.core.tile.TileSpec;
  * summary is the same {@link org.nlspark.core.accumulate.BootstrapSummary} as {@code bootstrap}'s.
  */
 public final class RidgeAnalysis implements TileAnalysis {
-  private final Data data;
+  private final Serializable input; // Data, or Files that each task reads
+  private final Data data; // the shapes (and, read here, the values)
   private final RidgeBootstrap.Options options;
   private final int rows;
   private final Grid grid;
@@ -42,7 +45,35 @@ public final class RidgeAnalysis implements TileAnalysis {
   public record Data(double[] x, int n, int p, double[] y, int targets, double[] xTest,
       int nTest) implements Serializable {}
 
+  /**
+   * X, Y and X_test (or null) described, not read (DESIGN §8): every replicate's SVD takes every
+   * row and feature of X, so a task cannot hold a block of them; each task reads them whole
+   * where it runs ({@link #read}, the readers of the driver path, so the same values), and the
+   * driver reads headers only. Their float64 bytes are in {@link #bytesPerTile}.
+   */
+  public record Files(SampleSource x, SampleSource y, SampleSource xTest,
+      SampleSource.Opener opener) implements Serializable {
+    Data read() {
+      DataMatrix xm = x.readAll(opener);
+      DataMatrix ym = y.readAll(opener);
+      DataMatrix tm = xTest == null ? null : xTest.readAll(opener);
+      return new Data(xm.values(), xm.rows(), xm.cols(), ym.values(), ym.cols(),
+          tm == null ? null : tm.values(), tm == null ? 0 : tm.rows());
+    }
+  }
+
   RidgeAnalysis(Data data, RidgeBootstrap.Options options, int rows) {
+    this(data, data, options, rows);
+  }
+
+  /** @param shape the shapes of {@code files} (its arrays empty) */
+  RidgeAnalysis(Files files, Data shape, RidgeBootstrap.Options options, int rows) {
+    this((Serializable) files, shape, options, rows);
+  }
+
+  private RidgeAnalysis(Serializable input, Data data, RidgeBootstrap.Options options,
+      int rows) {
+    this.input = input;
     this.data = data;
     this.options = options;
     this.rows = rows;
@@ -58,9 +89,10 @@ public final class RidgeAnalysis implements TileAnalysis {
     return "ridge-bootstrap";
   }
 
+  /** X, Y and X_test; or, for inputs that executors read, their descriptions ({@link Files}). */
   @Override
   public Serializable data() {
-    return data;
+    return input;
   }
 
   @Override
@@ -97,11 +129,17 @@ public final class RidgeAnalysis implements TileAnalysis {
         Math.max(1, batches.batchSize() / grid.window()));
   }
 
-  /** The tails of every element, a window of solutions, and the saved samples if kept. */
+  /**
+   * The tails of every element, a window of solutions, and the saved samples if kept; for
+   * inputs that executors read ({@link Files}) also X, Y and X_test in float64, which every task
+   * reads whole.
+   */
   @Override
   public long bytesPerTile(int windowsPerTile) {
+    long read = !(input instanceof Files) ? 0 : 8L * ((long) data.n() * data.p()
+        + (long) data.n() * data.targets() + (long) data.nTest() * data.p());
     return 8L * elements() * (4L * tailSize() + grid.window()
-        + (options.saveSamples() ? (long) windowsPerTile * grid.window() : 0));
+        + (options.saveSamples() ? (long) windowsPerTile * grid.window() : 0)) + read;
   }
 
   private int tailSize() {
@@ -116,7 +154,7 @@ public final class RidgeAnalysis implements TileAnalysis {
   @Override
   public TileMerger merger(TilePlan plan) {
     int targets = data.targets();
-    boolean predictions = data.xTest() != null;
+    boolean predictions = data.nTest() > 0;
     int tiles = plan.tileCount();
     int perTile = plan.windowsPerTile() * grid.window();
     return ResultMerger.forBootstrap(options.confidence(), CiMethod.PERCENTILE,
@@ -143,7 +181,7 @@ public final class RidgeAnalysis implements TileAnalysis {
     input.put("samples", data.n());
     input.put("features", data.p());
     input.put("targets", data.targets());
-    if (data.xTest() != null) {
+    if (data.nTest() > 0) {
       input.put("test_samples", data.nTest());
     }
     m.put("input", input);
@@ -174,7 +212,7 @@ public final class RidgeAnalysis implements TileAnalysis {
     @Override
     public byte[] run(Object input, TileSpec tile, int device) {
       long start = System.nanoTime();
-      Data d = (Data) input;
+      Data d = input instanceof Files files ? files.read() : (Data) input;
       int w = plan.grid().window();
       long firstReplicate = plan.windowStart(tile.firstWindow());
       int lastWindow = tile.firstWindow() + tile.windowCount();

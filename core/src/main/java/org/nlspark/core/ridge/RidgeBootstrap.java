@@ -72,24 +72,7 @@ public final class RidgeBootstrap {
    * and {@code --x-test} (n_test, p) or null.
    */
   public static RidgeAnalysis prepare(NpyArray x, NpyArray y, NpyArray xTest, Options o) {
-    if (x.rank() != 2) {
-      throw new InvalidInputException("Cannot run " + COMMAND + ": --input X must be 2-D (samples,"
-          + " features), but has shape " + NpyHeader.formatShape(x.shape()));
-    }
-    if (y.rank() != 1 && y.rank() != 2) {
-      throw new InvalidInputException("Cannot run " + COMMAND + ": --target Y must be 1-D or 2-D"
-          + " (samples, targets), but has shape " + NpyHeader.formatShape(y.shape()));
-    }
-    if (y.dim(0) != x.dim(0)) {
-      throw new InvalidInputException("Cannot run " + COMMAND + ": --target Y must have as many"
-          + " rows as --input X (" + x.dim(0) + "), but has shape "
-          + NpyHeader.formatShape(y.shape()));
-    }
-    if (xTest != null && (xTest.rank() != 2 || xTest.dim(1) != x.dim(1))) {
-      throw new InvalidInputException("Cannot run " + COMMAND + ": --x-test must be 2-D with "
-          + x.dim(1) + " columns like --input X, but has shape "
-          + NpyHeader.formatShape(xTest.shape()));
-    }
+    checkShapes(x.shape(), y.shape(), xTest == null ? null : xTest.shape());
     return prepare(x.data(), x.dim(0), x.dim(1), y.data(), y.rank() == 1 ? 1 : y.dim(1),
         xTest == null ? null : xTest.data(), xTest == null ? 0 : xTest.dim(0), o);
   }
@@ -106,6 +89,46 @@ public final class RidgeBootstrap {
     int elements = Math.multiplyExact(rows, targets);
     return new RidgeAnalysis(new RidgeAnalysis.Data(x, n, p, y, targets, xTest, nTest), o,
         rows);
+  }
+
+  /**
+   * The rules on the arrays' shapes (exit 2): X (n, p), Y (n,) or (n, targets), X_test (nTest,
+   * p) or null.
+   */
+  public static void checkShapes(long[] x, long[] y, long[] xTest) {
+    if (x.length != 2) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --input X must be 2-D (samples,"
+          + " features), but has shape " + NpyHeader.formatShape(x));
+    }
+    if (y.length != 1 && y.length != 2) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target Y must be 1-D or 2-D"
+          + " (samples, targets), but has shape " + NpyHeader.formatShape(y));
+    }
+    if (y[0] != x[0]) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --target Y must have as many"
+          + " rows as --input X (" + x[0] + "), but has shape " + NpyHeader.formatShape(y));
+    }
+    if (xTest != null && (xTest.length != 2 || xTest[1] != x[1])) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --x-test must be 2-D with "
+          + x[1] + " columns like --input X, but has shape " + NpyHeader.formatShape(xTest));
+    }
+  }
+
+  /**
+   * The same analysis on inputs that executors read ({@link RidgeAnalysis.Files}): checked here
+   * from their shapes (the readers refuse a non-finite value, exit 2), read whole by each task.
+   */
+  public static RidgeAnalysis prepareOnExecutors(RidgeAnalysis.Files files, int n, int p,
+      int targets, int nTest, Options o) {
+    validateShape(n, p, targets);
+    if (files.xTest() != null && nTest < 1) {
+      throw new InvalidInputException("Cannot run " + COMMAND + ": --x-test must have at least"
+          + " one row, but has none");
+    }
+    int rows = files.xTest() != null ? nTest : p;
+    Math.multiplyExact(rows, targets);
+    return new RidgeAnalysis(files, new RidgeAnalysis.Data(null, n, p, null, targets, null,
+        files.xTest() == null ? 0 : nTest), o, rows);
   }
 
   /**
@@ -174,6 +197,11 @@ public final class RidgeBootstrap {
 
   private static void validate(double[] x, int n, int p, double[] y, int targets,
       double[] xTest, int nTest) {
+    validateShape(n, p, targets);
+    validateValues(x, n, p, y, targets, xTest, nTest);
+  }
+
+  private static void validateShape(int n, int p, int targets) {
     if (n < 2) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 2 samples (rows"
           + " of --input), but X has " + n);
@@ -182,6 +210,10 @@ public final class RidgeBootstrap {
       throw new InvalidInputException("Cannot run " + COMMAND + ": X needs at least 1 feature and"
           + " Y at least 1 target, but X has " + p + " and Y " + targets);
     }
+  }
+
+  private static void validateValues(double[] x, int n, int p, double[] y, int targets,
+      double[] xTest, int nTest) {
     Series.requireLength(x, (long) n * p, "--input", "(" + n + ", " + p + ")");
     if (y == null || y.length % n != 0 || y.length / n != targets) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": --target must have one row per"

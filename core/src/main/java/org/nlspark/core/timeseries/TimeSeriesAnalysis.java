@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.data.DataMatrix;
+import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
@@ -21,17 +23,20 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
   private final TimeSeriesCorrelation.Data data;
   private final TimeSeriesCorrelation.Options options;
   private final Double memoryBudgetGb;
+  // X lives on executors as voxel blocks (data.x() is null); y and its surrogates are here
+  private final boolean onExecutors;
 
   TimeSeriesAnalysis(TimeSeriesCorrelation.Data data, TimeSeriesCorrelation.Options options,
-      Double memoryBudgetGb) {
+      Double memoryBudgetGb, boolean onExecutors) {
     this.data = data;
     this.options = options;
     this.memoryBudgetGb = MemoryBudget.checkExplicit(memoryBudgetGb);
+    this.onExecutors = onExecutors;
   }
 
   /** The same analysis run within {@code --memory-budget-gb} (null: the engine measures). */
   public TimeSeriesAnalysis withRequestedBudgetGb(Double gb) {
-    return new TimeSeriesAnalysis(data, options, gb);
+    return new TimeSeriesAnalysis(data, options, gb, onExecutors);
   }
 
   @Override
@@ -39,9 +44,10 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
     return "timeseries-correlation";
   }
 
+  /** X, y and the surrogates; null when executors hold X as voxel blocks. */
   @Override
   public Serializable data() {
-    return data;
+    return onExecutors ? null : data;
   }
 
   @Override
@@ -65,17 +71,31 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
     return TileShape.perBlock(options.grid(), data.voxels(), options.permutations(), 0);
   }
 
-  /** The block standardised, its lag table (circle shifts), a window of nulls, the maxima. */
+  /**
+   * The block standardised, its lag table (circle shifts), a window of nulls, the maxima; from
+   * voxel blocks also the block as the task reads it (float64) and the surrogates it carries.
+   */
   @Override
   public long bytesPerTile(int windowsPerTile) {
     int vb = Math.min(options.grid().voxelBlock(), data.voxels());
     int t = data.timepoints();
-    return 8L * vb * (2L * t + options.grid().window()) + 8L * options.permutations();
+    long held = onExecutors ? 8L * vb * t + 8L * data.surrogates().length : 0;
+    return 8L * vb * (2L * t + options.grid().window()) + 8L * options.permutations() + held;
   }
 
   @Override
   public TileRunner runner(TilePlan plan) {
     TimeSeriesCorrelation.Options o = options;
+    if (onExecutors) {
+      TimeSeriesCorrelation.Data d = data; // y and the surrogates travel with the tiles
+      return (TileRunner) (input, tile, device) -> {
+        DataMatrix x = ((JobInputs) input).x(); // the tile's voxel block (DESIGN §8)
+        int from = o.grid().blockStart(tile.block());
+        int to = o.grid().blockEnd(tile.block(), d.voxels());
+        return TimeSeriesCorrelation.block(d, x.columns(from, to), to - from, 0, tile.block(),
+            o).toBytes();
+      };
+    }
     return (TileRunner) (input, tile, device) ->
         TimeSeriesCorrelation.block((TimeSeriesCorrelation.Data) input, tile.block(), o)
             .toBytes();

@@ -94,6 +94,22 @@ public final class TimeSeriesCorrelation {
   public static TimeSeriesAnalysis prepare(double[] x, int timepoints, int voxels, double[] y,
       Options o) {
     validate(x, timepoints, voxels, y);
+    return new TimeSeriesAnalysis(withSurrogates(x, timepoints, voxels, y, o), o, null, false);
+  }
+
+  /**
+   * The same analysis prepared from the shape of X alone, for a series that executors read into
+   * voxel blocks (DESIGN §8): y and its surrogates travel with the tiles, each tile reads its
+   * block (the readers refuse a non-finite value, exit 2).
+   */
+  public static TimeSeriesAnalysis prepareOnExecutors(int timepoints, int voxels, double[] y,
+      Options o) {
+    validateShape(timepoints, voxels, y);
+    return new TimeSeriesAnalysis(withSurrogates(null, timepoints, voxels, y, o), o, null, true);
+  }
+
+  private static Data withSurrogates(double[] x, int timepoints, int voxels, double[] y,
+      Options o) {
     double[] zy = y.clone();
     if (!Series.standardize(zy, 0, timepoints)) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": the target series y is"
@@ -120,11 +136,13 @@ public final class TimeSeriesCorrelation {
         Series.standardize(surrogates, r * timepoints, timepoints);
       }
     }
-    return new TimeSeriesAnalysis(new Data(x, timepoints, voxels, zy, surrogates, shifts), o,
-        null);
+    return new Data(x, timepoints, voxels, zy, surrogates, shifts);
   }
 
-  /** What every block reads: X, the standardised y and its surrogates (or shift table). */
+  /**
+   * What every block reads: X (null when executors hold it as voxel blocks), the standardised y
+   * and its surrogates (or shift table).
+   */
   record Data(double[] x, int timepoints, int voxels, double[] zy, double[] surrogates,
       int[] shifts) implements Serializable {}
 
@@ -226,7 +244,15 @@ public final class TimeSeriesCorrelation {
 
   /** One fixed voxel block: a pure function of the data, the options and the block index. */
   static BlockOut block(Data d, int b, Options o) {
-    double[] x = d.x();
+    return block(d, d.x(), d.voxels(), o.grid().blockStart(b), b, o);
+  }
+
+  /**
+   * {@link #block} of X given as {@code x}, row-major timepoints x {@code stride}, the block
+   * from column {@code column}: X whole (stride = voxels) or the block as an executor holds it
+   * (stride = its width, column 0). The same bits either way.
+   */
+  static BlockOut block(Data d, double[] x, int stride, int column, int b, Options o) {
     int timepoints = d.timepoints();
     int voxels = d.voxels();
     double[] zy = d.zy();
@@ -244,7 +270,7 @@ public final class TimeSeriesCorrelation {
     double[] obsKeys = new double[vb];
     for (int v = 0; v < vb; v++) {
       for (int t = 0; t < timepoints; t++) {
-        col[t] = x[t * voxels + v0 + v];
+        col[t] = x[t * stride + column + v];
       }
       defined[v] = Series.standardize(col, 0, timepoints);
       double r = 0;
@@ -299,6 +325,13 @@ public final class TimeSeriesCorrelation {
   }
 
   private static void validate(double[] x, int timepoints, int voxels, double[] y) {
+    validateShape(timepoints, voxels, y);
+    Series.requireLength(x, (long) timepoints * voxels, "--input",
+        "(" + timepoints + ", " + voxels + ")");
+    Series.requireFinite(x, "--input", COMMAND);
+  }
+
+  private static void validateShape(int timepoints, int voxels, double[] y) {
     if (timepoints < 3) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": need at least 3 time points,"
           + " but the input has " + timepoints);
@@ -306,13 +339,10 @@ public final class TimeSeriesCorrelation {
     if (voxels < 1) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": the input has no voxels");
     }
-    Series.requireLength(x, (long) timepoints * voxels, "--input",
-        "(" + timepoints + ", " + voxels + ")");
     if (y == null || y.length != timepoints) {
       throw new InvalidInputException("Cannot run " + COMMAND + ": --target must have one value per"
           + " time point (" + timepoints + "), but has " + (y == null ? 0 : y.length));
     }
-    Series.requireFinite(x, "--input", COMMAND);
     Series.requireFinite(y, "--target", COMMAND);
   }
 }

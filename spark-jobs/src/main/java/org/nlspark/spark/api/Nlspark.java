@@ -31,6 +31,7 @@ import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.tile.TileAnalysis;
+import org.nlspark.core.timeseries.TimeSeriesAnalysis;
 import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.spark.data.DataFrameSamples;
 import org.nlspark.spark.data.DescribedAnalysis;
@@ -68,20 +69,40 @@ public final class Nlspark {
   }
 
   /**
-   * ISC of a resolved input; the series are read on this JVM. For images the report carries
-   * the mask, so {@link #write} adds the {@code .nii.gz} maps; {@code options} is not changed.
+   * ISC of a resolved input (DESIGN §8): executors read the series into voxel blocks, each
+   * holding every subject's series of its voxels (ISC pairs subjects within a voxel), or small
+   * series ({@code spark.nlspark.ingest}) are read on this JVM and broadcast; the same bytes.
+   * For images the report carries the mask, so {@link #write} adds the {@code .nii.gz} maps;
+   * {@code options} is not changed.
    */
   public static RunReport isc(SparkSession spark, SeriesInputs input, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     Isc.Options isc = o.toIscOptions();
-    if (!input.hasGrid()) {
-      return run(spark, IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
-          "--input", 3), isc, o.memoryBudgetGb()), o, false);
+    DistributedInputs inputs = Sources.series(spark, input, 3, null);
+    ResolvedInputs images = input.hasGrid()
+        ? ResolvedInputs.read(inputs.mask(), input.maskSource()) : ResolvedInputs.read(null, null);
+    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+    if (ingest.get("mode").equals("blocks")) {
+      long[] shape = input.hasGrid() ? null
+          : ((org.nlspark.core.data.NpySamples) inputs.x()).shape();
+      int subjects = input.hasGrid() ? input.images().subjects() : (int) shape[0];
+      int timepoints = input.hasGrid() ? input.images().timepoints() : (int) shape[1];
+      return run(spark, new DescribedAnalysis(IscAnalysis.prepareOnExecutors(subjects,
+          timepoints, inputs.x().voxels(), isc, o.memoryBudgetGb()), inputs, ingest), images, o,
+          false);
     }
-    SeriesInputs.Series s = input.read(hadoopConf(spark));
-    ResolvedInputs images = ResolvedInputs.read(s.mask(), input.maskSource());
-    return run(spark, IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(),
-        isc, o.memoryBudgetGb()), images, o, false);
+    long start = System.nanoTime();
+    IscAnalysis analysis;
+    if (!input.hasGrid()) {
+      analysis = IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
+          "--input", 3), isc, o.memoryBudgetGb());
+    } else {
+      SeriesInputs.Series s = input.read(hadoopConf(spark), inputs.mask());
+      analysis = IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(), isc,
+          o.memoryBudgetGb());
+    }
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return run(spark, new DescribedAnalysis(analysis, null, ingest), images, o, false);
   }
 
   /**
@@ -99,24 +120,42 @@ public final class Nlspark {
         .requireOneSubject("timeseries-correlation"), targetPath, o);
   }
 
-  /** The same on a resolved input (read on this JVM); {@code options} is not changed. */
+  /**
+   * The same on a resolved input (DESIGN §8): executors read the series into voxel blocks (the
+   * target and its surrogates travel with the tiles), or a small series
+   * ({@code spark.nlspark.ingest}) is read on this JVM and broadcast; the same bytes.
+   * {@code options} is not changed.
+   */
   public static RunReport timeseriesCorrelation(SparkSession spark, SeriesInputs input,
       String targetPath, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
     TimeSeriesCorrelation.Options ts = o.toTimeSeriesOptions();
     Configuration conf = hadoopConf(spark);
     input.requireOneSubject("timeseries-correlation");
-    if (!input.hasGrid()) {
-      return run(spark, TimeSeriesCorrelation.prepare(
-          NpyInputs.readNpy(conf, input.uri(), "--input", 2),
-          NpyInputs.readNpy(conf, targetPath, "--target", 1), ts)
-          .withRequestedBudgetGb(o.memoryBudgetGb()), o, false);
+    DistributedInputs series = Sources.series(spark, input, 2, null);
+    NpyArray target = NpyInputs.readNpy(conf, targetPath, "--target", 1);
+    DistributedInputs inputs = DistributedInputs.withTarget(series.x(), target.data());
+    ResolvedInputs images = input.hasGrid()
+        ? ResolvedInputs.read(inputs.mask(), input.maskSource()) : ResolvedInputs.read(null, null);
+    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+    if (ingest.get("mode").equals("blocks")) {
+      return run(spark, new DescribedAnalysis(TimeSeriesCorrelation.prepareOnExecutors(
+          inputs.x().samples(), inputs.x().voxels(), target.data(), ts)
+          .withRequestedBudgetGb(o.memoryBudgetGb()), inputs, ingest), images, o, false);
     }
-    double[] y = NpyInputs.readNpy(conf, targetPath, "--target", 1).data();
-    SeriesInputs.Series s = input.read(conf);
-    ResolvedInputs images = ResolvedInputs.read(s.mask(), input.maskSource());
-    return run(spark, TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(), y,
-        ts).withRequestedBudgetGb(o.memoryBudgetGb()), images, o, false);
+    long start = System.nanoTime();
+    TimeSeriesAnalysis analysis;
+    if (!input.hasGrid()) {
+      analysis = TimeSeriesCorrelation.prepare(NpyInputs.readNpy(conf, input.uri(),
+          "--input", 2), target, ts);
+    } else {
+      SeriesInputs.Series s = input.read(conf, inputs.mask());
+      analysis = TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(),
+          target.data(), ts);
+    }
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return run(spark, new DescribedAnalysis(analysis.withRequestedBudgetGb(o.memoryBudgetGb()),
+        null, ingest), images, o, false);
   }
 
   /**
@@ -138,14 +177,70 @@ public final class Nlspark {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     RidgeBootstrap.Options ridge = o.toRidgeOptions();
     Configuration conf = hadoopConf(spark);
-    NpyArray y = NpyInputs.readNpy(conf, targetPath, "--target", 0);
-    if (y.rank() == 0) {
+    // Every replicate's SVD takes all of X, so there are no voxel blocks: large inputs are read
+    // whole by each task where it runs (DESIGN §8), from headers described here.
+    HadoopOpener files = new HadoopOpener(conf);
+    org.nlspark.core.data.NpySamples y = describeNpy(conf, files, targetPath, "--target", 0);
+    org.nlspark.core.data.NpySamples x = describeNpy(conf, files, inputPath, "--input", 2);
+    org.nlspark.core.data.NpySamples xTest = xTestPath == null ? null
+        : describeNpy(conf, files, xTestPath, "--x-test", 2);
+    long bytes = x.float64Bytes() + y.float64Bytes() + (xTest == null ? 0 : xTest.float64Bytes());
+    Map<String, Object> ingest = ridgeIngest(spark, bytes);
+    if (ingest.get("mode").equals("executors")) {
+      RidgeBootstrap.checkShapes(x.shape(), y.shape(), xTest == null ? null : xTest.shape());
+      return run(spark, new DescribedAnalysis(RidgeBootstrap.prepareOnExecutors(
+          new org.nlspark.core.ridge.RidgeAnalysis.Files(x, y, xTest, files), x.samples(),
+          x.voxels(), y.voxels(), xTest == null ? 0 : xTest.samples(), ridge), null, ingest),
+          o, false);
+    }
+    long start = System.nanoTime();
+    NpyArray ym = NpyInputs.readNpy(conf, targetPath, "--target", 0);
+    if (ym.rank() == 0) {
       throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
           + " but is a scalar");
     }
-    return run(spark, RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath, "--input", 2),
-        y, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath, "--x-test", 2), ridge),
-        o, false);
+    TileAnalysis analysis = RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath,
+        "--input", 2), ym, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath,
+        "--x-test", 2), ridge);
+    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    return run(spark, new DescribedAnalysis(analysis, null, ingest), images, o, false);
+  }
+
+  /** An .npy input described from its header (the checks of the driver read first). */
+  private static org.nlspark.core.data.NpySamples describeNpy(Configuration conf,
+      HadoopOpener files, String uri, String flag, int rank) {
+    NpyInputs.checkNpyInput(conf, uri, flag);
+    try {
+      return org.nlspark.core.data.NpySamples.describe(files, uri, flag + " " + uri,
+          Sources.SPLIT_BYTES, rank);
+    } catch (java.io.UncheckedIOException e) {
+      throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), flag, uri);
+    }
+  }
+
+  /**
+   * engine.ingest of ridge-bootstrap: "executors" (each task reads X, Y and X_test whole) for
+   * inputs of at least {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES} as float64 or with {@code
+   * spark.nlspark.ingest=blocks}, else "broadcast" (read here), by the rule of the data plane.
+   */
+  private static Map<String, Object> ridgeIngest(SparkSession spark, long bytes) {
+    String mode = org.nlspark.spark.conf.NlsparkConf.ingest(spark);
+    long min = org.nlspark.spark.conf.NlsparkConf.ingestBlocksMinBytes(spark);
+    boolean executors = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
+    Map<String, Object> ingest = new java.util.LinkedHashMap<>();
+    ingest.put("mode", executors ? "executors" : "broadcast");
+    ingest.put("requested", mode);
+    ingest.put("reason", (mode.equals("auto")
+        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
+            executors ? "at least" : "below", min,
+            org.nlspark.spark.conf.NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
+        : org.nlspark.spark.conf.NlsparkConf.INGEST + "=" + mode)
+        + (executors ? "; every ridge replicate takes all of X, so each task reads the inputs"
+            + " whole (no voxel blocks)" : ""));
+    ingest.put("source", "NpySamples");
+    ingest.put("precision", "float64");
+    ingest.put("float64_bytes", bytes);
+    return ingest;
   }
 
   /** Runs any prepared analysis as Spark tasks; {@code progress} draws a line on stderr. */
@@ -364,22 +459,23 @@ public final class Nlspark {
    * Runs the analysis on DataFrames ({@code y} two-sample's second group, {@code target}
    * correlation's, else null) through the data plane of DESIGN §8: their partitions are the
    * read splits ({@link DataFrameSamples}), executors cut them into voxel blocks, or small ones
-   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. With
-   * {@code orderBy}, a mask or TFCE/cluster inference the rows are collected on the driver.
+   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. {@code
+   * orderBy} sorts the samples by ranking only the keys in Spark (a stable sort); with a mask
+   * or TFCE/cluster inference the rows are collected on the driver.
    */
   static RunReport run(SparkSession spark, Analysis analysis, Dataset<Row> x, Dataset<Row> y,
       double[] target, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    if (o.orderBy() != null || o.mask() != null || o.wholeMapInference()) {
+    if (o.mask() != null || o.wholeMapInference()) {
       DataMatrix xm = matrix(x, o);
       JobInputs inputs = y != null ? JobInputs.twoGroups(xm, matrix(y, o))
           : target != null ? JobInputs.withTarget(xm, target) : JobInputs.of(xm);
       return run(spark, analysis, inputs, o, false);
     }
     String column = o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column();
-    DataFrameSamples xs = DataFrameSamples.describe(x, column);
+    DataFrameSamples xs = DataFrameSamples.describe(x, column, o.orderBy());
     DistributedInputs inputs = y != null
-        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column))
+        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column, o.orderBy()))
         : target != null ? DistributedInputs.withTarget(xs, target) : DistributedInputs.of(xs);
     return run(spark, analysis, inputs, o, false);
   }

@@ -42,9 +42,16 @@ public final class DataFrameSamples implements SampleSource {
   private final int voxels;
   private final int[] first; // per partition, then the total
   private final int[] nonEmpty; // the partitions that hold rows, in order
+  private final int[] rank; // with orderBy: the sample of each row in the DataFrame's order
 
   private DataFrameSamples(Dataset<Row> values, String column, boolean float32, int voxels,
       int[] first, int[] nonEmpty) {
+    this(values, column, float32, voxels, first, nonEmpty, null);
+  }
+
+  private DataFrameSamples(Dataset<Row> values, String column, boolean float32, int voxels,
+      int[] first, int[] nonEmpty, int[] rank) {
+    this.rank = rank;
     this.values = values;
     this.column = column;
     this.name = "the DataFrame's column " + column;
@@ -59,11 +66,26 @@ public final class DataFrameSamples implements SampleSource {
    * partition, nulls, lengths); refusals as {@link DataFrameMatrices#read} (exit 2).
    */
   public static DataFrameSamples describe(Dataset<Row> samples, String column) {
+    return describe(samples, column, null);
+  }
+
+  /**
+   * As {@link #describe(Dataset, String)}, the samples in the order of {@code orderBy} (null:
+   * the DataFrame's): Spark sorts only the keys, with the row's place in the DataFrame as the
+   * tie-break (a stable sort), the driver gets one rank per sample, O(samples), and each
+   * partition's rows go to their ranks in the voxel blocks; no voxel value is collected.
+   */
+  public static DataFrameSamples describe(Dataset<Row> samples, String column, String orderBy) {
     ArrayType type = DataFrameMatrices.arrayColumn(samples, column);
+    if (orderBy != null) {
+      DataFrameMatrices.orderColumn(samples, orderBy);
+    }
     boolean f32 = type.elementType().equals(DataTypes.FloatType);
-    Dataset<Row> selected = samples.select(f32 ? functions.col(column)
+    org.apache.spark.sql.Column values = f32 ? functions.col(column)
         : functions.col(column).cast(DataTypes.createArrayType(DataTypes.DoubleType))
-            .alias(column));
+            .alias(column);
+    Dataset<Row> selected = orderBy == null ? samples.select(values)
+        : samples.select(values, functions.col(orderBy));
     List<long[]> parts;
     try {
       parts = selected.javaRDD().mapPartitionsWithIndex(DataFrameSamples::scan, true).collect();
@@ -109,8 +131,37 @@ public final class DataFrameSamples implements SampleSource {
     if (total == 0) {
       throw new InvalidInputException("Cannot read " + what + ": the DataFrame has no row");
     }
+    int[] rank = orderBy == null ? null : ranks(selected, orderBy, (int) total);
     return new DataFrameSamples(selected, column, f32, width, first,
-        nonEmpty.stream().mapToInt(Integer::intValue).toArray());
+        nonEmpty.stream().mapToInt(Integer::intValue).toArray(), rank);
+  }
+
+  /** The rank of every row (in partition then row order) by the key in column 1, stable. */
+  private static int[] ranks(Dataset<Row> selected, String orderBy, int total) {
+    String index = "__nlspark_row";
+    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+        .add(selected.schema().fields()[1].copy(orderBy, selected.schema().fields()[1]
+            .dataType(), true, org.apache.spark.sql.types.Metadata.empty()))
+        .add(index, DataTypes.LongType);
+    List<Row> sorted;
+    try {
+      JavaRDD<Row> keys = selected.javaRDD().zipWithIndex()
+          .map(t -> org.apache.spark.sql.RowFactory.create(t._1().get(1), t._2()));
+      sorted = selected.sparkSession().createDataFrame(keys, schema)
+          .orderBy(functions.col(orderBy), functions.col(index)).select(index).collectAsList();
+    } catch (Exception e) { // Spark throws its checked SparkException undeclared
+      throw TaskFailures.unwrapAny(e);
+    }
+    if (sorted.size() != total) {
+      throw new InvalidInputException("Cannot order the DataFrame by " + orderBy + ": it gave "
+          + sorted.size() + " rows, but " + total + " when its rows were counted; the DataFrame"
+          + " must give the same rows each time it is computed (persist or checkpoint it first)");
+    }
+    int[] rank = new int[total];
+    for (int k = 0; k < total; k++) {
+      rank[(int) sorted.get(k).getLong(0)] = k;
+    }
+    return rank;
   }
 
   /**
@@ -156,16 +207,17 @@ public final class DataFrameSamples implements SampleSource {
   /** The slices of every voxel block, cut by the executors from their partitions' rows. */
   JavaPairRDD<Integer, byte[]> slices(int group, Grid grid, LongAccumulator readNanos) {
     int[] starts = first;
+    int[] ranks = rank;
     int v = voxels;
     boolean f32 = float32;
     String what = name;
     JavaRDD<Row> rows = values.javaRDD();
-    return rows.mapPartitionsWithIndex((p, it) -> cut(group, p, it, starts, v, f32, what, grid,
-        readNanos), true).mapToPair(t -> t);
+    return rows.mapPartitionsWithIndex((p, it) -> cut(group, p, it, starts, ranks, v, f32, what,
+        grid, readNanos), true).mapToPair(t -> t);
   }
 
   private static Iterator<Tuple2<Integer, byte[]>> cut(int group, int partition,
-      Iterator<Row> rows, int[] first, int v, boolean f32, String what, Grid grid,
+      Iterator<Row> rows, int[] first, int[] rank, int v, boolean f32, String what, Grid grid,
       LongAccumulator readNanos) {
     long start = System.nanoTime();
     int from = first[partition];
@@ -173,7 +225,7 @@ public final class DataFrameSamples implements SampleSource {
     if (count == 0) {
       return java.util.Collections.emptyIterator();
     }
-    VoxelBlocks.SplitBuffer buffer = new VoxelBlocks.SplitBuffer(from, count, v);
+    VoxelBlocks.SplitBuffer buffer = new VoxelBlocks.SplitBuffer(count, v);
     float[] f = f32 ? new float[v] : null;
     double[] d = f32 ? null : new double[v];
     int s = from;
@@ -202,10 +254,11 @@ public final class DataFrameSamples implements SampleSource {
           d[j] = x;
         }
       }
+      int sample = rank == null ? s : rank[s];
       if (f32) {
-        buffer.float32(s, f);
+        buffer.float32(sample, f);
       } else {
-        buffer.float64(s, d);
+        buffer.float64(sample, d);
       }
       s++;
     }
@@ -277,6 +330,16 @@ public final class DataFrameSamples implements SampleSource {
     if (values == null) {
       throw new IllegalStateException("[BUG] " + name + " can only be collected on the driver");
     }
-    return DataFrameMatrices.read(values, column, null);
+    DataMatrix read = DataFrameMatrices.read(values, column, null);
+    if (rank == null) {
+      return read;
+    }
+    int n = read.rows();
+    double[] in = read.values();
+    double[] out = new double[in.length];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(in, i * voxels, out, rank[i] * voxels, voxels);
+    }
+    return DataMatrix.of(n, voxels, out, name);
   }
 }

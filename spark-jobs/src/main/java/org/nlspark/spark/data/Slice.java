@@ -18,13 +18,22 @@ final class Slice {
 
   private Slice() {}
 
-  /** Rows [r0, r0 + count) of {@code values} (rows of {@code stride}), columns [from, from + width). */
+  /**
+   * Rows [0, count) of {@code values} (rows of {@code stride}), columns [from, from + width),
+   * as samples [first, first + count).
+   */
   static byte[] of(int group, int first, int count, float[] values, int stride, int from,
       int width) {
+    return of(group, first, count, values, stride, from, width, 0);
+  }
+
+  /** As above from row {@code row0} of {@code values}. */
+  static byte[] of(int group, int first, int count, float[] values, int stride, int from,
+      int width, int row0) {
     ByteBuffer buf = header(group, first, count, width, 4);
     var out = buf.position(HEADER_BYTES).slice().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
     for (int r = 0; r < count; r++) {
-      out.put(values, r * stride + from, width);
+      out.put(values, (row0 + r) * stride + from, width);
     }
     return buf.array();
   }
@@ -32,10 +41,16 @@ final class Slice {
   /** As {@link #of(int, int, int, float[], int, int, int)}, float64 values. */
   static byte[] of(int group, int first, int count, double[] values, int stride, int from,
       int width) {
+    return of(group, first, count, values, stride, from, width, 0);
+  }
+
+  /** As above from row {@code row0} of {@code values}. */
+  static byte[] of(int group, int first, int count, double[] values, int stride, int from,
+      int width, int row0) {
     ByteBuffer buf = header(group, first, count, width, 8);
     var out = buf.position(HEADER_BYTES).slice().order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer();
     for (int r = 0; r < count; r++) {
-      out.put(values, r * stride + from, width);
+      out.put(values, (row0 + r) * stride + from, width);
     }
     return buf.array();
   }

@@ -6,9 +6,11 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.data.ConcatenatedSamples;
 import org.nlspark.core.data.NiftiSamples;
 import org.nlspark.core.data.NpySamples;
 import org.nlspark.core.data.SampleSource;
+import org.nlspark.core.data.SeriesImages;
 import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.NiftiHeader;
 import org.nlspark.core.io.nifti.NiftiMask;
@@ -18,6 +20,7 @@ import org.nlspark.spark.io.HadoopNiftiFiles;
 import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.io.ParquetSamples;
+import org.nlspark.spark.io.SeriesInputs;
 import org.nlspark.spark.io.StudyInputs;
 
 /**
@@ -64,8 +67,9 @@ public final class Sources {
     // Without --mask, image sources span the whole grid until the default mask is built.
     NiftiMask mask = !study.hasGrid() ? null : given != null ? given
         : wholeGrid(study.referenceHeader(), study.x().flag + " " + study.x().uri);
-    SampleSource x = source(conf, files, study, study.x(), mask);
-    SampleSource y = study.y() == null ? null : source(conf, files, study, study.y(), mask);
+    SampleSource x = source(spark, conf, files, study, study.x(), mask);
+    SampleSource y = study.y() == null ? null
+        : source(spark, conf, files, study, study.y(), mask);
     if (study.hasGrid() && given == null) {
       List<NiftiSamples> images = new ArrayList<>();
       images.add((NiftiSamples) x);
@@ -82,9 +86,51 @@ public final class Sources {
     return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
   }
 
+  /**
+   * The series of {@code isc} or {@code timeseries-correlation} described for the engine
+   * (DESIGN §8): one sample per (subject, time point) in C order, so a voxel block holds every
+   * subject's series of its voxels: an {@code .npy} of {@code npyRank} (3 for isc's (subjects,
+   * timepoints, voxels), 2 for a (timepoints, voxels) series) as row ranges, images as volume
+   * ranges of each subject's 4-D file, read with {@link NiftiSamples#series}'s values (those of
+   * {@link SeriesInputs#read}). Without {@code --mask} executors compute the default mask.
+   *
+   * @param target timeseries-correlation's target, else null
+   */
+  public static DistributedInputs series(SparkSession spark, SeriesInputs series, int npyRank,
+      double[] target) {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    HadoopOpener files = new HadoopOpener(conf);
+    String what = series.flag() + " " + series.uri();
+    if (!series.hasGrid()) {
+      NpyInputs.checkNpyInput(conf, series.uri(), series.flag());
+      SampleSource x;
+      try {
+        x = NpySamples.describe(files, series.uri(), what, SPLIT_BYTES, npyRank);
+      } catch (java.io.UncheckedIOException e) {
+        throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), series.flag(),
+            series.uri());
+      }
+      return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
+    }
+    SeriesImages images = series.images();
+    NiftiMask given = series.givenMask();
+    NiftiMask mask = given != null ? given : wholeGrid(images.reference(), what);
+    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mask.grid().voxels()));
+    List<NiftiSamples> parts = new ArrayList<>();
+    for (String file : images.files()) {
+      parts.add(NiftiSamples.series(files, file, file, mask, perSplit));
+    }
+    if (given == null) {
+      NiftiMask computed = defaultMask(spark, files, parts);
+      parts.replaceAll(p -> p.withMask(computed));
+    }
+    SampleSource x = parts.size() == 1 ? parts.get(0) : ConcatenatedSamples.of(what, parts);
+    return target != null ? DistributedInputs.withTarget(x, target) : DistributedInputs.of(x);
+  }
+
   /** One resolved input as a source: its files are already listed and in sample order. */
-  private static SampleSource source(Configuration conf, HadoopOpener files, StudyInputs study,
-      StudyInputs.Source s, NiftiMask mask) {
+  private static SampleSource source(SparkSession spark, Configuration conf, HadoopOpener files,
+      StudyInputs study, StudyInputs.Source s, NiftiMask mask) {
     String what = s.flag + " " + s.uri;
     if (s.format == StudyInputs.Format.NPY) {
       NpyInputs.checkNpyInput(conf, s.uri, s.flag);
@@ -95,7 +141,10 @@ public final class Sources {
       }
     }
     if (s.format == StudyInputs.Format.PARQUET) {
-      return ParquetSamples.describe(conf, s, study.column());
+      ParquetSamples table = ParquetSamples.describe(conf, s, study.column());
+      return study.orderBy() == null ? table
+          : table.orderedBy(orderKeys(spark, files, table, s.flag, study.orderBy()),
+              study.orderBy());
     }
     NiftiHeader first;
     try (NiftiReader reader = HadoopNiftiFiles.open(conf, s.files.get(0), s.flag)) {
@@ -106,6 +155,39 @@ public final class Sources {
       return NiftiSamples.fourD(files, s.files.get(0), what, mask, perSplit);
     }
     return NiftiSamples.volumes(what, s.files, mask, perSplit, !first.prefersDouble());
+  }
+
+  /**
+   * Every row's {@code --order-by} key, in file then row order: each task reads one file's key
+   * column (no voxel value), the driver gets one key per sample, O(samples), and ranks them.
+   * Without Spark (a one-JVM reference run) the keys are read here.
+   */
+  private static List<Object> orderKeys(SparkSession spark, HadoopOpener files,
+      ParquetSamples table, String flag, String orderBy) {
+    List<String> names = table.files();
+    List<List<Object>> perFile;
+    if (spark == null) {
+      perFile = new ArrayList<>();
+      for (String file : names) {
+        perFile.add(ParquetSamples.keys(files.configuration(), file, flag + " " + file,
+            orderBy));
+      }
+    } else {
+      try {
+        perFile = JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(names, names.size())
+            .map(file -> ParquetSamples.keys(files.configuration(), file, flag + " " + file,
+                orderBy))
+            .collect();
+      } catch (Exception e) { // a bad key inside a task: its own message, exit 2
+        throw TaskFailures.unwrapAny(e);
+      }
+    }
+    List<Object> keys = new ArrayList<>();
+    for (List<Object> k : perFile) {
+      keys.addAll(k);
+    }
+    return keys;
   }
 
   private static NiftiMask wholeGrid(NiftiHeader first, String what) {

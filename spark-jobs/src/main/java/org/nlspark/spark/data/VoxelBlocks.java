@@ -73,7 +73,7 @@ public final class VoxelBlocks {
     long start = System.nanoTime();
     SampleSource source = inputs.group(group);
     int v = source.voxels();
-    SplitBuffer buffer = new SplitBuffer(source.firstSample(split), source.splitSamples(split), v);
+    SplitBuffer buffer = new SplitBuffer(source.splitSamples(split), v);
     source.read(split, files, buffer);
     if (readNanos != null) {
       readNanos.add(System.nanoTime() - start);
@@ -81,27 +81,37 @@ public final class VoxelBlocks {
     return slices(buffer, group, grid, v, readNanos);
   }
 
-  /** One slice of {@code buffer} per voxel block, each cut when the shuffle asks for it. */
+  /**
+   * One slice of {@code buffer} per voxel block and run of consecutive samples (one run unless
+   * the source places its rows by rank, as a Parquet table sorted by --order-by does), each cut
+   * when the shuffle asks for it.
+   */
   static Iterator<Tuple2<Integer, byte[]>> slices(SplitBuffer buffer, int group, Grid grid,
       int v, LongAccumulator readNanos) {
     int blocks = grid.blocks(v);
+    int runs = buffer.runs();
     return new Iterator<>() {
       private int b;
+      private int run;
 
       @Override
       public boolean hasNext() {
-        return b < blocks;
+        return b < blocks && runs > 0;
       }
 
       @Override
       public Tuple2<Integer, byte[]> next() {
-        if (b >= blocks) {
+        if (!hasNext()) {
           throw new java.util.NoSuchElementException();
         }
         long t = System.nanoTime();
         int from = grid.blockStart(b);
-        byte[] slice = buffer.slice(group, from, grid.blockEnd(b, v) - from);
-        Tuple2<Integer, byte[]> out = new Tuple2<>(b++, slice);
+        byte[] slice = buffer.slice(group, run, from, grid.blockEnd(b, v) - from);
+        Tuple2<Integer, byte[]> out = new Tuple2<>(b, slice);
+        if (++run == runs) {
+          run = 0;
+          b++;
+        }
         if (readNanos != null) {
           readNanos.add(System.nanoTime() - t);
         }
@@ -129,24 +139,38 @@ public final class VoxelBlocks {
     return out.iterator();
   }
 
-  /** A split's samples (count x voxels) in float32 until a float64 sample arrives. */
+  /**
+   * A split's samples (count x voxels) in float32 until a float64 sample arrives, in the order
+   * they arrive, each with its sample index: runs of consecutive indices become one slice each.
+   */
   static final class SplitBuffer implements SampleSource.Sink {
-    private final int first;
     private final int count;
     private final int v;
+    private final int[] sampleOf; // per row held, in arrival order
+    private int held;
+    private int[] runStarts; // rows where a run starts, and held at the end
     private float[] f;
     private double[] d;
 
-    SplitBuffer(int first, int count, int v) {
-      this.first = first;
+    SplitBuffer(int count, int v) {
       this.count = count;
       this.v = v;
+      this.sampleOf = new int[count];
       this.f = new float[Math.multiplyExact(count, v)];
+    }
+
+    private int next(int sample) {
+      if (held >= count) {
+        throw new IllegalStateException("[BUG] a read split of " + count + " samples got more");
+      }
+      runStarts = null;
+      sampleOf[held] = sample;
+      return held++ * v;
     }
 
     @Override
     public void float32(int sample, float[] values) {
-      int at = (sample - first) * v;
+      int at = next(sample);
       if (d == null) {
         System.arraycopy(values, 0, f, at, v);
       } else {
@@ -165,12 +189,31 @@ public final class VoxelBlocks {
         }
         f = null;
       }
-      System.arraycopy(values, 0, d, (sample - first) * v, v);
+      System.arraycopy(values, 0, d, next(sample), v);
     }
 
-    byte[] slice(int group, int from, int width) {
-      return d != null ? Slice.of(group, first, count, d, v, from, width)
-          : Slice.of(group, first, count, f, v, from, width);
+    /** Runs of rows whose samples are consecutive. */
+    int runs() {
+      if (runStarts == null) {
+        int[] starts = new int[held + 1];
+        int n = 0;
+        for (int r = 0; r < held; r++) {
+          if (r == 0 || sampleOf[r] != sampleOf[r - 1] + 1) {
+            starts[n++] = r;
+          }
+        }
+        starts[n] = held;
+        runStarts = java.util.Arrays.copyOf(starts, n + 1);
+      }
+      return runStarts.length - 1;
+    }
+
+    byte[] slice(int group, int run, int from, int width) {
+      runs();
+      int r0 = runStarts[run];
+      int rows = runStarts[run + 1] - r0;
+      return d != null ? Slice.of(group, sampleOf[r0], rows, d, v, from, width, r0)
+          : Slice.of(group, sampleOf[r0], rows, f, v, from, width, r0);
     }
   }
 

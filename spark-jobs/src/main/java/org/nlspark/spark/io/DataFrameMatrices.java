@@ -94,6 +94,15 @@ public final class DataFrameMatrices {
     return (ArrayType) field.dataType();
   }
 
+  /**
+   * Checks that {@code samples} has the order-by column {@code name}.
+   *
+   * @throws InvalidInputException naming the columns it has
+   */
+  public static void orderColumn(Dataset<Row> samples, String name) {
+    fieldOf(samples, name, "order-by column");
+  }
+
   private static StructField fieldOf(Dataset<Row> df, String name, String role) {
     for (StructField f : df.schema().fields()) {
       if (f.name().equals(name)) {

@@ -194,7 +194,7 @@ final class ParquetMatrices {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Comparable<Object> key(Group g, String orderBy, String what, long row) {
+  static Comparable<Object> key(Group g, String orderBy, String what, long row) {
     int idx = field(g, orderBy, what, "--order-by");
     Type type = g.getType().getType(idx);
     if (!type.isPrimitive() || type.isRepetition(Type.Repetition.REPEATED)) {

@@ -23,8 +23,9 @@ import org.nlspark.spark.io.HadoopOpener;
  * A Parquet input in file-name then row order as a {@link SampleSource} (DESIGN §8): the driver
  * reads the files' footers (row counts, schema) and one row for the number of voxels; each
  * split is one file, read where the task runs. Rows are decoded as {@link ParquetMatrices} does
- * (the same column rules and messages); an array of float stays float32. An {@code --order-by}
- * order is not a run of rows per file, so such inputs are read on the driver instead.
+ * (the same column rules and messages); an array of float stays float32. Sorted by {@code
+ * --order-by} ({@link #orderedBy}), a split still reads one file and sends each row to its rank
+ * (runs of consecutive ranks travel as one slice per voxel block).
  */
 public final class ParquetSamples implements SampleSource {
   private static final long serialVersionUID = 1L;
@@ -35,9 +36,16 @@ public final class ParquetSamples implements SampleSource {
   private final int voxels;
   private final String column;
   private final boolean float32;
+  private final int[] rank; // with --order-by: the sample of each row in file then row order
 
   private ParquetSamples(String name, String[] files, int[] firstRow, int voxels, String column,
       boolean float32) {
+    this(name, files, firstRow, voxels, column, float32, null);
+  }
+
+  private ParquetSamples(String name, String[] files, int[] firstRow, int voxels, String column,
+      boolean float32, int[] rank) {
+    this.rank = rank;
     this.name = name;
     this.files = files;
     this.firstRow = firstRow;
@@ -94,6 +102,91 @@ public final class ParquetSamples implements SampleSource {
     }
     return new ParquetSamples(source.flag + " " + source.uri, kept.toArray(new String[0]),
         first, voxels, column, float32);
+  }
+
+  /** The non-empty files, in file-name order: the read splits. */
+  public List<String> files() {
+    return List.of(files);
+  }
+
+  /**
+   * The {@code --order-by} keys of one file's rows, in row order (one number or string per
+   * sample), read with only that column: what executors send for the ranking.
+   */
+  public static List<Object> keys(Configuration conf, String file, String what, String orderBy) {
+    Configuration projected = new Configuration(conf);
+    List<Object> keys = new ArrayList<>();
+    try (ParquetFileReader footer = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new Path(file), conf))) {
+      org.apache.parquet.schema.MessageType schema =
+          footer.getFooter().getFileMetaData().getSchema();
+      if (schema.containsField(orderBy)) { // else the first row names the missing column
+        projected.set(org.apache.parquet.hadoop.api.ReadSupport.PARQUET_READ_SCHEMA,
+            new org.apache.parquet.schema.MessageType(schema.getName(), schema.getType(orderBy))
+                .toString());
+      }
+    } catch (IOException | RuntimeException e) {
+      throw unreadable(what, e);
+    }
+    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
+        new Path(file)).withConf(projected).build()) {
+      long row = 0;
+      for (Group g = reader.read(); g != null; g = reader.read(), row++) {
+        keys.add(ParquetMatrices.key(g, orderBy, what, row));
+      }
+    } catch (IOException | ParquetDecodingException e) {
+      throw unreadable(what, e);
+    } catch (RuntimeException e) {
+      if (e instanceof InvalidInputException) {
+        throw e;
+      }
+      throw unreadable(what, e);
+    }
+    return keys;
+  }
+
+  /**
+   * The same rows in the order of their {@code --order-by} keys ({@code keys}: every row's, in
+   * file then row order), sorted as {@link ParquetMatrices} sorts them; two rows with one key
+   * are refused as there (exit 2, naming both). Each split still reads one file; its rows go to
+   * their ranks.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public ParquetSamples orderedBy(List<Object> keys, String orderBy) {
+    int n = samples();
+    if (keys.size() != n) {
+      throw new InvalidInputException("Cannot order " + name + ": its files now hold "
+          + keys.size() + " rows, but their footers declared " + n + "; did they change?");
+    }
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> ((Comparable) keys.get(a)).compareTo(keys.get(b)));
+    int[] ranks = new int[n];
+    for (int k = 0; k < n; k++) {
+      ranks[order[k]] = k;
+      // two rows with one key would be ordered by where they lie, no order the user chose
+      if (k > 0 && ((Comparable) keys.get(order[k - 1])).compareTo(keys.get(order[k])) == 0) {
+        int a = order[k - 1];
+        int b = order[k];
+        String fa = files[fileOf(a)];
+        String fb = files[fileOf(b)];
+        long ra = a - firstRow[fileOf(a)];
+        long rb = b - firstRow[fileOf(b)];
+        String rows = fa.equals(fb) ? "rows " + ra + " and " + rb + " of " + fa
+            : "row " + ra + " of " + fa + " and row " + rb + " of " + fb;
+        throw new InvalidInputException("Cannot order " + name + " by " + orderBy + ": key "
+            + keys.get(a) + " appears in " + rows + "; give each row its own key");
+      }
+    }
+    return new ParquetSamples(name, files, firstRow, voxels, column, float32, ranks);
+  }
+
+  /** The file (index among the non-empty files) of sample {@code row} in file then row order. */
+  private int fileOf(int row) {
+    int i = java.util.Arrays.binarySearch(firstRow, row);
+    return i >= 0 ? i : -i - 2;
   }
 
   /** The primitive type of the column's elements, or null when it is no array of numbers. */
@@ -203,7 +296,7 @@ public final class ParquetSamples implements SampleSource {
                 + " before resampling");
           }
         }
-        int sample = firstRow[split] + row;
+        int sample = rank == null ? firstRow[split] + row : rank[firstRow[split] + row];
         if (float32 && fitsFloat32(values, f)) {
           sink.float32(sample, f);
         } else {

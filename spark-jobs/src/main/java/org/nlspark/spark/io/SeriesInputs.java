@@ -21,9 +21,11 @@ import org.nlspark.core.io.nifti.NiftiMask;
  * of every subject, non-zero in at least one).
  *
  * <p>Resolving reads listings, the mask and every subject's header (grid and time length are
- * checked here, exit 2 naming the file), never a value. {@link #read} then reads the series on
- * this JVM (the driver), one volume at a time, into the one array these analyses hold; it
- * refuses with exit 3 an array beyond one Java array or the free heap, before allocating it.
+ * checked here, exit 2 naming the file), never a value. Executors then read the series into
+ * voxel blocks (DESIGN §8, {@code org.nlspark.spark.data.Sources#series}); or, for series small
+ * enough to broadcast, {@link #read} reads them on this JVM (the driver), one volume at a time,
+ * into the one array these analyses hold, refusing with exit 3 an array beyond one Java array
+ * or the free heap before allocating it.
  */
 public final class SeriesInputs {
   private final String flag;
@@ -65,9 +67,6 @@ public final class SeriesInputs {
     NiftiMask mask = maskUri == null ? null : HadoopNiftiFiles.readMask(conf, maskUri, "--mask");
     SeriesImages images = SeriesImages.describe(flag + " " + uri, files,
         new HadoopOpener(conf), mask);
-    if (mask != null) {
-      images.values(mask); // beyond one Java array: refused before any value is read
-    }
     return new SeriesInputs(flag, uri, maskUri, mask, images);
   }
 
@@ -84,6 +83,16 @@ public final class SeriesInputs {
   /** The images, or null for an .npy. */
   public SeriesImages images() {
     return images;
+  }
+
+  /** The flag that named the input ("--input"). */
+  public String flag() {
+    return flag;
+  }
+
+  /** The {@code --mask} read, or null (the default mask, or an .npy). */
+  public NiftiMask givenMask() {
+    return givenMask;
   }
 
   /** Where the mask comes from: the {@code --mask} URI, "computed", or null for an .npy. */
@@ -117,8 +126,19 @@ public final class SeriesInputs {
     if (images == null) {
       throw new IllegalStateException("[BUG] an .npy series is read by NpyInputs.readNpy");
     }
+    return read(conf, givenMask != null ? givenMask
+        : images.defaultMask(new HadoopOpener(conf)));
+  }
+
+  /**
+   * As {@link #read(Configuration)} with the mask already known (given, or the default mask
+   * that executors computed).
+   */
+  public Series read(Configuration conf, NiftiMask mask) {
+    if (images == null) {
+      throw new IllegalStateException("[BUG] an .npy series is read by NpyInputs.readNpy");
+    }
     HadoopOpener opener = new HadoopOpener(conf);
-    NiftiMask mask = givenMask != null ? givenMask : images.defaultMask(opener);
     long values = images.values(mask);
     requireHeap(values * Double.BYTES, mask);
     return new Series(images.read(opener, mask), images.subjects(), images.timepoints(),

@@ -31,8 +31,9 @@ import org.nlspark.core.job.JobInputs;
  * file of 3-D files, a directory or a glob ({@link HadoopNiftiFiles#resolveInputs}); Parquet
  * (a {@code .parquet} file or a directory of them, one row per sample, an array column).
  * Inputs are read as sources (the data plane's {@code Sources}: by the executors into
- * voxel blocks, or on the driver for small inputs, with the same readers); only a Parquet table
- * sorted by {@code --order-by} is read on the driver ({@link #load}).
+ * voxel blocks, or on the driver for small inputs, with the same readers), a Parquet table
+ * sorted by {@code --order-by} too; {@link #load} is the former driver sort, kept as the
+ * reference the tests compare with.
  */
 public final class StudyInputs implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -304,13 +305,12 @@ public final class StudyInputs implements Serializable {
   }
 
   /**
-   * Whether executors can read these inputs (the data plane's {@code Sources}): .npy,
-   * NIfTI, and Parquet in file-name then row order. A Parquet input sorted by {@code --order-by}
-   * is read on the driver ({@link #load}): its samples are not runs of rows of one file.
+   * Whether executors can read these inputs (the data plane's {@code Sources}): .npy, NIfTI and
+   * Parquet, also sorted by {@code --order-by} (executors read the key column, the driver ranks
+   * one key per sample, and each file's rows go to their ranks), so always.
    */
   public boolean executorsCanRead() {
-    boolean parquet = x.format == Format.PARQUET || (y != null && y.format == Format.PARQUET);
-    return !parquet || orderBy == null;
+    return true;
   }
 
   /**
