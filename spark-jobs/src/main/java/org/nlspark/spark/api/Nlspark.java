@@ -203,7 +203,7 @@ public final class Nlspark {
         "--input", 2), ym, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath,
         "--x-test", 2), ridge);
     ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-    return run(spark, new DescribedAnalysis(analysis, null, ingest), images, o, false);
+    return run(spark, new DescribedAnalysis(analysis, null, ingest), o, false);
   }
 
   /** An .npy input described from its header (the checks of the driver read first). */
