@@ -281,24 +281,24 @@ class OrderByBlocksIdentityTest {
     List<String> args = List.of("one-sample", "--input", table.toString(), "--order-by",
         "subject", "--permutations", "20", "--seed", "9", "--master", "local[2]", "--quiet");
     Path refusedOut = dir.resolve("refused");
-    List<String> refused = SeriesBlocksIdentityTest.java(heap,
+    List<String> refused = ChildJvm.command(heap,
         "-D" + NlsparkConf.INGEST + "=broadcast");
     refused.addAll(args);
     refused.addAll(List.of("--output", refusedOut.toString()));
     Path refusedErr = dir.resolve("refused-stderr.txt");
-    int code = runChild(refused, refusedErr);
+    int code = ChildJvm.run(refused, dir, refusedErr);
     String text = java.nio.file.Files.readString(refusedErr);
     assertThat(code).as(text).isEqualTo(3);
     assertThat(text).contains("on the driver", "spark.nlspark.ingest=blocks");
     assertThat(refusedOut).doesNotExist();
 
     Path out = dir.resolve("out");
-    List<String> blocks = SeriesBlocksIdentityTest.java(heap,
+    List<String> blocks = ChildJvm.command(heap,
         "-D" + NlsparkConf.INGEST + "=blocks");
     blocks.addAll(args);
     blocks.addAll(List.of("--output", out.toString()));
     Path err = dir.resolve("stderr.txt");
-    code = runChild(blocks, err);
+    code = ChildJvm.run(blocks, dir, err);
     assertThat(code).as(java.nio.file.Files.readString(err)).isZero();
     String summary = java.nio.file.Files.readString(out.resolve("summary.json"));
     assertThat(summary).contains("\"mode\": \"blocks\"");
@@ -322,16 +322,4 @@ class OrderByBlocksIdentityTest {
             || l.contains("ingest_seconds")).map(String::trim).reduce("", (p, q) -> p + " " + q));
   }
 
-  private int runChild(List<String> cmd, Path err) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
-        .redirectOutput(dir.resolve("child-stdout.txt").toFile()).redirectError(err.toFile());
-    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Process p = pb.start();
-    if (!p.waitFor(600, java.util.concurrent.TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("the child JVM ran over 600 s: "
-          + java.nio.file.Files.readString(err));
-    }
-    return p.exitValue();
-  }
 }

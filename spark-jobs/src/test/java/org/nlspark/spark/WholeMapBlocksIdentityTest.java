@@ -2,10 +2,8 @@ package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
@@ -290,33 +287,7 @@ class WholeMapBlocksIdentityTest {
 
   // ---- a driver heap smaller than the data ----
 
-  private static List<String> java(String... jvmOptions) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-opens") || a.startsWith("-Djdk.reflect")
-          || a.startsWith("--add-modules")) {
-        cmd.add(a);
-      }
-    }
-    cmd.addAll(List.of(jvmOptions));
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    return cmd;
-  }
 
-  private int runChild(List<String> cmd, Path err) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
-        .redirectOutput(dir.resolve("child-stdout.txt").toFile()).redirectError(err.toFile());
-    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Process p = pb.start();
-    if (!p.waitFor(600, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("the child JVM ran over 600 s: " + Files.readString(err));
-    }
-    return p.exitValue();
-  }
 
   /**
    * A driver of -Xmx480m (Spark's minimum is 450 MiB) and 250 samples x 262,144 voxels (262 MB
@@ -360,22 +331,22 @@ class WholeMapBlocksIdentityTest {
         "--contrasts", c.toString(), "--tfce", "--permutations", "10", "--seed", "9",
         "--memory-budget-gb", "0.4", "--master", "local[2]", "--quiet");
     Path refusedOut = dir.resolve("refused");
-    List<String> refused = java(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
+    List<String> refused = ChildJvm.command(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
     refused.addAll(args);
     refused.addAll(List.of("--output", refusedOut.toString()));
     Path refusedErr = dir.resolve("refused-stderr.txt");
-    int code = runChild(refused, refusedErr);
+    int code = ChildJvm.run(refused, dir, refusedErr);
     String text = Files.readString(refusedErr, StandardCharsets.UTF_8);
     assertThat(code).as(text).isEqualTo(3);
     assertThat(text).contains("on the driver", "spark.nlspark.ingest=blocks");
     assertThat(refusedOut).doesNotExist();
 
     Path out = dir.resolve("out");
-    List<String> blocks = java(heap, "-D" + NlsparkConf.INGEST + "=blocks");
+    List<String> blocks = ChildJvm.command(heap, "-D" + NlsparkConf.INGEST + "=blocks");
     blocks.addAll(args);
     blocks.addAll(List.of("--output", out.toString()));
     Path err = dir.resolve("stderr.txt");
-    code = runChild(blocks, err);
+    code = ChildJvm.run(blocks, dir, err);
     assertThat(code).as(Files.readString(err, StandardCharsets.UTF_8)).isZero();
     String summary = Files.readString(out.resolve("summary.json"));
     assertThat(summary).contains("\"mode\": \"blocks\"", "\"map_slice_partitions\"",
