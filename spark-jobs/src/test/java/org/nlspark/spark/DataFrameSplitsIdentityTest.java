@@ -2,12 +2,13 @@ package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -20,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.RunReport;
-import org.nlspark.core.result.Output;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.conf.NlsparkConf;
@@ -67,30 +67,6 @@ class DataFrameSplitsIdentityTest {
       out[i] = (float) values[i];
     }
     return out;
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
-  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
-    List<Output> a = expected.result.outputs();
-    List<Output> b = actual.result.outputs();
-    assertThat(b).hasSameSizeAs(a);
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   private interface Run {

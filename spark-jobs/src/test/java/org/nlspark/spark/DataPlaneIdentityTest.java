@@ -2,12 +2,13 @@ package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,6 @@ import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiWriter;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
-import org.nlspark.core.result.Output;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.conf.NlsparkConf;
@@ -76,33 +76,9 @@ class DataPlaneIdentityTest {
         inputs);
   }
 
-  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
-    List<Output> a = expected.result.outputs();
-    List<Output> b = actual.result.outputs();
-    assertThat(b).hasSameSizeAs(a);
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
   private static org.nlspark.core.data.DataMatrix wholeMatrix(Path p) {
     var a = NpyReader.read(p, 2);
     return org.nlspark.core.data.DataMatrix.of(a.dim(0), a.dim(1), a.data(), p.toString());
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   /** Broadcast vs blocks for partitions default/1/3/7 and one retried task. */

@@ -1,6 +1,10 @@
 package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.float32;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,14 +54,6 @@ class GlmBlocksIdentityTest {
     spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
   }
 
-  private static float[] float32(double[] g) {
-    float[] f = new float[g.length];
-    for (int i = 0; i < g.length; i++) {
-      f[i] = (float) g[i];
-    }
-    return f;
-  }
-
   /** intercept, age, group (0/1) for n samples; the same age as {@link #values}. */
   private Path design(int n) throws Exception {
     double[] age = TestData.gaussian(60, 1, n, 0);
@@ -95,30 +91,6 @@ class GlmBlocksIdentityTest {
       lines.add(String.valueOf(1 + i % 4));
     }
     return Files.write(dir.resolve("eb.txt"), lines);
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
-  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
-    List<Output> a = expected.result.outputs();
-    List<Output> b = actual.result.outputs();
-    assertThat(b).hasSameSizeAs(a);
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   private RunReport glm(String ingest, Integer partitions, Path y, Path design, Path contrasts,
@@ -265,8 +237,6 @@ class GlmBlocksIdentityTest {
       assertThat(tfceGot.get(name)).as("tfce " + name).isEqualTo(tfceExpected.get(name));
     }
   }
-
-
 
   /**
    * A driver of -Xmx480m (Spark's minimum is 450 MiB) and samples of 512 MB as float64: the

@@ -1,11 +1,13 @@
 package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -19,7 +21,6 @@ import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
-import org.nlspark.core.result.Output;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.conf.NlsparkConf;
@@ -44,30 +45,6 @@ class OrderByBlocksIdentityTest {
   void resetConf() {
     spark.conf().unset(NlsparkConf.INGEST);
     spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
-  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
-    List<Output> a = expected.result.outputs();
-    List<Output> b = actual.result.outputs();
-    assertThat(b).hasSameSizeAs(a);
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   /**

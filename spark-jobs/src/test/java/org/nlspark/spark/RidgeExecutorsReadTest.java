@@ -1,10 +1,13 @@
 package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.float32;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,42 +38,12 @@ class RidgeExecutorsReadTest {
     spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
   }
 
-  private static float[] float32(double[] g) {
-    float[] f = new float[g.length];
-    for (int i = 0; i < g.length; i++) {
-      f[i] = (float) g[i];
-    }
-    return f;
-  }
-
   private static double[] widened(float[] f) {
     double[] d = new double[f.length];
     for (int i = 0; i < f.length; i++) {
       d[i] = f[i];
     }
     return d;
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
-  private static void assertSameOutputs(List<Output> a, List<Output> b, String what) {
-    assertThat(b).hasSameSizeAs(a);
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   private RunReport ridge(String ingest, Integer partitions, Path x, Path y, Path xTest,

@@ -1,6 +1,9 @@
 package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -77,30 +80,6 @@ class SeriesBlocksIdentityTest {
       d[i] = f[i];
     }
     return d;
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
-  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
-    List<Output> a = expected.result.outputs();
-    List<Output> b = actual.result.outputs();
-    assertThat(b).hasSameSizeAs(a);
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(b.get(i).name()).isEqualTo(a.get(i).name());
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   private RunReport isc(String ingest, Integer partitions, String input, NlsparkOptions o) {
@@ -413,8 +392,6 @@ class SeriesBlocksIdentityTest {
   }
 
   // ---- a driver heap smaller than the data ----
-
-
 
   /**
    * A driver of -Xmx480m (Spark's minimum is 450 MiB) and series of 512 MB as float64: the

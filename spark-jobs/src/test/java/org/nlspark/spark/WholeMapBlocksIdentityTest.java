@@ -1,6 +1,9 @@
 package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.bits;
+import static org.nlspark.spark.SameOutputs.ingestOf;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
@@ -135,30 +137,6 @@ class WholeMapBlocksIdentityTest {
 
   private Path fContrasts() throws IOException {
     return Files.write(dir.resolve("f.csv"), List.of("group,age", "1,1"));
-  }
-
-  private static long[] bits(double[] v) {
-    long[] out = new long[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = Double.doubleToRawLongBits(v[i]);
-    }
-    return out;
-  }
-
-  private static void assertSameOutputs(RunReport expected, RunReport actual, String what) {
-    List<Output> a = expected.result.outputs();
-    List<Output> b = actual.result.outputs();
-    assertThat(b.stream().map(Output::name)).as(what)
-        .containsExactlyElementsOf(a.stream().map(Output::name).toList());
-    for (int i = 0; i < a.size(); i++) {
-      assertThat(bits(b.get(i).values())).as(what + ": " + a.get(i).name())
-          .isEqualTo(bits(a.get(i).values()));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> ingestOf(RunReport r) {
-    return (Map<String, Object>) r.engineFacts.get("ingest");
   }
 
   private RunReport glm(String ingest, Integer partitions, Path y, Path design, Path contrasts,
@@ -286,8 +264,6 @@ class WholeMapBlocksIdentityTest {
   }
 
   // ---- a driver heap smaller than the data ----
-
-
 
   /**
    * A driver of -Xmx480m (Spark's minimum is 450 MiB) and 250 samples x 262,144 voxels (262 MB
