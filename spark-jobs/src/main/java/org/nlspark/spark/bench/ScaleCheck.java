@@ -209,6 +209,16 @@ public final class ScaleCheck {
     double budgetGb = Gb.fromBytes(CpuWorkerPlanner.bytesPerWorker(inputs.bytes(), permutations));
     RunReport report = LocalEngine.defaults().run(options(permutations, seed)
         .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).toSpec(Analysis.ONE_SAMPLE), inputs);
+    writeReference(conf, report, readSeconds, out, "reference: %d samples x %d voxels read in"
+        + " %.1f s, run in %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels());
+  }
+
+  /**
+   * Writes a one-JVM reference run with this JVM's heap and read time in its summary, then prints
+   * {@code format} with samples, voxels, read seconds, run seconds and peak heap (GB).
+   */
+  private static void writeReference(Configuration conf, RunReport report, double readSeconds,
+      String out, String format, long samples, long voxels) {
     Map<String, Object> summary = report.summary();
     Map<String, Object> memory = new LinkedHashMap<>();
     memory.put("driver_peak_heap_bytes", peakHeapBytes());
@@ -216,9 +226,8 @@ public final class ScaleCheck {
     memory.put("driver_read_seconds", readSeconds);
     summary.put("memory", memory);
     Nlspark.write(conf, report, summary, out, true);
-    System.out.printf(Locale.ROOT, "reference: %d samples x %d voxels read in %.1f s, run in"
-        + " %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels(), readSeconds,
-        report.wallSeconds(), peakHeapBytes() / 1e9);
+    System.out.printf(Locale.ROOT, format, samples, voxels, readSeconds, report.wallSeconds(),
+        peakHeapBytes() / 1e9);
   }
 
   static void cluster(String dir, String out, long permutations, long seed) {
@@ -293,16 +302,8 @@ public final class ScaleCheck {
         o.toGlmOptions(null, null), "cpu", null);
     RunReport report = LocalEngine.defaults().run(glm.withWholeMaps(
         org.nlspark.core.tfce.MaskGrid.of(described.mask()), o.wholeMapSettings()));
-    Map<String, Object> summary = report.summary();
-    Map<String, Object> memory = new LinkedHashMap<>();
-    memory.put("driver_peak_heap_bytes", peakHeapBytes());
-    memory.put("driver_max_heap_bytes", Runtime.getRuntime().maxMemory());
-    memory.put("driver_read_seconds", readSeconds);
-    summary.put("memory", memory);
-    Nlspark.write(conf, report, summary, out, true);
-    System.out.printf(Locale.ROOT, "glm reference: %d samples x %d voxels read in %.1f s, glm"
-        + " --tfce run in %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels(), readSeconds,
-        report.wallSeconds(), peakHeapBytes() / 1e9);
+    writeReference(conf, report, readSeconds, out, "glm reference: %d samples x %d voxels read"
+        + " in %.1f s, glm --tfce run in %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels());
   }
 
   static void glmCluster(String dir, String out, long permutations, long seed) {
