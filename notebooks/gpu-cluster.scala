@@ -73,8 +73,8 @@ val values = Array.tabulate(nSamples * nVoxels) { i =>
 }
 val x = DataMatrix.of(nSamples, nVoxels, values, "synthetic")
 
-val options = NlsparkOptions.defaults().backend("auto").replicates(replicates).seed(seed)
-val boot = Nlspark.bootstrap(spark, x, options.statistic("mean"))
+val options = NlsparkOptions.builder().backend("auto").replicates(replicates).seed(seed).build()
+val boot = Nlspark.bootstrap(spark, x, options.toBuilder().statistic("mean").build())
 println(s"bootstrap ran on: ${boot.backend()} in ${boot.wallSeconds} s")
 display(Nlspark.toDataFrame(spark, boot.result).orderBy("voxel").limit(10))
 
@@ -86,7 +86,7 @@ display(Nlspark.toDataFrame(spark, boot.result).orderBy("voxel").limit(10))
 // COMMAND ----------
 
 val test = Nlspark.oneSample(spark, x,
-  NlsparkOptions.defaults().backend("auto").statistic("t").replicates(replicates).seed(seed))
+  options.toBuilder().statistic("t").build())
 println(s"one-sample ran on: ${test.backend()} in ${test.wallSeconds} s, " +
   f"${test.gflops()}%.2f GFLOP/s")
 display(Nlspark.toDataFrame(spark, test.result).orderBy("p").limit(10))

@@ -61,7 +61,7 @@ println(s"data: ${x.rows()} samples x ${x.cols()} voxels")
 import org.nlspark.spark.api.{Nlspark, NlsparkOptions}
 
 val boot = Nlspark.bootstrap(spark, x,
-  NlsparkOptions.defaults().statistic("mean").replicates(replicates).seed(seed))
+  NlsparkOptions.builder().statistic("mean").replicates(replicates).seed(seed).build())
 val bootTable = Nlspark.toDataFrame(spark, boot.result)
 display(bootTable.orderBy("voxel").limit(10))
 
@@ -73,7 +73,7 @@ display(bootTable.orderBy("voxel").limit(10))
 // COMMAND ----------
 
 val test = Nlspark.oneSample(spark, x,
-  NlsparkOptions.defaults().statistic("t").replicates(replicates).seed(seed))
+  NlsparkOptions.builder().statistic("t").replicates(replicates).seed(seed).build())
 val testTable = Nlspark.toDataFrame(spark, test.result)
 display(testTable.orderBy("p").limit(10))
 

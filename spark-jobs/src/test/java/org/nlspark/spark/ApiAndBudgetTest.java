@@ -37,8 +37,8 @@ class ApiAndBudgetTest {
   void dataFrameHasOneRowPerVoxelAndOneColumnPerOutput() {
     SparkSession spark = SharedSpark.get();
     RunReport report = Nlspark.bootstrap(spark, matrix(8, 30, 1),
-        NlsparkOptions.defaults().replicates(64).seed(2).saveSamples(true)
-            .grid(new Grid(7, 16)).partitions(3));
+        NlsparkOptions.builder().replicates(64).seed(2).saveSamples(true)
+            .grid(new Grid(7, 16)).partitions(3).build());
     BootstrapResult r = (BootstrapResult) report.result;
     Dataset<Row> df = Nlspark.toDataFrame(spark, r);
     assertThat(df.columns()).containsExactly("voxel", "observed", "mean", "std", "ci_lower", "ci_upper", "z",
@@ -61,11 +61,11 @@ class ApiAndBudgetTest {
 
   @Test
   void apiRejectsBadOptionsWithTheFlagName() {
-    assertThatThrownBy(() -> NlsparkOptions.defaults().partitions(0))
+    assertThatThrownBy(() -> NlsparkOptions.builder().partitions(0).build())
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("--partitions must be at least 1, but was: 0");
     assertThatThrownBy(() -> Nlspark.oneSample(SharedSpark.get(), matrix(5, 4, 3),
-        NlsparkOptions.defaults().replicates(0)))
+        NlsparkOptions.builder().replicates(0).build()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("--permutations must be at least 1, but was: 0");
   }
@@ -77,7 +77,7 @@ class ApiAndBudgetTest {
     try {
       // 8 x 30 float64 = 1,920 bytes > 1,000
       assertThatThrownBy(() -> Nlspark.oneSample(spark, matrix(8, 30, 4),
-          NlsparkOptions.defaults().replicates(10)))
+          NlsparkOptions.builder().replicates(10).build()))
           .isInstanceOf(ResourceRefusedException.class)
           .hasMessageContaining("Cannot broadcast the inputs")
           .hasMessageContaining(NlsparkConf.BROADCAST_MAX_BYTES);

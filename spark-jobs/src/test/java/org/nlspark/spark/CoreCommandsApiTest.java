@@ -27,8 +27,8 @@ class CoreCommandsApiTest {
     Path p = dir.resolve("bold.npy");
     NpyWriter.writeFloat64(p, new long[] {s, t, v}, data);
     SparkSession spark = SharedSpark.get();
-    NlsparkOptions o = NlsparkOptions.defaults().nullMethod("bootstrap").replicates(200).seed(7)
-        .partitions(3).saveSamples(true);
+    NlsparkOptions o = NlsparkOptions.builder().nullMethod("bootstrap").replicates(200).seed(7)
+        .partitions(3).saveSamples(true).build();
     IscResult api = (IscResult) Nlspark.isc(spark, p.toUri().toString(), o).result;
     IscResult core = Isc.run(NpyReader.read(p, 3), o.toIscOptions());
     assertThat(api.isc).isEqualTo(core.isc);

@@ -83,13 +83,13 @@ class DataFrameSplitsIdentityTest {
     assertThat(ingestOf(base).get("splits")).isEqualTo(splits);
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     for (Integer p : new Integer[] {null, 1, 3, 7}) {
-      RunReport blocks = run.run(options.get().partitions(p));
+      RunReport blocks = run.run(options.get().toBuilder().partitions(p).build());
       assertThat(ingestOf(blocks).get("mode")).isEqualTo("blocks");
       assertThat(blocks.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
       assertSameOutputs(base, blocks, what + " blocks, partitions " + p);
     }
     RunReport retried = SharedSpark.retriedOnce(spark, 2,
-        () -> run.run(options.get().partitions(3)));
+        () -> run.run(options.get().toBuilder().partitions(3).build()));
     assertSameOutputs(base, retried, what + " blocks, retried");
     return base;
   }
@@ -98,15 +98,15 @@ class DataFrameSplitsIdentityTest {
   void oneSampleAndBootstrapOfAFloatColumnInPartitionsAreTheInMemoryBytes() throws Exception {
     double[] g = TestData.gaussian(5, N, V, 0.2);
     Dataset<Row> df = frame(g, N, V, true, 16); // 13 rows in 16 partitions: 3 empty
-    java.util.function.Supplier<NlsparkOptions> o = () -> NlsparkOptions.defaults()
-        .statistic("t").replicates(300).seed(3).fwer(true);
+    java.util.function.Supplier<NlsparkOptions> o = () -> NlsparkOptions.builder()
+        .statistic("t").replicates(300).seed(3).fwer(true).build();
     RunReport base = checkIdentity("one-sample", opts -> Nlspark.oneSample(spark, df, opts), o,
         13);
     assertThat(ingestOf(base).get("precision")).isEqualTo("float32");
     DataMatrix same = DataMatrix.of(N, V, widenedFloat32(g), "x");
     assertSameOutputs(Nlspark.oneSample(spark, same, o.get()), base, "one-sample in memory");
-    java.util.function.Supplier<NlsparkOptions> b = () -> NlsparkOptions.defaults()
-        .statistic("median").replicates(200).seed(4).saveSamples(true);
+    java.util.function.Supplier<NlsparkOptions> b = () -> NlsparkOptions.builder()
+        .statistic("median").replicates(200).seed(4).saveSamples(true).build();
     RunReport boot = checkIdentity("bootstrap", opts -> Nlspark.bootstrap(spark, df, opts), b,
         13);
     assertSameOutputs(Nlspark.bootstrap(spark, same, b.get()), boot, "bootstrap in memory");
@@ -118,16 +118,16 @@ class DataFrameSplitsIdentityTest {
     double[] gy = TestData.gaussian(8, 9, V, -0.1);
     Dataset<Row> x = frame(gx, N, V, false, 4);
     Dataset<Row> y = frame(gy, 9, V, false, 3);
-    java.util.function.Supplier<NlsparkOptions> o = () -> NlsparkOptions.defaults()
-        .statistic("welch-t").replicates(200).seed(9);
+    java.util.function.Supplier<NlsparkOptions> o = () -> NlsparkOptions.builder()
+        .statistic("welch-t").replicates(200).seed(9).build();
     RunReport two = checkIdentity("two-sample", opts -> Nlspark.twoSample(spark, x, y, opts), o,
         7);
     assertThat(ingestOf(two).get("precision")).isEqualTo("float64");
     assertSameOutputs(Nlspark.twoSample(spark, DataMatrix.of(N, V, gx, "x"),
         DataMatrix.of(9, V, gy, "y"), o.get()), two, "two-sample in memory");
     double[] target = TestData.gaussian(11, 1, N, 0);
-    java.util.function.Supplier<NlsparkOptions> c = () -> NlsparkOptions.defaults()
-        .statistic("pearson").replicates(200).seed(2).fwer(true);
+    java.util.function.Supplier<NlsparkOptions> c = () -> NlsparkOptions.builder()
+        .statistic("pearson").replicates(200).seed(2).fwer(true).build();
     RunReport corr = checkIdentity("correlation",
         opts -> Nlspark.correlation(spark, x, target, opts), c, 4);
     assertSameOutputs(Nlspark.correlation(spark, DataMatrix.of(N, V, gx, "x"), target, c.get()),
@@ -144,7 +144,7 @@ class DataFrameSplitsIdentityTest {
     for (int r = 0; r < 6; r++) {
       System.arraycopy(g, r * 40, flipped, (5 - r) * 40, 40);
     }
-    NlsparkOptions o = NlsparkOptions.defaults().replicates(100).seed(1).orderBy("id");
+    NlsparkOptions o = NlsparkOptions.builder().replicates(100).seed(1).orderBy("id").build();
     assertSameOutputs(Nlspark.bootstrap(spark, DataMatrix.of(6, 40, flipped, "x"), o),
         Nlspark.bootstrap(spark, reversed, o), "ordered");
   }
@@ -167,7 +167,7 @@ class DataFrameSplitsIdentityTest {
     List<Row> nan = new ArrayList<>(rows);
     nan.set(4, RowFactory.create((Object) new Double[] {1.0, Double.NaN, 3.0}));
     spark.conf().set(NlsparkConf.INGEST, "blocks");
-    NlsparkOptions o = NlsparkOptions.defaults().replicates(20);
+    NlsparkOptions o = NlsparkOptions.builder().replicates(20).build();
     assertThatThrownBy(() -> Nlspark.oneSample(spark,
         spark.createDataFrame(jsc.parallelize(ragged, 3), schema), o))
         .isInstanceOf(InvalidInputException.class)

@@ -71,7 +71,7 @@ class DataPlaneIdentityTest {
   private RunReport run(String ingest, Integer partitions, Analysis analysis,
       DistributedInputs inputs, NlsparkOptions options) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
-    NlsparkOptions o = options.partitions(partitions);
+    NlsparkOptions o = options.toBuilder().partitions(partitions).build();
     return new SparkEngine(spark, o.grid(), o.partitions(), false).run(o.toSpec(analysis),
         inputs);
   }
@@ -104,13 +104,14 @@ class DataPlaneIdentityTest {
     assertThat(inputs.x().splits()).isEqualTo(5);
     assertThat(inputs.float32()).isTrue();
     checkIdentity(Analysis.ONE_SAMPLE, inputs,
-        () -> NlsparkOptions.defaults().statistic("t").replicates(300).seed(3).fwer(true));
+        () -> NlsparkOptions.builder().statistic("t").replicates(300).seed(3).fwer(true).build());
     // and the classic path: the .npy read whole on the driver
     RunReport whole = Nlspark.run(spark, Analysis.ONE_SAMPLE,
         JobInputs.of(wholeMatrix(x)),
-        NlsparkOptions.defaults().statistic("t").replicates(300).seed(3).fwer(true), false);
+        NlsparkOptions.builder().statistic("t").replicates(300).seed(3).fwer(true).build(), false);
     assertSameOutputs(whole, run("blocks", 3, Analysis.ONE_SAMPLE, inputs,
-        NlsparkOptions.defaults().statistic("t").replicates(300).seed(3).fwer(true)), "whole");
+        NlsparkOptions.builder().statistic("t").replicates(300).seed(3).fwer(true)
+            .build()), "whole");
   }
 
   @Test
@@ -120,15 +121,16 @@ class DataPlaneIdentityTest {
     DistributedInputs two = DistributedInputs.twoGroups(npy(x, 8L * V * 4), npy(y, 8L * V * 2));
     assertThat(two.float32()).isFalse();
     checkIdentity(Analysis.TWO_SAMPLE, two,
-        () -> NlsparkOptions.defaults().statistic("welch-t").replicates(200).seed(9));
+        () -> NlsparkOptions.builder().statistic("welch-t").replicates(200).seed(9).build());
     double[] target = TestData.gaussian(11, 1, N, 0);
     DistributedInputs corr = DistributedInputs.withTarget(npy(x, 8L * V * 5), target);
     checkIdentity(Analysis.CORRELATION, corr,
-        () -> NlsparkOptions.defaults().statistic("pearson").replicates(200).seed(2).fwer(true));
+        () -> NlsparkOptions.builder().statistic("pearson").replicates(200).seed(2).fwer(true)
+            .build());
     DistributedInputs boot = DistributedInputs.of(npy(x, 8L * V * 5));
     checkIdentity(Analysis.BOOTSTRAP, boot,
-        () -> NlsparkOptions.defaults().statistic("median").replicates(300).seed(4)
-            .saveSamples(true));
+        () -> NlsparkOptions.builder().statistic("median").replicates(300).seed(4)
+            .saveSamples(true).build());
   }
 
   /** One Parquet file per group of rows, under one directory (file-name then row order). */
@@ -172,11 +174,11 @@ class DataPlaneIdentityTest {
     assertThat(inputs.x().samples()).isEqualTo(N);
     assertThat(inputs.float32()).isTrue();
     checkIdentity(Analysis.ONE_SAMPLE, inputs,
-        () -> NlsparkOptions.defaults().statistic("t").replicates(300).seed(3).fwer(true));
+        () -> NlsparkOptions.builder().statistic("t").replicates(300).seed(3).fwer(true).build());
     assertSameOutputs(run("broadcast", null, Analysis.ONE_SAMPLE, DistributedInputs.of(npy(npy,
-        4L * V * 4)), NlsparkOptions.defaults().statistic("t").replicates(300).seed(3)
-        .fwer(true)), run("blocks", 3, Analysis.ONE_SAMPLE, inputs, NlsparkOptions.defaults()
-        .statistic("t").replicates(300).seed(3).fwer(true)), "parquet vs npy");
+        4L * V * 4)), NlsparkOptions.builder().statistic("t").replicates(300).seed(3)
+        .fwer(true).build()), run("blocks", 3, Analysis.ONE_SAMPLE, inputs, NlsparkOptions.builder()
+        .statistic("t").replicates(300).seed(3).fwer(true).build()), "parquet vs npy");
     // A missing column is refused with its name, before any task reads values.
     assertThatThrownBy(() -> org.nlspark.spark.data.Sources.of(spark,
         org.nlspark.spark.io.StudyInputs.resolve(conf, table.toString(), null, null, "betas",
@@ -213,7 +215,8 @@ class DataPlaneIdentityTest {
     DistributedInputs inputs = DistributedInputs.of(
         NiftiSamples.volumes("--input subjects", paths, mask, 4, true));
     checkIdentity(Analysis.ONE_SAMPLE, inputs,
-        () -> NlsparkOptions.defaults().statistic("mean").replicates(256).seed(1).fwer(true));
+        () -> NlsparkOptions.builder().statistic("mean").replicates(256).seed(1).fwer(true)
+            .build());
   }
 
   /** A 4-D .nii (uncompressed) or .nii.gz with {@code volumes} on the mask's grid. */
@@ -277,7 +280,7 @@ class DataPlaneIdentityTest {
     DistributedInputs fourInputs = DistributedInputs.of(
         NiftiSamples.fourD(files, four.toString(), "--input all.nii.gz", mask, 3));
     assertThat(fourInputs.x().splits()).isEqualTo(5);
-    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(128).seed(6);
+    NlsparkOptions o = NlsparkOptions.builder().statistic("t").replicates(128).seed(6).build();
     assertSameOutputs(run("blocks", 2, Analysis.ONE_SAMPLE, list, o),
         run("blocks", 3, Analysis.ONE_SAMPLE, fourInputs, o), "4-D vs 3-D");
   }
@@ -298,7 +301,8 @@ class DataPlaneIdentityTest {
         NiftiSamples.fourD(files, four.toString(), "--input scaled.nii", mask, 4));
     assertThat(inputs.float32()).isFalse();
     checkIdentity(Analysis.ONE_SAMPLE, inputs,
-        () -> NlsparkOptions.defaults().statistic("mean").replicates(200).seed(8).fwer(true));
+        () -> NlsparkOptions.builder().statistic("mean").replicates(200).seed(8).fwer(true)
+            .build());
   }
 
   @Test
@@ -320,7 +324,7 @@ class DataPlaneIdentityTest {
     }
     Path listFile = java.nio.file.Files.writeString(dir.resolve("list.txt"), list.toString());
     spark.conf().set(NlsparkConf.INGEST, "blocks");
-    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(100).seed(2);
+    NlsparkOptions o = NlsparkOptions.builder().statistic("t").replicates(100).seed(2).build();
     RunReport noMask = Nlspark.oneSample(spark, listFile.toString(), o);
     assertThat(noMask.result.voxels()).isEqualTo(mask.count() - 1);
     // the same voxels as an explicit mask without voxel 0
@@ -331,7 +335,7 @@ class DataPlaneIdentityTest {
     Path explicit = dir.resolve("explicit.nii.gz");
     NiftiWriter.writeMask(explicit, NiftiMask.fromSelection(mask.geometry(), selected, "m"));
     RunReport withMask = Nlspark.oneSample(spark, listFile.toString(),
-        o.copy().maskFile(explicit.toString()));
+        o.toBuilder().maskFile(explicit.toString()).build());
     assertSameOutputs(withMask, noMask, "default mask");
   }
 
@@ -352,7 +356,7 @@ class DataPlaneIdentityTest {
     DistributedInputs inputs = DistributedInputs.of(
         NiftiSamples.volumes("--input list", paths, mask, 1, true));
     assertThatThrownBy(() -> run("blocks", null, Analysis.ONE_SAMPLE, inputs,
-        NlsparkOptions.defaults().replicates(50)))
+        NlsparkOptions.builder().replicates(50).build()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("s2.nii.gz").hasMessageContaining("NaN at voxel 5");
   }
@@ -364,11 +368,11 @@ class DataPlaneIdentityTest {
     spark.conf().set(NlsparkConf.INGEST_BLOCKS_MIN_BYTES, "1000000");
     try {
       RunReport small = run("auto", null, Analysis.ONE_SAMPLE, inputs,
-          NlsparkOptions.defaults().replicates(64));
+          NlsparkOptions.builder().replicates(64).build());
       assertThat(ingestOf(small).get("mode")).isEqualTo("broadcast");
       spark.conf().set(NlsparkConf.INGEST_BLOCKS_MIN_BYTES, "1000");
       RunReport large = run("auto", null, Analysis.ONE_SAMPLE, inputs,
-          NlsparkOptions.defaults().replicates(64));
+          NlsparkOptions.builder().replicates(64).build());
       assertThat(ingestOf(large).get("mode")).isEqualTo("blocks");
       assertThat((String) ingestOf(large).get("reason")).contains("at least the 1000");
       assertThat(large.summary().toString()).contains("ingest");

@@ -62,9 +62,9 @@ class FdrSparkTest {
   void oneSampleQIsBhOfPForAnyPartitioningAndRetry() throws Exception {
     SparkSession spark = SharedSpark.get();
     DataMatrix x = DataMatrix.of(N, V, TestData.gaussian(81, N, V, 1.2), "x");
-    NlsparkOptions o = NlsparkOptions.defaults().replicates(400).seed(3).fdr(true)
-        .grid(new Grid(16, 32)).statistic("t");
-    RunReport base = Nlspark.oneSample(spark, x, o.copy());
+    NlsparkOptions o = NlsparkOptions.builder().replicates(400).seed(3).fdr(true)
+        .grid(new Grid(16, 32)).statistic("t").build();
+    RunReport base = Nlspark.oneSample(spark, x, o);
     assertThat(base.plan.tileCount()).isGreaterThan(2);
     assertBh(base.result.output("q"), base.result.output("p"), "q");
     long below = 0;
@@ -76,15 +76,15 @@ class FdrSparkTest {
     Map<String, Object> fdr = (Map<String, Object>) base.result.facts().get("fdr");
     assertThat(fdr).containsEntry("method", "benjamini-hochberg")
         .containsEntry("from", List.of("p"));
-    RunReport plain = Nlspark.oneSample(spark, x, o.copy().fdr(false));
+    RunReport plain = Nlspark.oneSample(spark, x, o.toBuilder().fdr(false).build());
     assertThat(plain.result.output("q")).isNull();
     assertThat(plain.result.output("p")).isEqualTo(base.result.output("p"));
     for (int partitions : new int[] {1, 3, 7}) {
       TfceSparkTest.assertSame(base.result, Nlspark.oneSample(spark, x,
-          o.copy().partitions(partitions)).result, partitions + " partitions");
+          o.toBuilder().partitions(partitions).build()).result, partitions + " partitions");
     }
     SharedSpark.withRetriedTile(spark, 1, () -> {
-      TfceSparkTest.assertSame(base.result, Nlspark.oneSample(spark, x, o.copy()).result,
+      TfceSparkTest.assertSame(base.result, Nlspark.oneSample(spark, x, o).result,
           "retried");
     });
   }

@@ -63,8 +63,9 @@ class FslNamesSparkTest {
     NiftiMask mask = TfceSparkTest.mask();
     GlmDesign design = GlmTfceSparkTest.design();
     DataMatrix y = GlmTfceSparkTest.data(mask, design, 96);
-    NlsparkOptions o = GlmTfceSparkTest.options(mask).clusterMass(2.5).fslNames(true);
-    RunReport base = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, o.copy());
+    NlsparkOptions o = GlmTfceSparkTest.options(mask).toBuilder().clusterMass(2.5).fslNames(true)
+        .build();
+    RunReport base = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, o);
     for (String[] pair : new String[][] {{"p_fwer_tfce_tstat1", "tfce_corrp_tstat1"},
         {"p_tfce_fstat1", "tfce_p_fstat1"}, {"p_fwer_cluster_tstat2", "clustere_corrp_tstat2"},
         {"p_fwer_cluster_mass_fstat1", "clusterm_corrp_fstat1"}}) {

@@ -97,7 +97,7 @@ class GlmBlocksIdentityTest {
       NlsparkOptions options) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
     return Nlspark.glm(spark, y.toString(), design.toString(), contrasts.toString(),
-        options.copy().partitions(partitions));
+        options.toBuilder().partitions(partitions).build());
   }
 
   @Test
@@ -109,8 +109,8 @@ class GlmBlocksIdentityTest {
     Path d = design(N);
     Path c = contrasts();
     Path fc = fContrasts();
-    java.util.function.Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults()
-        .replicates(300).seed(7).fwerAcrossContrasts(true).fContrasts(fc.toString());
+    java.util.function.Supplier<NlsparkOptions> options = () -> NlsparkOptions.builder()
+        .replicates(300).seed(7).fwerAcrossContrasts(true).fContrasts(fc.toString()).build();
     RunReport base = glm("broadcast", null, y, d, c, options.get());
     assertThat(ingestOf(base).get("mode")).isEqualTo("broadcast");
     assertThat((Long) base.engineFacts.get("broadcast_bytes")).isPositive();
@@ -283,7 +283,7 @@ class GlmBlocksIdentityTest {
     f = null;
     GlmModel model = GlmModel.prepare(GlmFiles.readDesign(d), GlmFiles.readContrasts(c, null),
         n);
-    GlmRun.Options ro = NlsparkOptions.defaults().replicates(20).seed(9).toGlmOptions(null,
+    GlmRun.Options ro = NlsparkOptions.builder().replicates(20).seed(9).build().toGlmOptions(null,
         null);
     GlmResult expected = GlmRun.run(model, DataMatrix.of(n, v, widened, "y"),
         ro.errors() == null ? ro.withErrors(GlmRun.defaultErrors(model)) : ro);

@@ -269,8 +269,8 @@ class GlmCommandTest {
     Path d = design();
     Path c = write("con.csv", "intercept,age,group", "0,1,0");
     RunReport report = Nlspark.glm(SharedSpark.get(), y.toString(), d.toString(), c.toString(),
-        NlsparkOptions.defaults().replicates(100).seed(9).tail(Tail.TWO).partitions(3)
-            .grid(new Grid(16, 32)));
+        NlsparkOptions.builder().replicates(100).seed(9).tail(Tail.TWO).partitions(3)
+            .grid(new Grid(16, 32)).build());
     GlmResult expected = GlmRun.run(
         org.nlspark.core.glm.GlmModel.prepare(GlmFiles.readDesign(d),
             GlmFiles.readContrasts(c, null), N),
@@ -286,8 +286,8 @@ class GlmCommandTest {
     GlmContrasts contrasts = GlmFiles.readContrasts(c, null);
     RunReport inMemory = Nlspark.glm(SharedSpark.get(),
         DataMatrix.of(N, V, TestData.outputValues(y), "y"), design, contrasts, null,
-        NlsparkOptions.defaults().replicates(100).seed(9).tail(Tail.TWO)
-            .grid(new Grid(16, 32)));
+        NlsparkOptions.builder().replicates(100).seed(9).tail(Tail.TWO)
+            .grid(new Grid(16, 32)).build());
     assertThat(inMemory.result.output("p_tstat1")).isEqualTo(expected.get("p_tstat1"));
   }
 

@@ -96,9 +96,9 @@ class GlmDemeanSparkTest {
     DataMatrix y = DataMatrix.of(N, V, data(design), "y");
     GlmContrasts contrasts = GlmContrasts.of(new double[][] {{0, 0, 1}, {0, 1, 0}},
         new int[][] {{0, 1}});
-    NlsparkOptions o = NlsparkOptions.defaults().replicates(300).seed(6).grid(new Grid(8, 32))
-        .demean(true);
-    RunReport base = Nlspark.glm(spark, y, design, contrasts, null, o.copy());
+    NlsparkOptions o = NlsparkOptions.builder().replicates(300).seed(6).grid(new Grid(8, 32))
+        .demean(true).build();
+    RunReport base = Nlspark.glm(spark, y, design, contrasts, null, o);
     GlmDemean.Demeaned centred = GlmDemean.apply(y, design, contrasts);
     RunReport local = new LocalEngine(2, new Grid(8, 32), 1).run(GlmAnalysis.prepare(
         centred.y(), centred.design(), centred.contrasts(),

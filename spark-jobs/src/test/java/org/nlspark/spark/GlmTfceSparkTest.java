@@ -67,8 +67,8 @@ class GlmTfceSparkTest {
   }
 
   static NlsparkOptions options(NiftiMask mask) {
-    return NlsparkOptions.defaults().mask(mask).tfce(true).clusterThreshold(2.5).replicates(300)
-        .seed(4).grid(TfceSparkTest.GRID).tail(Tail.TWO);
+    return NlsparkOptions.builder().mask(mask).tfce(true).clusterThreshold(2.5).replicates(300)
+        .seed(4).grid(TfceSparkTest.GRID).tail(Tail.TWO).build();
   }
 
   @Test
@@ -91,7 +91,8 @@ class GlmTfceSparkTest {
     TfceSparkTest.assertSame(base.result, local.result, "LocalEngine");
     for (int partitions : new int[] {1, 3, 7}) {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design, contrasts(), null,
-          options(mask).partitions(partitions)).result, partitions + " partitions");
+          options(mask).toBuilder().partitions(partitions)
+              .build()).result, partitions + " partitions");
     }
 
     SharedSpark.withRetriedTile(spark, 2, () -> {
@@ -123,7 +124,7 @@ class GlmTfceSparkTest {
     NiftiMask mask = TfceSparkTest.mask();
     GlmDesign design = design();
     RunReport report = Nlspark.glm(spark, data(mask, design, 63), design, contrasts(), null,
-        options(mask).replicates(100).fwerAcrossContrasts(true));
+        options(mask).toBuilder().replicates(100).fwerAcrossContrasts(true).build());
     Path out = dir.resolve("glm");
     Nlspark.write(report, out.toString(), false);
     for (String s : new String[] {"tstat1", "tstat2", "fstat1"}) {
@@ -149,7 +150,7 @@ class GlmTfceSparkTest {
     GlmDesign design = design();
     DataMatrix y = data(mask, design, 64);
     assertThatThrownBy(() -> Nlspark.glm(spark, y, design, contrasts(), null,
-        options(mask).mask(null))).isInstanceOf(InvalidInputException.class)
+        options(mask).toBuilder().mask(null).build())).isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("TFCE needs a mask image: --tfce and --cluster-threshold");
   }
 }

@@ -122,15 +122,15 @@ class GlmUntestableContrastSparkTest {
     DataMatrix y = DataMatrix.of(N, V, data(), "y");
     GlmContrasts contrasts = GlmContrasts.of(new double[][] {{1, 0}, {0, 1}}, new int[][] {{0,
         1}});
-    NlsparkOptions options = NlsparkOptions.defaults().replicates(300).seed(9).grid(GRID);
-    RunReport base = Nlspark.glm(spark, y, design(), contrasts, null, options.copy());
+    NlsparkOptions options = NlsparkOptions.builder().replicates(300).seed(9).grid(GRID).build();
+    RunReport base = Nlspark.glm(spark, y, design(), contrasts, null, options);
     assertThat(base.plan.tileCount()).isGreaterThan(2);
     GlmResult result = (GlmResult) base.result;
     assertThat(result.draws().get("tstat1")).containsEntry("errors", "symmetric")
         .containsEntry("exact_enumeration", false).containsEntry("replicates_drawn", 300L);
     assertThat(result.draws().get("tstat2")).containsEntry("errors", "exchangeable");
 
-    GlmRun.Options glm = options.copy().toGlmOptions(null, "exchangeability blocks");
+    GlmRun.Options glm = options.toGlmOptions(null, "exchangeability blocks");
     GlmAnalysis prepared = GlmAnalysis.prepare(y, design(), contrasts, glm, "cpu", null);
     RunReport local = new LocalEngine(3, GRID, 1).run(prepared);
     TfceSparkTest.assertSame(base.result, local.result, "LocalEngine");
@@ -138,11 +138,11 @@ class GlmUntestableContrastSparkTest {
         "the reference loop");
     for (int partitions : new int[] {1, 3, 7}) {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design(), contrasts, null,
-          options.copy().partitions(partitions)).result, partitions + " partitions");
+          options.toBuilder().partitions(partitions).build()).result, partitions + " partitions");
     }
     SharedSpark.withRetriedTile(spark, 2, () -> {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design(), contrasts, null,
-          options.copy()).result, "retried");
+          options).result, "retried");
     });
   }
 }

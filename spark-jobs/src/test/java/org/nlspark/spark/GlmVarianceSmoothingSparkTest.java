@@ -59,8 +59,8 @@ class GlmVarianceSmoothingSparkTest {
   }
 
   static NlsparkOptions options(NiftiMask mask) {
-    return NlsparkOptions.defaults().mask(mask).varianceSmoothing(SIGMA_MM).tfce(true)
-        .clusterMass(2.5).replicates(200).seed(4).grid(TfceSparkTest.GRID).tail(Tail.TWO);
+    return NlsparkOptions.builder().mask(mask).varianceSmoothing(SIGMA_MM).tfce(true)
+        .clusterMass(2.5).replicates(200).seed(4).grid(TfceSparkTest.GRID).tail(Tail.TWO).build();
   }
 
   @Test
@@ -81,7 +81,8 @@ class GlmVarianceSmoothingSparkTest {
     TfceSparkTest.assertSame(base.result, local.result, "LocalEngine");
     for (int partitions : new int[] {1, 3, 7}) {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design, tContrasts(), null,
-          options(mask).partitions(partitions)).result, partitions + " partitions");
+          options(mask).toBuilder().partitions(partitions)
+              .build()).result, partitions + " partitions");
     }
     SharedSpark.withRetriedTile(spark, 2, () -> {
       TfceSparkTest.assertSame(base.result, Nlspark.glm(spark, y, design, tContrasts(), null,
@@ -89,16 +90,16 @@ class GlmVarianceSmoothingSparkTest {
     });
 
     // Smoothing alone runs on the whole-map path too, and changes the statistic.
-    NlsparkOptions alone = NlsparkOptions.defaults().mask(mask).varianceSmoothing(SIGMA_MM)
-        .replicates(200).seed(4).grid(TfceSparkTest.GRID).tail(Tail.TWO);
+    NlsparkOptions alone = NlsparkOptions.builder().mask(mask).varianceSmoothing(SIGMA_MM)
+        .replicates(200).seed(4).grid(TfceSparkTest.GRID).tail(Tail.TWO).build();
     RunReport smoothedOnly = Nlspark.glm(spark, y, design, tContrasts(), null, alone);
     for (int partitions : new int[] {1, 7}) {
       TfceSparkTest.assertSame(smoothedOnly.result, Nlspark.glm(spark, y, design, tContrasts(),
-          null, alone.copy().partitions(partitions)).result, "alone, " + partitions);
+          null, alone.toBuilder().partitions(partitions).build()).result, "alone, " + partitions);
     }
     assertThat(smoothedOnly.result.output("tstat1")).isEqualTo(base.result.output("tstat1"));
     RunReport plain = Nlspark.glm(spark, y, design, tContrasts(), null,
-        alone.copy().varianceSmoothing(null));
+        alone.toBuilder().varianceSmoothing(null).build());
     double[] t = plain.result.output("tstat1");
     double[] pseudo = smoothedOnly.result.output("tstat1");
     int differ = 0;
@@ -114,8 +115,8 @@ class GlmVarianceSmoothingSparkTest {
     NiftiMask mask = mask();
     GlmDesign design = GlmTfceSparkTest.design();
     RunReport report = Nlspark.glm(spark, GlmTfceSparkTest.data(mask, design, 73), design,
-        tContrasts(), null, NlsparkOptions.defaults().mask(mask).varianceSmoothing(SIGMA_MM)
-            .replicates(50).grid(TfceSparkTest.GRID));
+        tContrasts(), null, NlsparkOptions.builder().mask(mask).varianceSmoothing(SIGMA_MM)
+            .replicates(50).grid(TfceSparkTest.GRID).build());
     Path out = dir.resolve("glm");
     Nlspark.write(report, out.toString(), false);
     for (String name : new String[] {"tstat1", "p_tstat1", "p_fwer_tstat1", "null_max_tstat1",
@@ -140,7 +141,7 @@ class GlmVarianceSmoothingSparkTest {
         options(mask))).isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("Cannot smooth the variance of F contrasts:");
     assertThatThrownBy(() -> Nlspark.glm(spark, y, design, tContrasts(), null,
-        NlsparkOptions.defaults().varianceSmoothing(SIGMA_MM)))
+        NlsparkOptions.builder().varianceSmoothing(SIGMA_MM).build()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("Cannot smooth the variance: --variance-smoothing smooths over"
             + " the image grid");

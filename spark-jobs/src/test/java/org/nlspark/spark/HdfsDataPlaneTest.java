@@ -111,18 +111,18 @@ class HdfsDataPlaneTest {
     }
 
     SparkSession spark = SharedSpark.get();
-    NlsparkOptions options = NlsparkOptions.defaults().statistic("t").replicates(200).seed(5)
-        .fwer(true).partitions(3);
+    NlsparkOptions options = NlsparkOptions.builder().statistic("t").replicates(200).seed(5)
+        .fwer(true).partitions(3).build();
     try {
       spark.conf().set(NlsparkConf.INGEST, "broadcast");
       RunReport localRun = Nlspark.oneSample(spark, local.resolve("subjects.txt").toString(),
-          options.copy().maskFile(local.resolve("mask.nii.gz").toString()));
+          options.toBuilder().maskFile(local.resolve("mask.nii.gz").toString()).build());
       String localOut = tmp.resolve("out-local").toString();
       Nlspark.write(localRun, localOut, false);
 
       spark.conf().set(NlsparkConf.INGEST, "blocks");
       RunReport hdfsRun = Nlspark.oneSample(spark, root + "/subjects.txt",
-          options.copy().maskFile(root + "/mask.nii.gz"));
+          options.toBuilder().maskFile(root + "/mask.nii.gz").build());
       @SuppressWarnings("unchecked")
       Map<String, Object> ingest = (Map<String, Object>) hdfsRun.engineFacts.get("ingest");
       assertThat(ingest.get("mode")).isEqualTo("blocks");

@@ -388,17 +388,17 @@ class NiftiInputsCliTest {
   @Test
   void apiTakesPathsAndDataFrames() {
     SparkSession spark = SharedSpark.get();
-    NlsparkOptions o = NlsparkOptions.defaults().seed(3).replicates(50);
+    NlsparkOptions o = NlsparkOptions.builder().seed(3).replicates(50).build();
     RunReport fromMatrix = Nlspark.bootstrap(spark, DataMatrix.of(study.subjects,
         study.maskCount, study.masked(), "X"), o);
     RunReport fromImages = Nlspark.bootstrap(spark, p("subjects.txt"),
-        NlsparkOptions.defaults().seed(3).replicates(50).maskFile(mask.toString()));
+        NlsparkOptions.builder().seed(3).replicates(50).maskFile(mask.toString()).build());
     assertThat(fromImages.mask()).isNotNull();
     assertThat(fromImages.mask().count()).isEqualTo(study.maskCount);
     assertThat(fromMatrix.mask()).isNull();
     Dataset<Row> df = spark.read().parquet(parquet("api", true).toString());
-    RunReport fromFrame = Nlspark.bootstrap(spark, df, o.copy().orderBy("subject"));
-    RunReport t1 = Nlspark.oneSample(spark, df, o.copy().orderBy("subject"));
+    RunReport fromFrame = Nlspark.bootstrap(spark, df, o.toBuilder().orderBy("subject").build());
+    RunReport t1 = Nlspark.oneSample(spark, df, o.toBuilder().orderBy("subject").build());
     RunReport t2 = Nlspark.oneSample(spark, p("all_4d.nii.gz"), o);
     for (int i = 0; i < fromMatrix.result.outputs().size(); i++) {
       Output e = fromMatrix.result.outputs().get(i);

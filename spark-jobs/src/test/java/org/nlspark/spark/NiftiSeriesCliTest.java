@@ -364,10 +364,10 @@ class NiftiSeriesCliTest {
   @Test
   void apiTakesTheImagesAndLeavesTheOptionsAlone() {
     SparkSession spark = SharedSpark.get();
-    NlsparkOptions o = NlsparkOptions.defaults().seed(4).nullMethod("phase-randomize")
-        .replicates(30);
+    NlsparkOptions o = NlsparkOptions.builder().seed(4).nullMethod("phase-randomize")
+        .replicates(30).build();
     RunReport fromNpy = Nlspark.isc(spark, p("bold.npy"), o);
-    NlsparkOptions masked = o.copy().maskFile(mask.toString());
+    NlsparkOptions masked = o.toBuilder().maskFile(mask.toString()).build();
     RunReport fromImages = Nlspark.isc(spark, p("subjects.txt"), masked);
     assertThat(fromNpy.mask()).isNull();
     assertThat(fromImages.mask().count()).isEqualTo(grid.maskCount);
@@ -379,7 +379,7 @@ class NiftiSeriesCliTest {
           .isEqualTo(e.values());
     }
     RunReport ts = Nlspark.timeseriesCorrelation(spark, p("bold/sub-00_bold.nii.gz"),
-        p("y.npy"), NlsparkOptions.defaults().replicates(20));
+        p("y.npy"), NlsparkOptions.builder().replicates(20).build());
     assertThat(ts.maskSource()).isEqualTo("computed");
     assertThat(ts.result.voxels()).isEqualTo(grid.maskCount);
   }

@@ -75,7 +75,8 @@ class OrderByBlocksIdentityTest {
 
   private RunReport run(String ingest, Integer partitions, StudyInputs study, NlsparkOptions o) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
-    return Nlspark.run(spark, Analysis.ONE_SAMPLE, study, null, o.copy().partitions(partitions),
+    return Nlspark.run(spark, Analysis.ONE_SAMPLE, study, null, o.toBuilder().partitions(partitions)
+        .build(),
         false);
   }
 
@@ -103,8 +104,8 @@ class OrderByBlocksIdentityTest {
     org.apache.spark.sql.Dataset<Row> df = spark.createDataFrame(
         org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
             .parallelize(rows, 4), schema);
-    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(300).seed(3)
-        .fwer(true);
+    NlsparkOptions o = NlsparkOptions.builder().statistic("t").replicates(300).seed(3)
+        .fwer(true).build();
     // the former path: sorted by Spark and collected, the matrix broadcast
     spark.conf().set(NlsparkConf.INGEST, "broadcast");
     RunReport reference = Nlspark.run(spark, Analysis.ONE_SAMPLE, JobInputs.of(
@@ -127,7 +128,8 @@ class OrderByBlocksIdentityTest {
         for (Integer p : ingest.equals("blocks") ? new Integer[] {null, 1, 3, 7}
             : new Integer[] {null}) {
           spark.conf().set(NlsparkConf.INGEST, ingest);
-          RunReport got = Nlspark.oneSample(spark, df, o.copy().orderBy(key).partitions(p));
+          RunReport got = Nlspark.oneSample(spark, df, o.toBuilder().orderBy(key).partitions(p)
+              .build());
           assertThat(ingestOf(got).get("mode")).isEqualTo(ingest);
           assertSameOutputs(expected, got, "DataFrame by " + key + ", " + ingest + " " + p);
         }
@@ -135,7 +137,7 @@ class OrderByBlocksIdentityTest {
     }
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     RunReport retried = SharedSpark.retriedOnce(spark, 1,
-        () -> Nlspark.oneSample(spark, df, o.copy().orderBy("tie").partitions(3)));
+        () -> Nlspark.oneSample(spark, df, o.toBuilder().orderBy("tie").partitions(3).build()));
     assertSameOutputs(tieReference, retried, "DataFrame by tie, retried");
   }
 
@@ -171,8 +173,8 @@ class OrderByBlocksIdentityTest {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     StudyInputs study = StudyInputs.resolve(conf, table.toString(), null, null, null, "subject");
     assertThat(study.executorsCanRead()).isTrue();
-    NlsparkOptions o = NlsparkOptions.defaults().statistic("t").replicates(300).seed(3)
-        .fwer(true);
+    NlsparkOptions o = NlsparkOptions.builder().statistic("t").replicates(300).seed(3)
+        .fwer(true).build();
     // the former path: the table sorted on the driver, the matrix broadcast
     JobInputs driverSorted = study.load(conf, Analysis.ONE_SAMPLE, null);
     spark.conf().set(NlsparkConf.INGEST, "broadcast");

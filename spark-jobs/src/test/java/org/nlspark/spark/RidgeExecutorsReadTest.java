@@ -50,7 +50,7 @@ class RidgeExecutorsReadTest {
       NlsparkOptions o) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
     return Nlspark.ridgeBootstrap(spark, x.toString(), y.toString(),
-        xTest == null ? null : xTest.toString(), o.copy().partitions(partitions));
+        xTest == null ? null : xTest.toString(), o.toBuilder().partitions(partitions).build());
   }
 
   @Test
@@ -85,7 +85,7 @@ class RidgeExecutorsReadTest {
     NpyWriter.writeFloat64(y1Path, new long[] {n}, y1);
     Path testPath = dir.resolve("xtest32.npy");
     NpyWriter.writeFloat32(testPath, new long[] {10, p}, xTest);
-    NlsparkOptions o = NlsparkOptions.defaults().replicates(300).seed(5).saveSamples(true);
+    NlsparkOptions o = NlsparkOptions.builder().replicates(300).seed(5).saveSamples(true).build();
     Path[][] runs = {{yPath, null}, {yPath, testPath}, {y1Path, null}};
     for (Path[] run : runs) {
       String what = run[0].getFileName() + (run[1] == null ? "" : " predictions");

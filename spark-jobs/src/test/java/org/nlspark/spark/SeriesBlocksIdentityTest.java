@@ -84,7 +84,7 @@ class SeriesBlocksIdentityTest {
 
   private RunReport isc(String ingest, Integer partitions, String input, NlsparkOptions o) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
-    return Nlspark.isc(spark, input, o.copy().partitions(partitions));
+    return Nlspark.isc(spark, input, o.toBuilder().partitions(partitions).build());
   }
 
   /** Pearson r of two series, by the textbook formula. */
@@ -135,10 +135,10 @@ class SeriesBlocksIdentityTest {
     NpyWriter.writeFloat32(x, new long[] {S, T, V}, f);
     double[] d = widened(f);
     List<NlsparkOptions> runs = List.of(
-        NlsparkOptions.defaults().replicates(60).seed(3).saveSamples(true),
-        NlsparkOptions.defaults().replicates(40).seed(4).nullMethod("circle-shift"),
-        NlsparkOptions.defaults().replicates(30).seed(5).nullMethod("phase-randomize")
-            .iscSummary("leave-one-out").iscMetric("mean"));
+        NlsparkOptions.builder().replicates(60).seed(3).saveSamples(true).build(),
+        NlsparkOptions.builder().replicates(40).seed(4).nullMethod("circle-shift").build(),
+        NlsparkOptions.builder().replicates(30).seed(5).nullMethod("phase-randomize")
+            .iscSummary("leave-one-out").iscMetric("mean").build());
     for (NlsparkOptions o : runs) {
       RunReport base = isc("broadcast", null, x.toString(), o);
       assertThat(ingestOf(base).get("mode")).isEqualTo("broadcast");
@@ -178,7 +178,8 @@ class SeriesBlocksIdentityTest {
   private RunReport ts(String ingest, Integer partitions, String input, String target,
       NlsparkOptions o) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
-    return Nlspark.timeseriesCorrelation(spark, input, target, o.copy().partitions(partitions));
+    return Nlspark.timeseriesCorrelation(spark, input, target, o.toBuilder().partitions(partitions)
+        .build());
   }
 
   private static double[] target(int timepoints) {
@@ -201,8 +202,8 @@ class SeriesBlocksIdentityTest {
     NpyWriter.writeFloat64(yPath, new long[] {t}, y);
     double[] d = widened(f);
     List<NlsparkOptions> runs = List.of(
-        NlsparkOptions.defaults().replicates(50).seed(3),
-        NlsparkOptions.defaults().replicates(70).seed(4).nullMethod("phase-randomize"));
+        NlsparkOptions.builder().replicates(50).seed(3).build(),
+        NlsparkOptions.builder().replicates(70).seed(4).nullMethod("phase-randomize").build());
     RunReport last = null;
     for (NlsparkOptions o : runs) {
       RunReport base = ts("broadcast", null, x.toString(), yPath.toString(), o);
@@ -430,7 +431,7 @@ class SeriesBlocksIdentityTest {
 
     double[] d = widened(f);
     f = null;
-    IscResult expected = Isc.run(d, s, t, v, NlsparkOptions.defaults().replicates(20).seed(9)
+    IscResult expected = Isc.run(d, s, t, v, NlsparkOptions.builder().replicates(20).seed(9).build()
         .toIscOptions());
     d = null;
     for (Output o : expected.outputs()) {
@@ -479,8 +480,9 @@ class SeriesBlocksIdentityTest {
     assertThat(summary).contains("\"mode\": \"blocks\"");
     double[] d = widened(f);
     f = null;
-    List<Output> expected = TimeSeriesCorrelation.run(d, t, v, y, NlsparkOptions.defaults()
-        .replicates(20).seed(9).nullMethod("phase-randomize").toTimeSeriesOptions()).outputs();
+    List<Output> expected = TimeSeriesCorrelation.run(d, t, v, y, NlsparkOptions.builder()
+        .replicates(20).seed(9).nullMethod("phase-randomize").build().toTimeSeriesOptions())
+            .outputs();
     d = null;
     for (Output o : expected) {
       assertThat(bits(TestData.outputValues(out.resolve(o.name() + ".npy")))).as(o.name())

@@ -84,10 +84,10 @@ class TailApproximationSparkTest {
     SparkSession spark = SharedSpark.get();
     org.nlspark.core.io.nifti.NiftiMask mask = TfceSparkTest.mask();
     DataMatrix x = TfceSparkTest.data(mask, 12, 35);
-    NlsparkOptions o = TfceSparkTest.options(mask).clusterThreshold(null).statistic("t")
-        .tailApproximation(true);
-    RunReport approx = Nlspark.oneSample(spark, x, o.copy());
-    RunReport plain = Nlspark.oneSample(spark, x, o.copy().tailApproximation(false));
+    NlsparkOptions o = TfceSparkTest.options(mask).toBuilder().clusterThreshold(null).statistic("t")
+        .tailApproximation(true).build();
+    RunReport approx = Nlspark.oneSample(spark, x, o);
+    RunReport plain = Nlspark.oneSample(spark, x, o.toBuilder().tailApproximation(false).build());
     check(approx, plain, "p_fwer_tfce", "tfce", "null_max_tfce", -1,
         Tail.TWO);
     check(approx, plain, "p_fwer", "observed", "null_max", -1, Tail.TWO);
@@ -104,10 +104,10 @@ class TailApproximationSparkTest {
   void aStrongEffectGetsPBelowOneOverPPlusOneDeterministically() throws Exception {
     SparkSession spark = SharedSpark.get();
     DataMatrix x = DataMatrix.of(N, V, data(), "x");
-    NlsparkOptions o = NlsparkOptions.defaults().replicates(400).seed(12).statistic("t")
-        .tail(Tail.UPPER).grid(new Grid(16, 32)).tailApproximation(true);
-    RunReport approx = Nlspark.oneSample(spark, x, o.copy());
-    RunReport plain = Nlspark.oneSample(spark, x, o.copy().tailApproximation(false));
+    NlsparkOptions o = NlsparkOptions.builder().replicates(400).seed(12).statistic("t")
+        .tail(Tail.UPPER).grid(new Grid(16, 32)).tailApproximation(true).build();
+    RunReport approx = Nlspark.oneSample(spark, x, o);
+    RunReport plain = Nlspark.oneSample(spark, x, o.toBuilder().tailApproximation(false).build());
     check(approx, plain, "p_fwer", "observed", "null_max", 0, Tail.UPPER);
     org.nlspark.core.engine.RunReport local = new org.nlspark.core.engine.LocalEngine(2,
         o.grid(), null).run(o.toSpec(org.nlspark.core.job.Analysis.ONE_SAMPLE),
@@ -134,11 +134,11 @@ class TailApproximationSparkTest {
     DataMatrix yy = DataMatrix.of(N, V, y, "y");
     GlmDesign design = new GlmDesign(m, new String[] {"intercept", "group"}, "design.csv");
     GlmContrasts contrasts = GlmContrasts.of(new double[][] {{1, 0}, {0, 1}}, null);
-    NlsparkOptions g = NlsparkOptions.defaults().replicates(400).seed(13).grid(new Grid(16, 32))
-        .tailApproximation(true);
-    RunReport glm = Nlspark.glm(spark, yy, design, contrasts, null, g.copy());
+    NlsparkOptions g = NlsparkOptions.builder().replicates(400).seed(13).grid(new Grid(16, 32))
+        .tailApproximation(true).build();
+    RunReport glm = Nlspark.glm(spark, yy, design, contrasts, null, g);
     RunReport glmPlain = Nlspark.glm(spark, yy, design, contrasts, null,
-        g.copy().tailApproximation(false));
+        g.toBuilder().tailApproximation(false).build());
     check(glm, glmPlain, "p_fwer_tstat1", "tstat1", "null_max_tstat1", 0, Tail.UPPER);
     check(glm, glmPlain, "p_fwer_tstat2", "tstat2", "null_max_tstat2", 2, Tail.UPPER);
     org.nlspark.core.engine.RunReport glmLocal = new org.nlspark.core.engine.LocalEngine(2,
@@ -185,12 +185,12 @@ class TailApproximationSparkTest {
     DataMatrix ym = DataMatrix.of(9, v, TestData.gaussian(23, 9, v, 0), "y");
     try {
       spark.conf().set(org.nlspark.spark.conf.NlsparkConf.INGEST, "blocks");
-      NlsparkOptions c = NlsparkOptions.defaults().statistic("pearson").replicates(300).seed(4)
-          .grid(new Grid(64, 64)).tailApproximation(true);
+      NlsparkOptions c = NlsparkOptions.builder().statistic("pearson").replicates(300).seed(4)
+          .grid(new Grid(64, 64)).tailApproximation(true).build();
       checkBlocks(spark, org.nlspark.core.job.Analysis.CORRELATION, corr, c,
           org.nlspark.core.job.JobInputs.withTarget(xm, target), 0);
-      NlsparkOptions t = NlsparkOptions.defaults().statistic("welch-t").replicates(300).seed(5)
-          .grid(new Grid(64, 64)).tail(Tail.UPPER).tailApproximation(true);
+      NlsparkOptions t = NlsparkOptions.builder().statistic("welch-t").replicates(300).seed(5)
+          .grid(new Grid(64, 64)).tail(Tail.UPPER).tailApproximation(true).build();
       checkBlocks(spark, org.nlspark.core.job.Analysis.TWO_SAMPLE, two, t,
           org.nlspark.core.job.JobInputs.twoGroups(xm, ym), 1);
     } finally {
@@ -204,15 +204,16 @@ class TailApproximationSparkTest {
     RunReport local = new org.nlspark.core.engine.LocalEngine(2, o.grid(), null)
         .run(o.toSpec(analysis), same);
     RunReport plain = new org.nlspark.core.engine.LocalEngine(2, o.grid(), null)
-        .run(o.copy().tailApproximation(false).toSpec(analysis), same);
+        .run(o.toBuilder().tailApproximation(false).build().toSpec(analysis), same);
     for (Integer partitions : new Integer[] {1, 3, 7}) {
-      RunReport blocks = Nlspark.run(spark, analysis, inputs, o.copy().partitions(partitions),
+      RunReport blocks = Nlspark.run(spark, analysis, inputs, o.toBuilder().partitions(partitions)
+          .build(),
           false);
       assertThat(blocks.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
       checkUncorrected(blocks, plain, local, "p", strong, 300);
     }
     RunReport retried = SharedSpark.retriedOnce(spark, 2,
-        () -> Nlspark.run(spark, analysis, inputs, o.copy().partitions(3), false));
+        () -> Nlspark.run(spark, analysis, inputs, o.toBuilder().partitions(3).build(), false));
     checkUncorrected(retried, plain, local, "p", strong, 300);
   }
 }

@@ -70,8 +70,8 @@ class TfceSparkTest {
   }
 
   static NlsparkOptions options(NiftiMask mask) {
-    return NlsparkOptions.defaults().mask(mask).tfce(true).clusterThreshold(2.5).replicates(300)
-        .seed(4).grid(GRID).backend("cpu");
+    return NlsparkOptions.builder().mask(mask).tfce(true).clusterThreshold(2.5).replicates(300)
+        .seed(4).grid(GRID).backend("cpu").build();
   }
 
   static void assertSame(Result expected, Result actual, String what) {
@@ -102,7 +102,8 @@ class TfceSparkTest {
     assertSame(base.result, local.result, "LocalEngine");
     for (int partitions : new int[] {1, 3, 7}) {
       assertSame(base.result,
-          Nlspark.oneSample(spark, x, options(mask).partitions(partitions)).result,
+          Nlspark.oneSample(spark, x, options(mask).toBuilder().partitions(partitions)
+              .build()).result,
           partitions + " partitions");
     }
 
@@ -124,16 +125,18 @@ class TfceSparkTest {
     DataMatrix x = data(mask, 10, 22);
     DataMatrix y = DataMatrix.of(9, mask.count(), TestData.gaussian(23, 9, mask.count(), 0),
         "y");
-    RunReport two = Nlspark.twoSample(spark, x, y, options(mask).tail(Tail.UPPER));
-    RunReport two3 = Nlspark.twoSample(spark, x, y, options(mask).tail(Tail.UPPER)
-        .partitions(3));
+    RunReport two = Nlspark.twoSample(spark, x, y, options(mask).toBuilder().tail(Tail.UPPER)
+        .build());
+    RunReport two3 = Nlspark.twoSample(spark, x, y, options(mask).toBuilder().tail(Tail.UPPER)
+        .partitions(3).build());
     assertSame(two.result, two3.result, "two-sample, 3 partitions");
 
     double[] target = new double[10];
     for (int i = 0; i < target.length; i++) {
       target[i] = i * 0.7 + (i % 3);
     }
-    RunReport corr = Nlspark.correlation(spark, x, target, options(mask).statistic("spearman"));
+    RunReport corr = Nlspark.correlation(spark, x, target, options(mask).toBuilder()
+        .statistic("spearman").build());
     Path out = dir.resolve("corr");
     Nlspark.write(corr, out.toString(), false);
     for (String name : new String[] {"observed", "p", "p_fwer", "null_max", "tfce", "p_tfce",
@@ -173,7 +176,7 @@ class TfceSparkTest {
     DataMatrix stored = DataMatrix.of(x.rows(), x.cols(), widened, "stored");
     RunReport matrix = Nlspark.oneSample(spark, stored, options(mask));
     RunReport files = Nlspark.oneSample(spark, listFile.toString(),
-        options(mask).mask(null).maskFile(maskFile.toString()));
+        options(mask).toBuilder().mask(null).maskFile(maskFile.toString()).build());
     assertThat(files.mask().count()).isEqualTo(mask.count());
     assertSame(matrix.result, files.result, "NIfTI list with --mask");
     assertThat(files.result.outputs().stream().map(Output::name))
@@ -185,10 +188,11 @@ class TfceSparkTest {
     SparkSession spark = SharedSpark.get();
     NiftiMask mask = mask();
     DataMatrix x = data(mask, 8, 24);
-    assertThatThrownBy(() -> Nlspark.oneSample(spark, x, options(mask).mask(null)))
+    assertThatThrownBy(() -> Nlspark.oneSample(spark, x, options(mask).toBuilder().mask(null)
+        .build()))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("TFCE needs a mask image");
-    assertThatThrownBy(() -> NlsparkOptions.defaults().clusterThreshold(0.0))
+    assertThatThrownBy(() -> NlsparkOptions.builder().clusterThreshold(0.0).build())
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--cluster-threshold must be finite and > 0")
         .hasMessageEndingWith("but was: 0.0");

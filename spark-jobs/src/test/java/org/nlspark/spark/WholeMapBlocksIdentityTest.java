@@ -143,7 +143,7 @@ class WholeMapBlocksIdentityTest {
       NlsparkOptions options) {
     spark.conf().set(NlsparkConf.INGEST, ingest);
     return Nlspark.glm(spark, y.toString(), design.toString(), contrasts.toString(),
-        options.copy().partitions(partitions));
+        options.toBuilder().partitions(partitions).build());
   }
 
   private void assertBlocksGiveTheBroadcastBytes(Supplier<RunReport> broadcast,
@@ -171,9 +171,9 @@ class WholeMapBlocksIdentityTest {
     Path d = design(N);
     Path c = contrasts();
     Path fc = fContrasts();
-    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.builder().maskFile(m.toString())
         .fContrasts(fc.toString()).tfce(true).clusterThreshold(2.3).clusterMass(2.0)
-        .replicates(150).seed(5).grid(GRID).tail(Tail.TWO).fwerAcrossContrasts(true);
+        .replicates(150).seed(5).grid(GRID).tail(Tail.TWO).fwerAcrossContrasts(true).build();
     assertBlocksGiveTheBroadcastBytes(() -> glm("broadcast", null, y, d, c, options.get()),
         p -> glm("blocks", p, y, d, c, options.get()), "glm --tfce --cluster-*");
     RunReport blocks = glm("blocks", 3, y, d, c, options.get());
@@ -196,12 +196,12 @@ class WholeMapBlocksIdentityTest {
     Path m = maskFile(mask);
     Path d = design(N);
     Path c = contrasts();
-    Supplier<NlsparkOptions> tfce = () -> NlsparkOptions.defaults().maskFile(m.toString())
-        .demean(true).tfce(true).replicates(150).seed(6).grid(GRID);
+    Supplier<NlsparkOptions> tfce = () -> NlsparkOptions.builder().maskFile(m.toString())
+        .demean(true).tfce(true).replicates(150).seed(6).grid(GRID).build();
     assertBlocksGiveTheBroadcastBytes(() -> glm("broadcast", null, y, d, c, tfce.get()),
         p -> glm("blocks", p, y, d, c, tfce.get()), "glm --demean --tfce");
-    Supplier<NlsparkOptions> plain = () -> NlsparkOptions.defaults().maskFile(m.toString())
-        .demean(true).replicates(150).seed(6).grid(GRID);
+    Supplier<NlsparkOptions> plain = () -> NlsparkOptions.builder().maskFile(m.toString())
+        .demean(true).replicates(150).seed(6).grid(GRID).build();
     RunReport base = glm("broadcast", null, y, d, c, plain.get());
     for (Integer p : new Integer[] {1, 3, 7}) {
       RunReport b = glm("blocks", p, y, d, c, plain.get());
@@ -221,8 +221,8 @@ class WholeMapBlocksIdentityTest {
     NiftiMask mask = mask(NX, NY, NZ, 0.85);
     Path y = study("tight", N, 25);
     Path m = maskFile(mask);
-    NlsparkOptions options = NlsparkOptions.defaults().maskFile(m.toString()).tfce(true)
-        .replicates(60).seed(8).grid(GRID).memoryBudgetGb(0.0002);
+    NlsparkOptions options = NlsparkOptions.builder().maskFile(m.toString()).tfce(true)
+        .replicates(60).seed(8).grid(GRID).memoryBudgetGb(0.0002).build();
     org.assertj.core.api.Assertions.assertThatThrownBy(
         () -> glm("blocks", 3, y, design(N), contrasts(), options))
         .isInstanceOf(org.nlspark.core.ResourceRefusedException.class)
@@ -239,8 +239,8 @@ class WholeMapBlocksIdentityTest {
     Path m = maskFile(mask);
     Path d = design(N);
     Path c = contrasts();
-    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
-        .varianceSmoothing(5.0).tfce(true).replicates(60).seed(8).grid(GRID);
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.builder().maskFile(m.toString())
+        .varianceSmoothing(5.0).tfce(true).replicates(60).seed(8).grid(GRID).build();
     RunReport base = glm("broadcast", null, y, d, c, options.get());
     RunReport blocks = glm("blocks", 3, y, d, c, options.get());
     assertThat(ingestOf(blocks)).isNull();
@@ -253,11 +253,12 @@ class WholeMapBlocksIdentityTest {
     NiftiMask mask = mask(NX, NY, NZ, 0.85);
     Path y = study("one", N, 23);
     Path m = maskFile(mask);
-    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
-        .tfce(true).clusterMass(2.0).replicates(150).seed(7).grid(GRID);
+    Supplier<NlsparkOptions> options = () -> NlsparkOptions.builder().maskFile(m.toString())
+        .tfce(true).clusterMass(2.0).replicates(150).seed(7).grid(GRID).build();
     java.util.function.BiFunction<String, Integer, RunReport> run = (ingest, p) -> {
       spark.conf().set(NlsparkConf.INGEST, ingest);
-      return Nlspark.oneSample(spark, y.toString(), options.get().partitions(p));
+      return Nlspark.oneSample(spark, y.toString(), options.get().toBuilder().partitions(p)
+          .build());
     };
     assertBlocksGiveTheBroadcastBytes(() -> run.apply("broadcast", null),
         p -> run.apply("blocks", p), "one-sample --tfce --cluster-mass");
@@ -329,7 +330,7 @@ class WholeMapBlocksIdentityTest {
         "\"driver_peak_heap_bytes\"");
 
     // core's in-memory whole-map run of the same values (the driver-read path's computation)
-    GlmRun.Options ro = NlsparkOptions.defaults().replicates(10).seed(9).tfce(true)
+    GlmRun.Options ro = NlsparkOptions.builder().replicates(10).seed(9).tfce(true).build()
         .toGlmOptions(null, null);
     GlmAnalysis glm = GlmAnalysis.prepare(DataMatrix.of(n, v, widened, "y"),
         GlmFiles.readDesign(d), GlmFiles.readContrasts(c, null), ro, "cpu", null);

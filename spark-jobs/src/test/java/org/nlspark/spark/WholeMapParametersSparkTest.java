@@ -37,11 +37,12 @@ class WholeMapParametersSparkTest {
     SparkSession spark = SharedSpark.get();
     assertThat(base.plan.tileCount()).isGreaterThan(2);
     for (int partitions : new int[] {1, 3, 7}) {
-      TfceSparkTest.assertSame(base.result, run.apply(o.copy().partitions(partitions)).result,
+      TfceSparkTest.assertSame(base.result, run.apply(o.toBuilder().partitions(partitions)
+          .build()).result,
           partitions + " partitions");
     }
     SharedSpark.withRetriedTile(spark, 2, () -> {
-      TfceSparkTest.assertSame(base.result, run.apply(o.copy()).result, "retried");
+      TfceSparkTest.assertSame(base.result, run.apply(o).result, "retried");
     });
   }
 
@@ -51,13 +52,14 @@ class WholeMapParametersSparkTest {
     SparkSession spark = SharedSpark.get();
     NiftiMask mask = TfceSparkTest.mask();
     DataMatrix x = TfceSparkTest.data(mask, 12, 31);
-    NlsparkOptions o = TfceSparkTest.options(mask).tfceE(1.0).tfceH(1.5).tfceConnectivity(18)
-        .statistic("t");
-    RunReport base = Nlspark.oneSample(spark, x, o.copy());
+    NlsparkOptions o = TfceSparkTest.options(mask).toBuilder().tfceE(1.0).tfceH(1.5)
+        .tfceConnectivity(18).statistic("t").build();
+    RunReport base = Nlspark.oneSample(spark, x, o);
     Map<String, Object> wholeMap = (Map<String, Object>) base.summary().get("whole_map");
     assertThat(wholeMap).containsEntry("tfce_extent_exponent", 1.0)
         .containsEntry("tfce_height_exponent", 1.5).containsEntry("tfce_connectivity", 18);
-    RunReport defaults = Nlspark.oneSample(spark, x, TfceSparkTest.options(mask).statistic("t"));
+    RunReport defaults = Nlspark.oneSample(spark, x, TfceSparkTest.options(mask).toBuilder()
+        .statistic("t").build());
     assertThat(base.result.output("tfce")).isNotEqualTo(defaults.result.output("tfce"));
     assertThat(base.result.output("p")).isEqualTo(defaults.result.output("p"));
     RunReport local = new LocalEngine(3, TfceSparkTest.GRID, 1).run(TfceAnalysis.prepare(
@@ -69,8 +71,8 @@ class WholeMapParametersSparkTest {
     // glm with FSL's 2-D preset (E = 1, H = 2, 26 neighbours)
     GlmDesign design = GlmTfceSparkTest.design();
     DataMatrix y = GlmTfceSparkTest.data(mask, design, 32);
-    NlsparkOptions g = GlmTfceSparkTest.options(mask).tfce(false).tfce2d(true);
-    RunReport glm = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, g.copy());
+    NlsparkOptions g = GlmTfceSparkTest.options(mask).toBuilder().tfce(false).tfce2d(true).build();
+    RunReport glm = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, g);
     assertThat((Map<String, Object>) glm.summary().get("whole_map"))
         .containsEntry("tfce_extent_exponent", 1.0).containsEntry("tfce_connectivity", 26);
     RunReport glmLocal = new LocalEngine(2, TfceSparkTest.GRID, 1).run(GlmAnalysis.prepare(y,
@@ -87,8 +89,9 @@ class WholeMapParametersSparkTest {
     SparkSession spark = SharedSpark.get();
     NiftiMask mask = TfceSparkTest.mask();
     DataMatrix x = TfceSparkTest.data(mask, 12, 33);
-    NlsparkOptions o = TfceSparkTest.options(mask).tfce(false).clusterMass(2.3).statistic("t");
-    RunReport base = Nlspark.oneSample(spark, x, o.copy());
+    NlsparkOptions o = TfceSparkTest.options(mask).toBuilder().tfce(false).clusterMass(2.3)
+        .statistic("t").build();
+    RunReport base = Nlspark.oneSample(spark, x, o);
     assertThat(base.result.output("cluster_mass")).hasSize(mask.count());
     assertThat(base.result.output("null_max_cluster_mass")).hasSize(300);
     assertThat(base.result.output("tfce")).isNull();
@@ -105,15 +108,16 @@ class WholeMapParametersSparkTest {
         o.wholeMapSettings()));
     TfceSparkTest.assertSame(base.result, local.result, "LocalEngine");
     assertDeterministic(base, opts -> Nlspark.oneSample(spark, x, opts), o);
-    RunReport faces = Nlspark.oneSample(spark, x, o.copy().connectivity(6));
+    RunReport faces = Nlspark.oneSample(spark, x, o.toBuilder().connectivity(6).build());
     assertThat(faces.result.output("cluster_mass"))
         .isNotEqualTo(base.result.output("cluster_mass"));
 
     // glm: per contrast, with extent and TFCE beside it, 18 neighbours
     GlmDesign design = GlmTfceSparkTest.design();
     DataMatrix y = GlmTfceSparkTest.data(mask, design, 34);
-    NlsparkOptions g = GlmTfceSparkTest.options(mask).clusterMass(2.5).connectivity(18);
-    RunReport glm = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, g.copy());
+    NlsparkOptions g = GlmTfceSparkTest.options(mask).toBuilder().clusterMass(2.5).connectivity(18)
+        .build();
+    RunReport glm = Nlspark.glm(spark, y, design, GlmTfceSparkTest.contrasts(), null, g);
     for (String s : new String[] {"tstat1", "tstat2", "fstat1"}) {
       assertThat(glm.result.output("cluster_mass_" + s)).as(s).hasSize(mask.count());
       assertThat(glm.result.output("p_fwer_cluster_mass_" + s)).as(s).hasSize(mask.count());

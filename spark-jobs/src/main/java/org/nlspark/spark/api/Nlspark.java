@@ -73,10 +73,9 @@ public final class Nlspark {
    * holding every subject's series of its voxels (ISC pairs subjects within a voxel), or small
    * series ({@code spark.nlspark.ingest}) are read on this JVM and broadcast; the same bytes.
    * For images the report carries the mask, so {@link #write} adds the {@code .nii.gz} maps;
-   * {@code options} is not changed.
    */
   public static RunReport isc(SparkSession spark, SeriesInputs input, NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     Isc.Options isc = o.toIscOptions();
     DistributedInputs inputs = Sources.series(spark, input, 3, null);
     ResolvedInputs images = input.hasGrid()
@@ -124,11 +123,10 @@ public final class Nlspark {
    * The same on a resolved input (DESIGN §8): executors read the series into voxel blocks (the
    * target and its surrogates travel with the tiles), or a small series
    * ({@code spark.nlspark.ingest}) is read on this JVM and broadcast; the same bytes.
-   * {@code options} is not changed.
    */
   public static RunReport timeseriesCorrelation(SparkSession spark, SeriesInputs input,
       String targetPath, NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options.copy();
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
     TimeSeriesCorrelation.Options ts = o.toTimeSeriesOptions();
     Configuration conf = hadoopConf(spark);
     input.requireOneSubject("timeseries-correlation");
@@ -416,7 +414,7 @@ public final class Nlspark {
 
   /**
    * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
-   * {@code target} is correlation's, else null. {@code options} is not changed. .npy and NIfTI
+   * {@code target} is correlation's, else null. .npy and NIfTI
    * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
    * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
    * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9),
@@ -647,7 +645,7 @@ public final class Nlspark {
 
   /**
    * The same, {@code progress} drawing a line on stderr: the files are read and the model
-   * checked (exit 2) before any tile runs; {@code options} is not changed.
+   * checked (exit 2) before any tile runs.
    */
   public static RunReport glm(SparkSession spark, String input, String design, String contrasts,
       NlsparkOptions options, boolean progress) {
@@ -716,7 +714,7 @@ public final class Nlspark {
    * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
    * {@code spark.nlspark.ingest}), with or without TFCE, clusters and {@code --demean}; for
    * images the run's mask is in the result's {@link ResolvedInputs}, so that maps are written on
-   * its grid; {@code o} is not changed.
+   * its grid.
    */
   public static PreparedGlm prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {

@@ -1,177 +1,273 @@
 package org.nlspark.spark.api;
 
+import java.io.Serializable;
+import java.util.Objects;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.backend.BackendSupport;
+import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.isc.Isc;
 import org.nlspark.core.isc.IscMetric;
 import org.nlspark.core.isc.IscNull;
 import org.nlspark.core.isc.IscSummary;
-import org.nlspark.core.memory.MemoryBudget;
-import org.nlspark.core.ridge.RidgeBootstrap;
-import org.nlspark.core.tfce.ClusterExtent;
-import org.nlspark.core.timeseries.SurrogateMethod;
-import org.nlspark.core.timeseries.TimeSeriesCorrelation;
-
-import java.io.Serializable;
-import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.MemoryBudget;
+import org.nlspark.core.ridge.RidgeBootstrap;
+import org.nlspark.core.tfce.ClusterExtent;
+import org.nlspark.core.timeseries.SurrogateMethod;
+import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.core.tile.Grid;
 
 /**
- * Options of one programmatic run: the settings of core's {@link JobSpec.Builder} (unset ones keep
- * its defaults) plus Spark-side options (partitions, grid). The analysis comes from the
- * {@link Nlspark} method called, so one options object can serve several analyses.
+ * Options of one programmatic run, an immutable value: the settings of core's {@link
+ * JobSpec.Builder} plus Spark-side options (partitions, grid). Unset settings are null and take
+ * {@link JobSpec}'s defaults for the analysis run ({@link JobSpec#DEFAULT_PERMUTATIONS}, {@link
+ * JobSpec#DEFAULT_BOOTSTRAP_SAMPLES}, {@link JobSpec#DEFAULT_CONFIDENCE}, ...), so one value
+ * serves several analyses. Build one with {@link #builder()} ({@code
+ * NlsparkOptions.builder().statistic("t").replicates(10_000).seed(1).build()}); derive a changed
+ * one with {@link #toBuilder()}. The analysis comes from the {@link Nlspark} method called, and a
+ * run never changes the value it is given.
  */
 public final class NlsparkOptions implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  private String statistic;
-  private Long replicates;
-  private Long seed;
-  private Tail tail;
-  private Boolean fwer;
-  private Double confidence;
-  private CiMethod ci;
-  private Boolean saveSamples;
-  private Precision precision;
-  private String backend;
-  private Double memoryBudgetGb;
-  private Integer partitions;
-  private Grid grid = Grid.DEFAULT;
-  private String iscSummary;
-  private String iscMetric;
-  private String nullMethod;
-  private Double alpha;
-  private NiftiMask mask;
-  private String maskFile;
-  private String maskSource;
-  private String column;
-  private String orderBy;
+  private static final NlsparkOptions DEFAULTS = new Builder().build();
 
+  // every setting, in the order of the Builder's fields (the round trip test checks each)
+  private final String statistic;
+  private final Long replicates;
+  private final Long seed;
+  private final Tail tail;
+  private final Boolean fwer;
+  private final Double confidence;
+  private final CiMethod ci;
+  private final Boolean saveSamples;
+  private final Precision precision;
+  private final String backend;
+  private final Double memoryBudgetGb;
+  private final Integer partitions;
+  private final Grid grid;
+  private final String iscSummary;
+  private final String iscMetric;
+  private final String nullMethod;
+  private final Double alpha;
+  private final NiftiMask mask;
+  private final String maskFile;
+  private final String maskSource;
+  private final String column;
+  private final String orderBy;
+  private final String fContrasts;
+  private final String errors;
+  private final String exchangeabilityBlocks;
+  private final Boolean wholeBlocks;
+  private final Boolean fwerAcrossContrasts;
+  private final boolean tfce;
+  private final Double clusterThreshold;
+  private final Double clusterMass;
+  private final Integer connectivity;
+  private final Double tfceE;
+  private final Double tfceH;
+  private final Integer tfceConnectivity;
+  private final boolean tfce2d;
+  private final Double varianceSmoothing;
+  private final boolean demean;
+  private final boolean tailApproximation;
+  private final boolean fslNames;
+  private final boolean fdr;
+
+  private NlsparkOptions(Builder b) {
+    this.statistic = b.statistic;
+    this.replicates = b.replicates;
+    this.seed = b.seed;
+    this.tail = b.tail;
+    this.fwer = b.fwer;
+    this.confidence = b.confidence;
+    this.ci = b.ci;
+    this.saveSamples = b.saveSamples;
+    this.precision = b.precision;
+    this.backend = b.backend;
+    this.memoryBudgetGb = b.memoryBudgetGb;
+    this.partitions = b.partitions;
+    this.grid = b.grid;
+    this.iscSummary = b.iscSummary;
+    this.iscMetric = b.iscMetric;
+    this.nullMethod = b.nullMethod;
+    this.alpha = b.alpha;
+    this.mask = b.mask;
+    this.maskFile = b.maskFile;
+    this.maskSource = b.maskSource;
+    this.column = b.column;
+    this.orderBy = b.orderBy;
+    this.fContrasts = b.fContrasts;
+    this.errors = b.errors;
+    this.exchangeabilityBlocks = b.exchangeabilityBlocks;
+    this.wholeBlocks = b.wholeBlocks;
+    this.fwerAcrossContrasts = b.fwerAcrossContrasts;
+    this.tfce = b.tfce;
+    this.clusterThreshold = b.clusterThreshold;
+    this.clusterMass = b.clusterMass;
+    this.connectivity = b.connectivity;
+    this.tfceE = b.tfceE;
+    this.tfceH = b.tfceH;
+    this.tfceConnectivity = b.tfceConnectivity;
+    this.tfce2d = b.tfce2d;
+    this.varianceSmoothing = b.varianceSmoothing;
+    this.demean = b.demean;
+    this.tailApproximation = b.tailApproximation;
+    this.fslNames = b.fslNames;
+    this.fdr = b.fdr;
+  }
+
+  /** The defaults: every setting unset (JobSpec's defaults), {@link Grid#DEFAULT}. */
   public static NlsparkOptions defaults() {
-    return new NlsparkOptions();
+    return DEFAULTS;
   }
 
-  public NlsparkOptions statistic(String s) { this.statistic = s; return this; }
-  /** B for bootstrap ({@code --samples}), P for permutation tests ({@code --permutations}). */
-  public NlsparkOptions replicates(long r) { this.replicates = r; return this; }
-  public NlsparkOptions seed(long s) { this.seed = s; return this; }
-  public NlsparkOptions tail(Tail t) { this.tail = t; return this; }
-  public NlsparkOptions fwer(boolean f) { this.fwer = f; return this; }
-  public NlsparkOptions confidence(double c) { this.confidence = c; return this; }
-  public NlsparkOptions ci(CiMethod c) { this.ci = c; return this; }
-  public NlsparkOptions saveSamples(boolean s) { this.saveSamples = s; return this; }
-  public NlsparkOptions precision(Precision p) { this.precision = p; return this; }
-  public NlsparkOptions backend(String b) { this.backend = b; return this; }
-  public NlsparkOptions memoryBudgetGb(Double g) { this.memoryBudgetGb = g; return this; }
-
-  /** isc: {@code pairwise} (default) or {@code leave-one-out}. */
-  public NlsparkOptions iscSummary(String s) { this.iscSummary = s; return this; }
-  /** isc: {@code median} (default) or {@code mean} (Fisher z). */
-  public NlsparkOptions iscMetric(String m) { this.iscMetric = m; return this; }
-  /**
-   * The null: isc {@code bootstrap} (default), {@code circle-shift} or {@code phase-randomize};
-   * timeseries-correlation {@code circle-shift} (default) or {@code phase-randomize}.
-   */
-  public NlsparkOptions nullMethod(String n) { this.nullMethod = n; return this; }
-  /** ridge-bootstrap: the ridge penalty (default 1.0). */
-  public NlsparkOptions alpha(double a) { this.alpha = a; return this; }
-
-  /** Spark partitions for the tiles; null (default) = one tile per partition. */
-  public NlsparkOptions partitions(Integer n) {
-    if (n != null && n < 1) {
-      throw new InvalidInputException("--partitions must be at least 1, but was: " + n);
-    }
-    this.partitions = n;
-    return this;
+  /** A builder starting from {@link #defaults()}. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** The logical grid (changes the computation, so it is recorded); default {@link Grid#DEFAULT}. */
-  public NlsparkOptions grid(Grid g) { this.grid = g == null ? Grid.DEFAULT : g; return this; }
+  /** A builder starting from this value's settings, for a value that differs in some. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.statistic = statistic;
+    b.replicates = replicates;
+    b.seed = seed;
+    b.tail = tail;
+    b.fwer = fwer;
+    b.confidence = confidence;
+    b.ci = ci;
+    b.saveSamples = saveSamples;
+    b.precision = precision;
+    b.backend = backend;
+    b.memoryBudgetGb = memoryBudgetGb;
+    b.partitions = partitions;
+    b.grid = grid;
+    b.iscSummary = iscSummary;
+    b.iscMetric = iscMetric;
+    b.nullMethod = nullMethod;
+    b.alpha = alpha;
+    b.mask = mask;
+    b.maskFile = maskFile;
+    b.maskSource = maskSource;
+    b.column = column;
+    b.orderBy = orderBy;
+    b.fContrasts = fContrasts;
+    b.errors = errors;
+    b.exchangeabilityBlocks = exchangeabilityBlocks;
+    b.wholeBlocks = wholeBlocks;
+    b.fwerAcrossContrasts = fwerAcrossContrasts;
+    b.tfce = tfce;
+    b.clusterThreshold = clusterThreshold;
+    b.clusterMass = clusterMass;
+    b.connectivity = connectivity;
+    b.tfceE = tfceE;
+    b.tfceH = tfceH;
+    b.tfceConnectivity = tfceConnectivity;
+    b.tfce2d = tfce2d;
+    b.varianceSmoothing = varianceSmoothing;
+    b.demean = demean;
+    b.tailApproximation = tailApproximation;
+    b.fslNames = fslNames;
+    b.fdr = fdr;
+    return b;
+  }
 
-  /** The grid and mask of image inputs (null for .npy); set by the image readers. */
-  public NlsparkOptions mask(NiftiMask mask) { this.mask = mask; return this; }
-  public NiftiMask mask() { return mask; }
+  /** The grid and mask of image inputs given in code (null for .npy and files read by a run). */
+  public NiftiMask mask() {
+    return mask;
+  }
 
   /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
-  public NlsparkOptions maskFile(String uri) { this.maskFile = uri; return this; }
-  public String maskFile() { return maskFile; }
-
-  /** Where {@link #mask()} came from: a mask file, "computed", or null; set with the mask. */
-  public NlsparkOptions maskSource(String source) { this.maskSource = source; return this; }
-  public String maskSource() { return maskSource; }
-
-  /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */
-  public NlsparkOptions column(String name) { this.column = name; return this; }
-  public String column() { return column; }
-
-  /** Parquet inputs: the column giving the sample order ({@code --order-by}); null = file order. */
-  public NlsparkOptions orderBy(String name) { this.orderBy = name; return this; }
-  public String orderBy() { return orderBy; }
-
-  /**
-   * An independent copy, field by field: setting an option on it leaves this one as it is (the
-   * mask and the grid are immutable values, so they are shared).
-   */
-  public NlsparkOptions copy() {
-    NlsparkOptions c = new NlsparkOptions();
-    c.statistic = statistic;
-    c.replicates = replicates;
-    c.seed = seed;
-    c.tail = tail;
-    c.fwer = fwer;
-    c.confidence = confidence;
-    c.ci = ci;
-    c.saveSamples = saveSamples;
-    c.precision = precision;
-    c.backend = backend;
-    c.memoryBudgetGb = memoryBudgetGb;
-    c.partitions = partitions;
-    c.grid = grid;
-    c.iscSummary = iscSummary;
-    c.iscMetric = iscMetric;
-    c.nullMethod = nullMethod;
-    c.alpha = alpha;
-    c.mask = mask;
-    c.maskFile = maskFile;
-    c.maskSource = maskSource;
-    c.column = column;
-    c.orderBy = orderBy;
-    c.fContrasts = fContrasts;
-    c.errors = errors;
-    c.exchangeabilityBlocks = exchangeabilityBlocks;
-    c.wholeBlocks = wholeBlocks;
-    c.fwerAcrossContrasts = fwerAcrossContrasts;
-    c.tfce = tfce;
-    c.clusterThreshold = clusterThreshold;
-    c.clusterMass = clusterMass;
-    c.connectivity = connectivity;
-    c.tfceE = tfceE;
-    c.tfceH = tfceH;
-    c.tfceConnectivity = tfceConnectivity;
-    c.tfce2d = tfce2d;
-    c.varianceSmoothingMm = varianceSmoothingMm;
-    c.demean = demean;
-    c.tailApproximation = tailApproximation;
-    c.fslNames = fslNames;
-    c.fdr = fdr;
-    return c;
+  public String maskFile() {
+    return maskFile;
   }
 
+  /** Where {@link #mask()} came from: a mask file, "computed", or null. */
+  public String maskSource() {
+    return maskSource;
+  }
+
+  /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */
+  public String column() {
+    return column;
+  }
+
+  /** Parquet inputs: the column giving the sample order ({@code --order-by}); null = file order. */
+  public String orderBy() {
+    return orderBy;
+  }
+
+  /** Spark partitions for the tiles; null (default) = one tile per partition. */
   public Integer partitions() {
     return partitions;
   }
 
+  /** The logical grid (it changes the computation, so it is recorded); default Grid.DEFAULT. */
   public Grid grid() {
     return grid;
   }
 
   public Double memoryBudgetGb() {
     return memoryBudgetGb;
+  }
+
+  /** glm: F contrasts over the t contrasts (CSV/TSV or VEST design.fts), or null. */
+  public String fContrasts() {
+    return fContrasts;
+  }
+
+  /** The backend asked for (null: the default, cpu). */
+  public String backendRequested() {
+    return backend;
+  }
+
+  /** glm: one exchangeability block id per sample (CSV or VEST design.grp), or null. */
+  public String exchangeabilityBlocks() {
+    return exchangeabilityBlocks;
+  }
+
+  /** Whether TFCE is on ({@code --tfce} or {@code --tfce-2d}). */
+  public boolean tfce() {
+    return tfce || tfce2d;
+  }
+
+  public Double clusterThreshold() {
+    return clusterThreshold;
+  }
+
+  public Double clusterMass() {
+    return clusterMass;
+  }
+
+  /** glm: the variance smoothing sigma in mm; null when off. */
+  public Double varianceSmoothing() {
+    return varianceSmoothing;
+  }
+
+  public boolean demean() {
+    return demean;
+  }
+
+  public boolean tailApproximation() {
+    return tailApproximation;
+  }
+
+  public boolean fslNames() {
+    return fslNames;
+  }
+
+  public boolean fdr() {
+    return fdr;
+  }
+
+  /** Whether the run needs whole maps (TFCE or cluster extent). */
+  public boolean wholeMapInference() {
+    return tfce() || clusterThreshold != null || clusterMass != null;
   }
 
   /** The options of an isc run; replicates are B (bootstrap null) or the surrogates drawn. */
@@ -205,43 +301,6 @@ public final class NlsparkOptions implements Serializable {
         confidence == null ? JobSpec.DEFAULT_CONFIDENCE : confidence,
         seed == null ? 0 : seed, saveSamples != null && saveSamples,
         memoryBudgetGb);
-  }
-
-  // glm (DESIGN §9): the files are Hadoop URIs, read by Nlspark.glm.
-  private String fContrasts;
-  private String errors;
-  private String exchangeabilityBlocks;
-  private Boolean wholeBlocks;
-  private Boolean fwerAcrossContrasts;
-
-  /** glm: F contrasts over the t contrasts (CSV/TSV or VEST design.fts), or null. */
-  public NlsparkOptions fContrasts(String path) { this.fContrasts = path; return this; }
-  /** glm: {@code exchangeable}, {@code symmetric} or {@code both} (default: by the design). */
-  public NlsparkOptions errors(String e) { this.errors = e; return this; }
-  /** glm: one exchangeability block id per sample (CSV or VEST design.grp), or null. */
-  public NlsparkOptions exchangeabilityBlocks(String path) {
-    this.exchangeabilityBlocks = path;
-    return this;
-  }
-  /** glm: permute whole blocks (of equal size) instead of within blocks. */
-  public NlsparkOptions wholeBlocks(boolean w) { this.wholeBlocks = w; return this; }
-  /** glm: also FWER over all contrasts ({@code p_cfwer_*}); implies FWER. */
-  public NlsparkOptions fwerAcrossContrasts(boolean f) {
-    this.fwerAcrossContrasts = f;
-    return this;
-  }
-
-  public String fContrasts() {
-    return fContrasts;
-  }
-
-  /** The backend asked for (null: the default, cpu). */
-  public String backendRequested() {
-    return backend;
-  }
-
-  public String exchangeabilityBlocks() {
-    return exchangeabilityBlocks;
   }
 
   /**
@@ -291,73 +350,6 @@ public final class NlsparkOptions implements Serializable {
     return b.build();
   }
 
-
-  private boolean tfce;
-  private Double clusterThreshold;
-
-  /**
-   * one-sample, two-sample, correlation: threshold-free cluster enhancement of every replicate's
-   * whole map (DESIGN §9; needs {@link #mask(NiftiMask)}).
-   */
-  public NlsparkOptions tfce(boolean t) { this.tfce = t; return this; }
-
-  /**
-   * one-sample, two-sample, correlation: cluster-extent inference at cluster-forming height
-   * {@code t} on the tail's side (finite and &gt; 0; null = off; needs {@link #mask(NiftiMask)}).
-   */
-  public NlsparkOptions clusterThreshold(Double t) {
-    this.clusterThreshold = t == null ? null : ClusterExtent.checkThreshold(t);
-    return this;
-  }
-
-  /** Whether TFCE is on ({@code --tfce} or {@code --tfce-2d}). */
-  public boolean tfce() {
-    return tfce || tfce2d;
-  }
-
-  public Double clusterThreshold() {
-    return clusterThreshold;
-  }
-
-  private Double clusterMass;
-  private Integer connectivity;
-
-  /**
-   * Cluster mass at height {@code t} on the tail's side ({@code --cluster-mass}; finite and &gt;
-   * 0; null = off; needs {@link #mask(NiftiMask)}): Σ of the statistic over each cluster.
-   */
-  public NlsparkOptions clusterMass(Double t) {
-    this.clusterMass = t == null ? null : ClusterExtent.checkThreshold(t, "--cluster-mass");
-    return this;
-  }
-
-  public Double clusterMass() {
-    return clusterMass;
-  }
-
-  /** The clusters' neighbours, 6, 18 or 26 ({@code --connectivity}; null: 26, as randomise). */
-  public NlsparkOptions connectivity(Integer c) { this.connectivity = c; return this; }
-
-  private Double tfceE;
-  private Double tfceH;
-  private Integer tfceConnectivity;
-  private boolean tfce2d;
-
-  /** TFCE extent exponent E ({@code --tfce-e}; null: 0.5, or 1 with {@link #tfce2d}). */
-  public NlsparkOptions tfceE(Double e) { this.tfceE = e; return this; }
-
-  /** TFCE height exponent H ({@code --tfce-h}; null: 2). */
-  public NlsparkOptions tfceH(Double h) { this.tfceH = h; return this; }
-
-  /** TFCE connectivity 6, 18 or 26 ({@code --tfce-connectivity}; null: 6, or 26 with 2-D). */
-  public NlsparkOptions tfceConnectivity(Integer c) { this.tfceConnectivity = c; return this; }
-
-  /**
-   * FSL's {@code --T2} preset for 2-D data ({@code --tfce-2d}): TFCE with H = 2, E = 1, 26
-   * neighbours; the explicit {@link #tfceE}, {@link #tfceH}, {@link #tfceConnectivity} win.
-   */
-  public NlsparkOptions tfce2d(boolean t) { this.tfce2d = t; return this; }
-
   /**
    * The whole-map settings these options ask for (checked: exit 2 for a bad value, or for a TFCE
    * parameter without TFCE).
@@ -383,74 +375,245 @@ public final class NlsparkOptions implements Serializable {
     return s.withTfce(tfceE, tfceH, tfceConnectivity);
   }
 
-  private Double varianceSmoothingMm;
+  /** Equal when every setting is (the mask compares by identity, as {@link NiftiMask} does). */
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof NlsparkOptions o)) {
+      return false;
+    }
+    return Objects.equals(statistic, o.statistic) && Objects.equals(replicates, o.replicates) &&
+        Objects.equals(seed, o.seed) && Objects.equals(tail, o.tail) &&
+        Objects.equals(fwer, o.fwer) && Objects.equals(confidence, o.confidence) &&
+        Objects.equals(ci, o.ci) && Objects.equals(saveSamples, o.saveSamples) &&
+        Objects.equals(precision, o.precision) && Objects.equals(backend, o.backend) &&
+        Objects.equals(memoryBudgetGb, o.memoryBudgetGb) &&
+        Objects.equals(partitions, o.partitions) && Objects.equals(grid, o.grid) &&
+        Objects.equals(iscSummary, o.iscSummary) && Objects.equals(iscMetric, o.iscMetric) &&
+        Objects.equals(nullMethod, o.nullMethod) && Objects.equals(alpha, o.alpha) &&
+        Objects.equals(mask, o.mask) && Objects.equals(maskFile, o.maskFile) &&
+        Objects.equals(maskSource, o.maskSource) && Objects.equals(column, o.column) &&
+        Objects.equals(orderBy, o.orderBy) && Objects.equals(fContrasts, o.fContrasts) &&
+        Objects.equals(errors, o.errors) &&
+        Objects.equals(exchangeabilityBlocks, o.exchangeabilityBlocks) &&
+        Objects.equals(wholeBlocks, o.wholeBlocks) &&
+        Objects.equals(fwerAcrossContrasts, o.fwerAcrossContrasts) && tfce == o.tfce &&
+        Objects.equals(clusterThreshold, o.clusterThreshold) &&
+        Objects.equals(clusterMass, o.clusterMass) &&
+        Objects.equals(connectivity, o.connectivity) && Objects.equals(tfceE, o.tfceE) &&
+        Objects.equals(tfceH, o.tfceH) && Objects.equals(tfceConnectivity, o.tfceConnectivity) &&
+        tfce2d == o.tfce2d && Objects.equals(varianceSmoothing, o.varianceSmoothing) &&
+        demean == o.demean && tailApproximation == o.tailApproximation && fslNames == o.fslNames &&
+        fdr == o.fdr;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(statistic, replicates, seed, tail, fwer, confidence, ci, saveSamples,
+        precision, backend, memoryBudgetGb, partitions, grid, iscSummary, iscMetric, nullMethod,
+        alpha, mask, maskFile, maskSource, column, orderBy, fContrasts, errors,
+        exchangeabilityBlocks, wholeBlocks, fwerAcrossContrasts, tfce, clusterThreshold,
+        clusterMass, connectivity, tfceE, tfceH, tfceConnectivity, tfce2d, varianceSmoothing,
+        demean, tailApproximation, fslNames, fdr);
+  }
 
   /**
-   * glm: smooth each draw's residual variance by a Gaussian of standard deviation {@code
-   * sigmaMm} mm inside the mask and test the pseudo-t ({@code --variance-smoothing}, randomise's
-   * {@code -v}; finite and &gt; 0; null = off; t contrasts and image inputs only).
+   * The mutable builder of {@link NlsparkOptions}: each setter sets one option (checking it where
+   * a bad value is known at once) and returns this; {@link #build()} takes a snapshot, so the
+   * builder can go on to build other values. Unset options keep JobSpec's defaults.
    */
-  public NlsparkOptions varianceSmoothing(Double sigmaMm) {
-    this.varianceSmoothingMm = sigmaMm == null ? null
-        : org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
-    return this;
-  }
+  public static final class Builder {
+    private String statistic;
+    private Long replicates;
+    private Long seed;
+    private Tail tail;
+    private Boolean fwer;
+    private Double confidence;
+    private CiMethod ci;
+    private Boolean saveSamples;
+    private Precision precision;
+    private String backend;
+    private Double memoryBudgetGb;
+    private Integer partitions;
+    private Grid grid = Grid.DEFAULT;
+    private String iscSummary;
+    private String iscMetric;
+    private String nullMethod;
+    private Double alpha;
+    private NiftiMask mask;
+    private String maskFile;
+    private String maskSource;
+    private String column;
+    private String orderBy;
+    private String fContrasts;
+    private String errors;
+    private String exchangeabilityBlocks;
+    private Boolean wholeBlocks;
+    private Boolean fwerAcrossContrasts;
+    private boolean tfce;
+    private Double clusterThreshold;
+    private Double clusterMass;
+    private Integer connectivity;
+    private Double tfceE;
+    private Double tfceH;
+    private Integer tfceConnectivity;
+    private boolean tfce2d;
+    private Double varianceSmoothing;
+    private boolean demean;
+    private boolean tailApproximation;
+    private boolean fslNames;
+    private boolean fdr;
 
-  /** Null when off. */
-  public Double varianceSmoothing() {
-    return varianceSmoothingMm;
-  }
+    private Builder() {}
 
-  private boolean demean;
+    /** The value of the options set so far. */
+    public NlsparkOptions build() {
+      return new NlsparkOptions(this);
+    }
 
-  /**
-   * glm: centre the data and every design column and remove the intercept ({@code --demean},
-   * PALM's {@code -demean}).
-   */
-  public NlsparkOptions demean(boolean d) { this.demean = d; return this; }
+    public Builder statistic(String s) { this.statistic = s; return this; }
+    /** B for bootstrap ({@code --samples}), P for permutation tests ({@code --permutations}). */
+    public Builder replicates(long r) { this.replicates = r; return this; }
+    public Builder seed(long s) { this.seed = s; return this; }
+    public Builder tail(Tail t) { this.tail = t; return this; }
+    public Builder fwer(boolean f) { this.fwer = f; return this; }
+    public Builder confidence(double c) { this.confidence = c; return this; }
+    public Builder ci(CiMethod c) { this.ci = c; return this; }
+    public Builder saveSamples(boolean s) { this.saveSamples = s; return this; }
+    public Builder precision(Precision p) { this.precision = p; return this; }
+    public Builder backend(String b) { this.backend = b; return this; }
+    public Builder memoryBudgetGb(Double g) { this.memoryBudgetGb = g; return this; }
 
-  public boolean demean() {
-    return demean;
-  }
+    /** Spark partitions for the tiles; null (default) = one tile per partition. */
+    public Builder partitions(Integer n) {
+      if (n != null && n < 1) {
+        throw new InvalidInputException("--partitions must be at least 1, but was: " + n);
+      }
+      this.partitions = n;
+      return this;
+    }
 
-  private boolean tailApproximation;
+    /** The logical grid (it changes the computation, so it is recorded); default Grid.DEFAULT. */
+    public Builder grid(Grid g) { this.grid = g == null ? Grid.DEFAULT : g; return this; }
 
-  /**
-   * Refine the voxelwise FWER p below 0.1 by a generalised Pareto tail of the max-statistic null
-   * ({@code --tail-approximation}, PALM's {@code -accel tail}).
-   */
-  public NlsparkOptions tailApproximation(boolean t) { this.tailApproximation = t; return this; }
+    /** isc: {@code pairwise} (default) or {@code leave-one-out}. */
+    public Builder iscSummary(String s) { this.iscSummary = s; return this; }
+    /** isc: {@code median} (default) or {@code mean} (Fisher z). */
+    public Builder iscMetric(String m) { this.iscMetric = m; return this; }
+    /**
+     * The null: isc {@code bootstrap} (default), {@code circle-shift} or {@code phase-randomize};
+     * timeseries-correlation {@code circle-shift} (default) or {@code phase-randomize}.
+     */
+    public Builder nullMethod(String n) { this.nullMethod = n; return this; }
+    /** ridge-bootstrap: the ridge penalty (default 1.0). */
+    public Builder alpha(double a) { this.alpha = a; return this; }
 
-  public boolean tailApproximation() {
-    return tailApproximation;
-  }
+    /** The grid and mask of image inputs given in code, for data already masked (else null). */
+    public Builder mask(NiftiMask m) { this.mask = m; return this; }
+    /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
+    public Builder maskFile(String uri) { this.maskFile = uri; return this; }
+    /** Where {@link #mask(NiftiMask)} came from: a mask file, "computed", or null. */
+    public Builder maskSource(String source) { this.maskSource = source; return this; }
+    /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */
+    public Builder column(String name) { this.column = name; return this; }
+    /** Parquet inputs: the column giving the sample order ({@code --order-by}); null: by file. */
+    public Builder orderBy(String name) { this.orderBy = name; return this; }
 
-  private boolean fslNames;
+    // glm (DESIGN §9): the files are Hadoop URIs, read by Nlspark.glm.
+    /** glm: F contrasts over the t contrasts (CSV/TSV or VEST design.fts), or null. */
+    public Builder fContrasts(String path) { this.fContrasts = path; return this; }
+    /** glm: {@code exchangeable}, {@code symmetric} or {@code both} (default: by the design). */
+    public Builder errors(String e) { this.errors = e; return this; }
+    /** glm: one exchangeability block id per sample (CSV or VEST design.grp), or null. */
+    public Builder exchangeabilityBlocks(String path) {
+      this.exchangeabilityBlocks = path;
+      return this;
+    }
+    /** glm: permute whole blocks (of equal size) instead of within blocks. */
+    public Builder wholeBlocks(boolean w) { this.wholeBlocks = w; return this; }
+    /** glm: also FWER over all contrasts ({@code p_cfwer_*}); implies FWER. */
+    public Builder fwerAcrossContrasts(boolean f) {
+      this.fwerAcrossContrasts = f;
+      return this;
+    }
 
-  /**
-   * glm: also write randomise's maps under randomise's names, holding 1 − p ({@code
-   * vox_corrp_tstat1}, {@code tfce_corrp_tstat1}, ...; {@code --fsl-names}).
-   */
-  public NlsparkOptions fslNames(boolean f) { this.fslNames = f; return this; }
+    /**
+     * one-sample, two-sample, correlation: threshold-free cluster enhancement of every
+     * replicate's whole map (DESIGN §9; needs a mask: {@link #mask(NiftiMask)} or image inputs).
+     */
+    public Builder tfce(boolean t) { this.tfce = t; return this; }
 
-  public boolean fslNames() {
-    return fslNames;
-  }
+    /**
+     * one-sample, two-sample, correlation: cluster-extent inference at cluster-forming height
+     * {@code t} on the tail's side (finite and &gt; 0; null = off; needs a mask).
+     */
+    public Builder clusterThreshold(Double t) {
+      this.clusterThreshold = t == null ? null : ClusterExtent.checkThreshold(t);
+      return this;
+    }
 
-  private boolean fdr;
+    /**
+     * Cluster mass at height {@code t} on the tail's side ({@code --cluster-mass}; finite and
+     * &gt; 0; null = off; needs a mask): Σ of the statistic over each cluster.
+     */
+    public Builder clusterMass(Double t) {
+      this.clusterMass = t == null ? null : ClusterExtent.checkThreshold(t, "--cluster-mass");
+      return this;
+    }
 
-  /**
-   * one-sample, two-sample, correlation, glm: a Benjamini–Hochberg q map after each uncorrected
-   * p map ({@code q}, {@code q_tstat1}, ...; {@code --fdr}).
-   */
-  public NlsparkOptions fdr(boolean f) { this.fdr = f; return this; }
+    /** The clusters' neighbours, 6, 18 or 26 ({@code --connectivity}; null: 26, as randomise). */
+    public Builder connectivity(Integer c) { this.connectivity = c; return this; }
 
-  public boolean fdr() {
-    return fdr;
-  }
+    /** TFCE extent exponent E ({@code --tfce-e}; null: 0.5, or 1 with {@link #tfce2d}). */
+    public Builder tfceE(Double e) { this.tfceE = e; return this; }
 
-  /** Whether the run needs whole maps (TFCE or cluster extent). */
-  public boolean wholeMapInference() {
-    return tfce() || clusterThreshold != null || clusterMass != null;
+    /** TFCE height exponent H ({@code --tfce-h}; null: 2). */
+    public Builder tfceH(Double h) { this.tfceH = h; return this; }
+
+    /** TFCE connectivity 6, 18 or 26 ({@code --tfce-connectivity}; null: 6, or 26 with 2-D). */
+    public Builder tfceConnectivity(Integer c) { this.tfceConnectivity = c; return this; }
+
+    /**
+     * FSL's {@code --T2} preset for 2-D data ({@code --tfce-2d}): TFCE with H = 2, E = 1, 26
+     * neighbours; the explicit {@link #tfceE}, {@link #tfceH}, {@link #tfceConnectivity} win.
+     */
+    public Builder tfce2d(boolean t) { this.tfce2d = t; return this; }
+
+    /**
+     * glm: smooth each draw's residual variance by a Gaussian of standard deviation {@code
+     * sigmaMm} mm inside the mask and test the pseudo-t ({@code --variance-smoothing},
+     * randomise's {@code -v}; finite and &gt; 0; null = off; t contrasts and image inputs only).
+     */
+    public Builder varianceSmoothing(Double sigmaMm) {
+      this.varianceSmoothing = sigmaMm == null ? null
+          : org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+      return this;
+    }
+
+    /**
+     * glm: centre the data and every design column and remove the intercept ({@code --demean},
+     * PALM's {@code -demean}).
+     */
+    public Builder demean(boolean d) { this.demean = d; return this; }
+
+    /**
+     * Refine the voxelwise FWER p below 0.1 by a generalised Pareto tail of the max-statistic
+     * null ({@code --tail-approximation}, PALM's {@code -accel tail}).
+     */
+    public Builder tailApproximation(boolean t) { this.tailApproximation = t; return this; }
+
+    /**
+     * glm: also write randomise's maps under randomise's names, holding 1 − p ({@code
+     * vox_corrp_tstat1}, {@code tfce_corrp_tstat1}, ...; {@code --fsl-names}).
+     */
+    public Builder fslNames(boolean f) { this.fslNames = f; return this; }
+
+    /**
+     * one-sample, two-sample, correlation, glm: a Benjamini–Hochberg q map after each
+     * uncorrected p map ({@code q}, {@code q_tstat1}, ...; {@code --fdr}).
+     */
+    public Builder fdr(boolean f) { this.fdr = f; return this; }
   }
 }

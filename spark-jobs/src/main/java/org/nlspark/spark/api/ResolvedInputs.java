@@ -32,7 +32,7 @@ public record ResolvedInputs(DistributedInputs samples, NiftiMask mask, String m
 
   /**
    * In-memory inputs: the mask (and its source) the caller gave in {@code o} ({@link
-   * NlsparkOptions#mask(NiftiMask)}, for data already masked), or none.
+   * NlsparkOptions.Builder#mask(NiftiMask)}, for data already masked), or none.
    */
   public static ResolvedInputs given(NlsparkOptions o) {
     return new ResolvedInputs(null, o.mask(), o.maskSource());

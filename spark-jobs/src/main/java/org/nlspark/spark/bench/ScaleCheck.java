@@ -100,8 +100,8 @@ public final class ScaleCheck {
     }
   }
 
-  static NlsparkOptions options(long permutations, long seed) {
-    return NlsparkOptions.defaults().statistic("t").replicates(permutations).seed(seed)
+  static NlsparkOptions.Builder options(long permutations, long seed) {
+    return NlsparkOptions.builder().statistic("t").replicates(permutations).seed(seed)
         .fwer(true);
   }
 
@@ -208,7 +208,7 @@ public final class ScaleCheck {
     // machine's free memory would make the reference depend on what else runs beside it.
     double budgetGb = Gb.fromBytes(CpuWorkerPlanner.bytesPerWorker(inputs.bytes(), permutations));
     RunReport report = LocalEngine.defaults().run(options(permutations, seed)
-        .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).toSpec(Analysis.ONE_SAMPLE), inputs);
+        .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).build().toSpec(Analysis.ONE_SAMPLE), inputs);
     writeReference(conf, report, readSeconds, out, "reference: %d samples x %d voxels read in"
         + " %.1f s, run in %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels());
   }
@@ -235,7 +235,7 @@ public final class ScaleCheck {
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     RunReport report = Nlspark.oneSample(spark, dir + "/subjects.txt",
-        options(permutations, seed).maskFile(dir + "/mask.nii.gz"));
+        options(permutations, seed).maskFile(dir + "/mask.nii.gz").build());
     Map<String, Object> summary = report.summary();
     @SuppressWarnings("unchecked")
     Map<String, Object> engine = (Map<String, Object>) summary.get("engine");
@@ -264,8 +264,8 @@ public final class ScaleCheck {
 
   /** glm --tfce with the model of {@link #glmDesign}: the same options in both runs. */
   static NlsparkOptions glmOptions(String dir, long permutations, long seed) {
-    return NlsparkOptions.defaults().replicates(permutations).seed(seed).tfce(true)
-        .maskFile(dir + "/mask.nii.gz");
+    return NlsparkOptions.builder().replicates(permutations).seed(seed).tfce(true)
+        .maskFile(dir + "/mask.nii.gz").build();
   }
 
   /**

@@ -42,7 +42,7 @@ final class BootstrapCommand extends TileCommand {
   }
 
   @Override
-  void configure(NlsparkOptions o) {
+  void configure(NlsparkOptions.Builder o) {
     statistic(o, "--stat", stat);
     if (samples != null) {
       o.replicates(samples);

@@ -71,9 +71,9 @@ public final class CommonOptions {
     return precision == null ? "float64" : precision;
   }
 
-  /** The settings shared by the tile commands, onto fresh API options. */
-  NlsparkOptions toOptions() {
-    NlsparkOptions o = NlsparkOptions.defaults();
+  /** The settings shared by the tile commands, on a builder of API options. */
+  NlsparkOptions.Builder optionsBuilder() {
+    NlsparkOptions.Builder o = NlsparkOptions.builder();
     if (seed != null) {
       o.seed(seed);
     }

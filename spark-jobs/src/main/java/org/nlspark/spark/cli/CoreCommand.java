@@ -38,9 +38,9 @@ abstract class CoreCommand extends AnalysisCommand {
     return partitionsOption.partitions;
   }
 
-  /** The common options as API options (seed, backend, budget, partitions). */
-  final NlsparkOptions apiOptions() {
-    return NlsparkOptions.defaults().seed(seed()).backend(common.backend())
+  /** The common options on a builder of API options (seed, backend, budget, partitions). */
+  final NlsparkOptions.Builder apiOptions() {
+    return NlsparkOptions.builder().seed(seed()).backend(common.backend())
         .memoryBudgetGb(common.memoryBudgetGb).partitions(partitions());
   }
 

@@ -42,7 +42,7 @@ final class CorrelationCommand extends TileCommand {
   }
 
   @Override
-  void configure(NlsparkOptions o) {
+  void configure(NlsparkOptions.Builder o) {
     statistic(o, "--method", method);
     permutation(o, permutation);
     wholeMap.apply(o);

@@ -61,21 +61,19 @@ public final class DemoCommand extends NlsparkCommand {
   }
 
   private NlsparkOptions bootstrapOptions() {
-    return options().seed(common.seed()).replicates(samples == null ? 1000 : samples);
+    return options().seed(common.seed()).replicates(samples == null ? 1000 : samples).build();
   }
 
   private NlsparkOptions permutationOptions() {
-    NlsparkOptions perm = options().seed(common.seed()).statistic("t");
+    NlsparkOptions.Builder perm = options().seed(common.seed()).statistic("t");
     if (permutations != null) {
       perm.replicates(permutations);
     }
-    return perm;
+    return perm.build();
   }
 
-  private NlsparkOptions options() {
-    NlsparkOptions o = common.toOptions();
-    o.partitions(partitions.partitions);
-    return o;
+  private NlsparkOptions.Builder options() {
+    return common.optionsBuilder().partitions(partitions.partitions);
   }
 
   /** Whether the run replaces files: --overwrite, or the directory holds an earlier demo. */

@@ -133,8 +133,7 @@ final class GlmCommand extends AnalysisCommand {
     if (fwer && noFwer) {
       throw new InvalidInputException("--fwer and --no-fwer contradict each other; pass one");
     }
-    NlsparkOptions o = common.toOptions();
-    o.partitions(partitions.partitions);
+    NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions);
     if (permutations != null) {
       o.replicates(permutations);
     }
@@ -149,7 +148,7 @@ final class GlmCommand extends AnalysisCommand {
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean)
-        .fslNames(fslNames).varianceSmoothing(varianceSmoothing);
+        .fslNames(fslNames).varianceSmoothing(varianceSmoothing).build();
   }
 
   @Override

@@ -108,7 +108,7 @@ final class IscCommand extends CoreCommand {
     options = apiOptions().iscSummary(s.cliName()).iscMetric(m.cliName())
         .nullMethod(nul.cliName()).replicates(count).confidence(confidence(confidence))
         .tail(permutation.tail()).fwer(permutation.fwer()).saveSamples(saveSamples)
-        .maskFile(mask);
+        .maskFile(mask).build();
     options.toIscOptions(); // every option checked before Spark starts
   }
 

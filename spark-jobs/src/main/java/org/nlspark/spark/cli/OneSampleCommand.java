@@ -26,7 +26,7 @@ final class OneSampleCommand extends TileCommand {
   }
 
   @Override
-  void configure(NlsparkOptions o) {
+  void configure(NlsparkOptions.Builder o) {
     statistic(o, "--stat", stat);
     permutation(o, permutation);
     wholeMap.apply(o);

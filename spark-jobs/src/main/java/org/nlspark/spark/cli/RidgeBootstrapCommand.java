@@ -62,7 +62,7 @@ final class RidgeBootstrapCommand extends CoreCommand {
     options = apiOptions().alpha(alpha == null ? 1.0 : alpha)
         .replicates(count("--samples", samples, JobSpec.DEFAULT_BOOTSTRAP_SAMPLES))
         .confidence(confidence(confidence))
-        .saveSamples(saveSamples);
+        .saveSamples(saveSamples).build();
     options.toRidgeOptions();
   }
 

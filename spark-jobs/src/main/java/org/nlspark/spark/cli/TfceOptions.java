@@ -64,7 +64,7 @@ public final class TfceOptions {
           + " q_tstat{c} q_fstat{f})")
   boolean fdr;
 
-  void apply(NlsparkOptions o) {
+  void apply(NlsparkOptions.Builder o) {
     if (fdr) {
       o.fdr(true);
     }
@@ -82,6 +82,6 @@ public final class TfceOptions {
     }
     o.connectivity(connectivity);
     o.tfceE(tfceE).tfceH(tfceH).tfceConnectivity(tfceConnectivity).tfce2d(tfce2d);
-    o.wholeMapSettings(); // every value checked before Spark starts
+    o.build().wholeMapSettings(); // every value checked before Spark starts
   }
 }

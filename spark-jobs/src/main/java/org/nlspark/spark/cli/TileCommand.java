@@ -59,7 +59,7 @@ abstract class TileCommand extends AnalysisCommand {
   abstract Analysis analysis();
 
   /** The command's own settings onto the shared ones. */
-  abstract void configure(NlsparkOptions options);
+  abstract void configure(NlsparkOptions.Builder options);
 
   /** Checks that the inputs besides --input are given. */
   void requireOthers() {}
@@ -83,14 +83,13 @@ abstract class TileCommand extends AnalysisCommand {
   }
 
   final NlsparkOptions options() {
-    NlsparkOptions o = common.toOptions();
-    o.partitions(partitions.partitions);
+    NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions);
     configure(o);
-    return o;
+    return o.build();
   }
 
   /** --stat (or --method) checked against the analysis' statistics. */
-  final void statistic(NlsparkOptions o, String flag, String value) {
+  final void statistic(NlsparkOptions.Builder o, String flag, String value) {
     if (value == null) {
       return;
     }
@@ -101,7 +100,7 @@ abstract class TileCommand extends AnalysisCommand {
     o.statistic(value);
   }
 
-  static void permutation(NlsparkOptions o, PermutationOptions p) {
+  static void permutation(NlsparkOptions.Builder o, PermutationOptions p) {
     if (p.permutations != null) {
       o.replicates(p.permutations);
     }

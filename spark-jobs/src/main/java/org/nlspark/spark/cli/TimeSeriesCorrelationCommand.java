@@ -84,7 +84,7 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
     options = apiOptions().nullMethod(nullMethod == null ? "circle-shift" : nullMethod)
         .replicates(count("--permutations", permutation.permutations,
             JobSpec.DEFAULT_PERMUTATIONS))
-        .tail(permutation.tail()).fwer(permutation.fwer()).maskFile(mask);
+        .tail(permutation.tail()).fwer(permutation.fwer()).maskFile(mask).build();
     options.toTimeSeriesOptions();
   }
 

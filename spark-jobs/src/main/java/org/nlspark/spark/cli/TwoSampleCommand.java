@@ -45,7 +45,7 @@ final class TwoSampleCommand extends TileCommand {
   }
 
   @Override
-  void configure(NlsparkOptions o) {
+  void configure(NlsparkOptions.Builder o) {
     statistic(o, "--stat", stat);
     permutation(o, permutation);
     wholeMap.apply(o);

@@ -10,7 +10,8 @@ import org.nlspark.core.InvalidInputException;
  * a Spark property named {@code spark.nlspark.*}: spark-submit passes only {@code spark.*}
  * properties on to the application, so {@code spark-submit --conf spark.nlspark.KEY=VALUE},
  * spark-defaults.conf and a cluster's Spark config all reach it. Precedence: a CLI flag or an
- * {@link NlsparkOptions} setter &gt; the Spark session's configuration &gt; the default here.
+ * {@link NlsparkOptions.Builder} setting &gt; the Spark session's configuration &gt; the
+ * default here.
  */
 public final class NlsparkConf {
   private NlsparkConf() {}
