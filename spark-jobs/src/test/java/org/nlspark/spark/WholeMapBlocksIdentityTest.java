@@ -231,21 +231,48 @@ class WholeMapBlocksIdentityTest {
         .hasMessageContaining("Raise --memory-budget-gb");
   }
 
-  /** Variance smoothing needs each draw's variance map: read on the driver either way. */
+  /**
+   * Variance smoothing from blocks: the slices carry each draw's variance map beside its t map,
+   * the assembling task smooths the whole variance maps and forms the pseudo-t; the bytes of the
+   * driver-read path alone, with --tfce, with --cluster-threshold and with --demean.
+   */
   @Test
-  void glmVarianceSmoothingReadsOnTheDriverUnderBlocksWithTheSameBytes() throws Exception {
+  void glmVarianceSmoothingFromBlocksGivesTheBroadcastBytes() throws Exception {
     NiftiMask mask = mask(NX, NY, NZ, 0.85);
     Path y = study("smooth", N, 24);
     Path m = maskFile(mask);
     Path d = design(N);
     Path c = contrasts();
-    Supplier<NlsparkOptions> options = () -> NlsparkOptions.defaults().maskFile(m.toString())
-        .varianceSmoothing(5.0).tfce(true).replicates(60).seed(8).grid(GRID);
-    RunReport base = glm("broadcast", null, y, d, c, options.get());
-    RunReport blocks = glm("blocks", 3, y, d, c, options.get());
-    assertThat(ingestOf(blocks)).isNull();
-    assertSameOutputs(base, blocks, "glm --variance-smoothing under ingest=blocks");
-    assertThat(blocks.result.output("tfce_tstat1")).hasSize(mask.count());
+    Supplier<NlsparkOptions> alone = () -> NlsparkOptions.defaults().maskFile(m.toString())
+        .varianceSmoothing(5.0).replicates(150).seed(8).grid(GRID).tail(Tail.TWO);
+    assertBlocksGiveTheBroadcastBytes(() -> glm("broadcast", null, y, d, c, alone.get()),
+        p -> glm("blocks", p, y, d, c, alone.get()), "glm --variance-smoothing");
+    assertBlocksGiveTheBroadcastBytes(
+        () -> glm("broadcast", null, y, d, c, alone.get().tfce(true)),
+        p -> glm("blocks", p, y, d, c, alone.get().tfce(true)),
+        "glm --variance-smoothing --tfce");
+    assertBlocksGiveTheBroadcastBytes(
+        () -> glm("broadcast", null, y, d, c, alone.get().clusterThreshold(2.3)),
+        p -> glm("blocks", p, y, d, c, alone.get().clusterThreshold(2.3)),
+        "glm --variance-smoothing --cluster-threshold");
+    Supplier<NlsparkOptions> demeaned = () -> alone.get().demean(true).tfce(true);
+    RunReport base = glm("broadcast", null, y, d, c, demeaned.get());
+    RunReport blocks = glm("blocks", 3, y, d, c, demeaned.get());
+    assertThat(ingestOf(blocks).get("mode")).isEqualTo("blocks");
+    assertSameOutputs(base, blocks, "glm --variance-smoothing --demean --tfce");
+
+    // The blocks' maps are pseudo-t: not the plain t of the same run without smoothing.
+    RunReport smoothed = glm("blocks", 3, y, d, c, alone.get().tfce(true));
+    assertThat(smoothed.summary().toString()).contains("variance_smoothing_mm=5.0");
+    assertThat(smoothed.result.output("tfce_tstat1")).hasSize(mask.count());
+    double[] pseudo = smoothed.result.output("tstat1");
+    double[] t = glm("blocks", 3, y, d, c, alone.get().varianceSmoothing(null)).result
+        .output("tstat1");
+    int differ = 0;
+    for (int v = 0; v < t.length; v++) {
+      differ += t[v] != pseudo[v] ? 1 : 0;
+    }
+    assertThat(differ).as("voxels whose pseudo-t is not the t").isGreaterThan(t.length / 2);
   }
 
   @Test
@@ -272,6 +299,37 @@ class WholeMapBlocksIdentityTest {
    */
   @Test
   void glmTfceFromBlocksRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    InMemory run = glmUnderASmallDriverHeap(List.of());
+    // and the t map is the reference loop's (core's GlmRun, no whole maps)
+    GlmAnalysis glm = run.glm();
+    GlmModel model = glm.model();
+    GlmResult reference = GlmRun.run(model, ((GlmAnalysis.Data) glm.data()).y(), glm.options());
+    assertThat(bits(run.expected().result.output("tstat1")))
+        .isEqualTo(bits(reference.get("tstat1")));
+  }
+
+  /**
+   * The same study with --variance-smoothing 6 (2 voxels of 3 mm) and --tfce: refused on the
+   * driver, from blocks the bits of core's in-memory run with the same smoothing, whose tstat1
+   * is the pseudo-t (not the plain t of the reference loop).
+   */
+  @Test
+  void glmVarianceSmoothingFromBlocksRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    InMemory run = glmUnderASmallDriverHeap(List.of("--variance-smoothing", "6"));
+    GlmAnalysis glm = run.glm();
+    RunReport expected = run.expected();
+    GlmResult plain = GlmRun.run(glm.model(), ((GlmAnalysis.Data) glm.data()).y(),
+        glm.options());
+    assertThat(bits(expected.result.output("tstat1"))).isNotEqualTo(bits(plain.get("tstat1")));
+  }
+
+  /**
+   * Runs glm --tfce (and {@code extra}) on 250 samples x 64^3 voxels in a child JVM of -Xmx480m:
+   * refused (exit 3) with the samples read on the driver; from blocks every output is the bits
+   * of core's in-memory whole-map run of the same values (with --variance-smoothing SIGMA, the
+   * same smoothing on the grid's voxel sizes). Returns that in-memory analysis and its run.
+   */
+  private InMemory glmUnderASmallDriverHeap(List<String> extra) throws Exception {
     int nx = 64;
     int ny = 64;
     int nz = 64;
@@ -303,9 +361,11 @@ class WholeMapBlocksIdentityTest {
     Path c = Files.write(dir.resolve("age.csv"), List.of("name,intercept,group,age,other",
         "age,0,0,1,0"));
     String heap = "-Xmx480m";
-    List<String> args = List.of("glm", "--input", y.toString(), "--design", d.toString(),
-        "--contrasts", c.toString(), "--tfce", "--permutations", "10", "--seed", "9",
-        "--memory-budget-gb", "0.4", "--master", "local[2]", "--quiet");
+    List<String> args = new ArrayList<>(List.of("glm", "--input", y.toString(), "--design",
+        d.toString(), "--contrasts", c.toString(), "--tfce", "--permutations", "10", "--seed",
+        "9", "--memory-budget-gb", "0.4", "--master", "local[2]", "--quiet"));
+    args.addAll(extra);
+    int smoothing = extra.indexOf("--variance-smoothing");
     Path refusedOut = dir.resolve("refused");
     List<String> refused = ChildJvm.command(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
     refused.addAll(args);
@@ -334,21 +394,29 @@ class WholeMapBlocksIdentityTest {
     GlmAnalysis glm = GlmAnalysis.prepare(DataMatrix.of(n, v, widened, "y"),
         GlmFiles.readDesign(d), GlmFiles.readContrasts(c, null), ro, "cpu", null);
     widened = null;
-    RunReport expected = new LocalEngine(2, Grid.DEFAULT, null).run(
-        glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null)));
+    RunReport expected = new LocalEngine(2, Grid.DEFAULT, null).run(smoothing < 0
+        ? glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null))
+        : glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null),
+            Double.parseDouble(extra.get(smoothing + 1)),
+            org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(mask.grid().affine())));
     assertThat(expected.result.outputs().stream().map(Output::name))
         .contains("tstat1", "tfce_tstat1", "p_fwer_tfce_tstat1");
     for (Output o : expected.result.outputs()) {
       assertThat(bits(TestData.outputValues(out.resolve(o.name() + ".npy")))).as(o.name())
           .isEqualTo(bits(o.values()));
     }
-    // and the t map is the reference loop's (core's GlmRun, no whole maps)
-    GlmModel model = glm.model();
-    GlmResult reference = GlmRun.run(model, ((GlmAnalysis.Data) glm.data()).y(), glm.options());
-    assertThat(bits(expected.result.output("tstat1"))).isEqualTo(bits(reference.get("tstat1")));
-    System.out.println("glm --tfce from blocks under " + heap + ": " + n + " samples x " + v
-        + " voxels x 10 permutations; " + summary.lines().filter(l -> l.contains("peak_heap")
-            || l.contains("compute_seconds") || l.contains("ingest_seconds"))
+    if (smoothing >= 0) {
+      assertThat(summary.replaceAll("\\s+", "")).contains("\"variance_smoothing_mm\":"
+          + extra.get(smoothing + 1) + ".0").contains("\"voxel_sizes_mm\":[3.0,3.0,3.0]");
+    }
+    System.out.println("glm --tfce " + String.join(" ", extra) + " from blocks under " + heap
+        + ": " + n + " samples x " + v + " voxels x 10 permutations; " + summary.lines()
+            .filter(l -> l.contains("peak_heap") || l.contains("compute_seconds")
+                || l.contains("ingest_seconds"))
             .map(String::trim).reduce("", (p, q) -> p + " " + q));
+    return new InMemory(glm, expected);
   }
+
+  /** core's in-memory analysis of the big study (its data in memory) and its whole-map run. */
+  private record InMemory(GlmAnalysis glm, RunReport expected) {}
 }

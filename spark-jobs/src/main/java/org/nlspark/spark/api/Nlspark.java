@@ -714,7 +714,8 @@ public final class Nlspark {
    * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}. {@code input} is any input
    * form of {@link #bootstrap}; .npy and NIfTI inputs take the data plane of DESIGN §8 (a {@link
    * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
-   * {@code spark.nlspark.ingest}), with or without TFCE, clusters and {@code --demean}; for
+   * {@code spark.nlspark.ingest}), with or without TFCE, clusters, {@code --demean} and {@code
+   * --variance-smoothing}; for
    * images the run's mask is in the result's {@link ResolvedInputs}, so that maps are written on
    * its grid; {@code o} is not changed.
    */
@@ -738,18 +739,17 @@ public final class Nlspark {
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
     checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
-    if (o.varianceSmoothing() != null || !study.executorsCanRead()) {
-      // variance smoothing needs each draw's variance map beside its t map: read on this JVM
-      ResolvedInputs images = study.executorsCanRead()
-          ? ResolvedInputs.of(spark, study, null) : ResolvedInputs.given(o);
+    if (!study.executorsCanRead()) {
+      ResolvedInputs images = ResolvedInputs.given(o); // Parquet: read on this JVM
       return new PreparedGlm(withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(
           readWhole(spark, study, images), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
           o.demean()), images.mask(), o), images);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
     // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes. On
-    // blocks, --demean centres each block where it is held and TFCE/clusters assemble whole
-    // maps from the blocks' slices (DESIGN §8, §9).
+    // blocks, --demean centres each block where it is held and TFCE/clusters (and variance
+    // smoothing, whose slices carry each draw's variance map) assemble whole maps from the
+    // blocks' slices (DESIGN §8, §9).
     ResolvedInputs resolved = ResolvedInputs.of(spark, study, null);
     DistributedInputs inputs = resolved.samples();
     Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
