@@ -340,7 +340,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
      * smoothing also every draw's variance (statistic C + c for contrast c of C).
      */
     @Override
-    public byte[] slice(Object input, int blockIndex, TileSpec tile) {
+    public byte[] slice(Object input, int blockIndex, TileSpec tile, int device) {
       DataMatrix y = ((JobInputs) input).x();
       Grid grid = options.grid();
       int w = grid.window();

@@ -419,8 +419,9 @@ public final class Nlspark {
    * {@code target} is correlation's, else null. {@code options} is not changed. .npy and NIfTI
    * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
    * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
-   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9),
-   * except with {@code --backend gpu} (read on the driver). Parquet is read on the driver.
+   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9;
+   * with {@code --backend gpu} the slices come from the GPU kernels on the executors). Parquet
+   * is read on the driver.
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -432,14 +433,9 @@ public final class Nlspark {
     DistributedInputs inputs = resolved.samples();
     if (o.wholeMapInference()) {
       Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-      if (!ingest.get("mode").equals("blocks") || "gpu".equals(o.backendRequested())) {
+      if (!ingest.get("mode").equals("blocks")) {
         long start = System.nanoTime();
         JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
-        if (ingest.get("mode").equals("blocks")) {
-          ingest.put("mode", "broadcast");
-          ingest.put("reason", "--backend gpu: whole maps from the GPU kernels read the"
-              + " inputs on the driver");
-        }
         ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
         RunReport report = run(spark, analysis, loaded, resolved, o, progress);
         report.engineFacts.put("ingest", ingest);
