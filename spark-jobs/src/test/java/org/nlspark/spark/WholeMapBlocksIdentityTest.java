@@ -45,9 +45,11 @@ import org.nlspark.spark.conf.NlsparkConf;
  * DESIGN §8 and §9 for whole-map inference: TFCE, cluster extent and cluster mass run from the
  * voxel blocks executors hold (each block's slices of the maps, one shuffle by replicate window,
  * whole maps folded there) and give the bytes of the samples read on the driver and broadcast,
- * for glm (with and without --demean) and one-sample, for 1, 3 and 7 partitions and a retried
- * task; a glm --tfce whose samples do not fit the driver heap as float64 runs from blocks in a
- * JVM where the driver-read path is refused, with the bits of core's in-memory whole-map run.
+ * for glm (with and without --demean, and with --variance-smoothing, whose slices carry each
+ * draw's variance map) and one-sample, for 1, 3 and 7 partitions and a retried task; a glm
+ * --tfce (and one with --variance-smoothing) whose samples do not fit the driver heap as float64
+ * runs from blocks in a JVM where the driver-read path is refused, with the bits of core's
+ * in-memory whole-map run.
  */
 class WholeMapBlocksIdentityTest {
   static final int NX = 10;
