@@ -419,6 +419,52 @@ class WholeMapBlocksIdentityTest {
     return new InMemory(glm, expected);
   }
 
+  /**
+   * one-sample --tfce --backend gpu on samples larger than a -Xmx480m driver, from blocks: the
+   * whole maps no longer read the samples on the driver (that read is refused on this heap with
+   * "on the driver"); the run goes to the GPU kernels on the executors and, without a GPU here,
+   * is refused (exit 3) for the GPU alone, before any read. (The bits of the GPU slices are
+   * TfceGpuBlocksTest's, through the host build of the kernels.)
+   */
+  @Test
+  void tfceWithBackendGpuFromBlocksDoesNotReadOnTheDriver() throws Exception {
+    int v = 64 * 64 * 64;
+    int n = 250;
+    Path y = dir.resolve("big-one.nii");
+    SplittableRandom r = new SplittableRandom(41);
+    try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(y), 1 << 20)) {
+      out.write(header(NiftiDatatype.FLOAT32, 64, 64, 64, n).toBytes());
+      ByteBuffer vol = ByteBuffer.allocate(4 * v).order(ByteOrder.LITTLE_ENDIAN);
+      for (int s = 0; s < n; s++) {
+        vol.clear();
+        for (int f = 0; f < v; f++) {
+          vol.putFloat((float) (r.nextDouble() + 0.5));
+        }
+        out.write(vol.array());
+      }
+    }
+    List<String> args = List.of("one-sample", "--input", y.toString(), "--tfce", "--backend",
+        "gpu", "--permutations", "10", "--memory-budget-gb", "0.4", "--master", "local[2]",
+        "--quiet");
+    for (String ingest : new String[] {"broadcast", "blocks"}) {
+      Path out = dir.resolve("out-" + ingest);
+      List<String> cmd = ChildJvm.command("-Xmx480m", "-D" + NlsparkConf.INGEST + "=" + ingest);
+      cmd.addAll(args);
+      cmd.addAll(List.of("--output", out.toString()));
+      Path err = dir.resolve(ingest + "-stderr.txt");
+      int code = ChildJvm.run(cmd, dir, err);
+      String text = Files.readString(err, StandardCharsets.UTF_8);
+      assertThat(code).as(text).isEqualTo(3);
+      assertThat(out).doesNotExist();
+      if (ingest.equals("broadcast")) {
+        assertThat(text).as(text).contains("on the driver");
+      } else {
+        assertThat(text).as(text).doesNotContain("on the driver")
+            .contains("Cannot run on a GPU");
+      }
+    }
+  }
+
   /** core's in-memory analysis of the big study (its data in memory) and its whole-map run. */
   private record InMemory(GlmAnalysis glm, RunReport expected) {}
 }
