@@ -711,9 +711,8 @@ public final class Nlspark {
    * form of {@link #bootstrap}; .npy and NIfTI inputs take the data plane of DESIGN §8 (a {@link
    * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
    * {@code spark.nlspark.ingest}), with or without TFCE, clusters, {@code --demean} and {@code
-   * --variance-smoothing}; for
-   * images the run's mask is in the result's {@link ResolvedInputs}, so that maps are written on
-   * its grid; {@code o} is not changed.
+   * --variance-smoothing}; for images the run's mask is in the result's {@link ResolvedInputs},
+   * so that maps are written on its grid; {@code o} is not changed.
    */
   public static PreparedGlm prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
