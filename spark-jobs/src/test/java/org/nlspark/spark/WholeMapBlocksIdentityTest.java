@@ -45,9 +45,11 @@ import org.nlspark.spark.conf.NlsparkConf;
  * DESIGN §8 and §9 for whole-map inference: TFCE, cluster extent and cluster mass run from the
  * voxel blocks executors hold (each block's slices of the maps, one shuffle by replicate window,
  * whole maps folded there) and give the bytes of the samples read on the driver and broadcast,
- * for glm (with and without --demean) and one-sample, for 1, 3 and 7 partitions and a retried
- * task; a glm --tfce whose samples do not fit the driver heap as float64 runs from blocks in a
- * JVM where the driver-read path is refused, with the bits of core's in-memory whole-map run.
+ * for glm (with and without --demean, and with --variance-smoothing, whose slices carry each
+ * draw's variance map) and one-sample, for 1, 3 and 7 partitions and a retried task; a glm
+ * --tfce (and one with --variance-smoothing) whose samples do not fit the driver heap as float64
+ * runs from blocks in a JVM where the driver-read path is refused, with the bits of core's
+ * in-memory whole-map run.
  */
 class WholeMapBlocksIdentityTest {
   static final int NX = 10;
@@ -231,21 +233,48 @@ class WholeMapBlocksIdentityTest {
         .hasMessageContaining("Raise --memory-budget-gb");
   }
 
-  /** Variance smoothing needs each draw's variance map: read on the driver either way. */
+  /**
+   * Variance smoothing from blocks: the slices carry each draw's variance map beside its t map,
+   * the assembling task smooths the whole variance maps and forms the pseudo-t; the bytes of the
+   * driver-read path alone, with --tfce, with --cluster-threshold and with --demean.
+   */
   @Test
-  void glmVarianceSmoothingReadsOnTheDriverUnderBlocksWithTheSameBytes() throws Exception {
+  void glmVarianceSmoothingFromBlocksGivesTheBroadcastBytes() throws Exception {
     NiftiMask mask = mask(NX, NY, NZ, 0.85);
     Path y = study("smooth", N, 24);
     Path m = maskFile(mask);
     Path d = design(N);
     Path c = contrasts();
-    Supplier<NlsparkOptions> options = () -> NlsparkOptions.builder().maskFile(m.toString())
-        .varianceSmoothing(5.0).tfce(true).replicates(60).seed(8).grid(GRID).build();
-    RunReport base = glm("broadcast", null, y, d, c, options.get());
-    RunReport blocks = glm("blocks", 3, y, d, c, options.get());
-    assertThat(ingestOf(blocks)).isNull();
-    assertSameOutputs(base, blocks, "glm --variance-smoothing under ingest=blocks");
-    assertThat(blocks.result.output("tfce_tstat1")).hasSize(mask.count());
+    Supplier<NlsparkOptions.Builder> alone = () -> NlsparkOptions.builder().maskFile(m.toString())
+        .varianceSmoothing(5.0).replicates(150).seed(8).grid(GRID).tail(Tail.TWO);
+    assertBlocksGiveTheBroadcastBytes(() -> glm("broadcast", null, y, d, c, alone.get().build()),
+        p -> glm("blocks", p, y, d, c, alone.get().build()), "glm --variance-smoothing");
+    assertBlocksGiveTheBroadcastBytes(
+        () -> glm("broadcast", null, y, d, c, alone.get().tfce(true).build()),
+        p -> glm("blocks", p, y, d, c, alone.get().tfce(true).build()),
+        "glm --variance-smoothing --tfce");
+    assertBlocksGiveTheBroadcastBytes(
+        () -> glm("broadcast", null, y, d, c, alone.get().clusterThreshold(2.3).build()),
+        p -> glm("blocks", p, y, d, c, alone.get().clusterThreshold(2.3).build()),
+        "glm --variance-smoothing --cluster-threshold");
+    Supplier<NlsparkOptions> demeaned = () -> alone.get().demean(true).tfce(true).build();
+    RunReport base = glm("broadcast", null, y, d, c, demeaned.get());
+    RunReport blocks = glm("blocks", 3, y, d, c, demeaned.get());
+    assertThat(ingestOf(blocks).get("mode")).isEqualTo("blocks");
+    assertSameOutputs(base, blocks, "glm --variance-smoothing --demean --tfce");
+
+    // The blocks' maps are pseudo-t: not the plain t of the same run without smoothing.
+    RunReport smoothed = glm("blocks", 3, y, d, c, alone.get().tfce(true).build());
+    assertThat(smoothed.summary().toString()).contains("variance_smoothing_mm=5.0");
+    assertThat(smoothed.result.output("tfce_tstat1")).hasSize(mask.count());
+    double[] pseudo = smoothed.result.output("tstat1");
+    double[] t = glm("blocks", 3, y, d, c, alone.get().varianceSmoothing(null).build()).result
+        .output("tstat1");
+    int differ = 0;
+    for (int v = 0; v < t.length; v++) {
+      differ += t[v] != pseudo[v] ? 1 : 0;
+    }
+    assertThat(differ).as("voxels whose pseudo-t is not the t").isGreaterThan(t.length / 2);
   }
 
   @Test
@@ -273,6 +302,37 @@ class WholeMapBlocksIdentityTest {
    */
   @Test
   void glmTfceFromBlocksRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    InMemory run = glmUnderASmallDriverHeap(List.of());
+    // and the t map is the reference loop's (core's GlmRun, no whole maps)
+    GlmAnalysis glm = run.glm();
+    GlmModel model = glm.model();
+    GlmResult reference = GlmRun.run(model, ((GlmAnalysis.Data) glm.data()).y(), glm.options());
+    assertThat(bits(run.expected().result.output("tstat1")))
+        .isEqualTo(bits(reference.get("tstat1")));
+  }
+
+  /**
+   * The same study with --variance-smoothing 6 (2 voxels of 3 mm) and --tfce: refused on the
+   * driver, from blocks the bits of core's in-memory run with the same smoothing, whose tstat1
+   * is the pseudo-t (not the plain t of the reference loop).
+   */
+  @Test
+  void glmVarianceSmoothingFromBlocksRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    InMemory run = glmUnderASmallDriverHeap(List.of("--variance-smoothing", "6"));
+    GlmAnalysis glm = run.glm();
+    RunReport expected = run.expected();
+    GlmResult plain = GlmRun.run(glm.model(), ((GlmAnalysis.Data) glm.data()).y(),
+        glm.options());
+    assertThat(bits(expected.result.output("tstat1"))).isNotEqualTo(bits(plain.get("tstat1")));
+  }
+
+  /**
+   * Runs glm --tfce (and {@code extra}) on 250 samples x 64^3 voxels in a child JVM of -Xmx480m:
+   * refused (exit 3) with the samples read on the driver; from blocks every output is the bits
+   * of core's in-memory whole-map run of the same values (with --variance-smoothing SIGMA, the
+   * same smoothing on the grid's voxel sizes). Returns that in-memory analysis and its run.
+   */
+  private InMemory glmUnderASmallDriverHeap(List<String> extra) throws Exception {
     int nx = 64;
     int ny = 64;
     int nz = 64;
@@ -304,9 +364,11 @@ class WholeMapBlocksIdentityTest {
     Path c = Files.write(dir.resolve("age.csv"), List.of("name,intercept,group,age,other",
         "age,0,0,1,0"));
     String heap = "-Xmx480m";
-    List<String> args = List.of("glm", "--input", y.toString(), "--design", d.toString(),
-        "--contrasts", c.toString(), "--tfce", "--permutations", "10", "--seed", "9",
-        "--memory-budget-gb", "0.4", "--master", "local[2]", "--quiet");
+    List<String> args = new ArrayList<>(List.of("glm", "--input", y.toString(), "--design",
+        d.toString(), "--contrasts", c.toString(), "--tfce", "--permutations", "10", "--seed",
+        "9", "--memory-budget-gb", "0.4", "--master", "local[2]", "--quiet"));
+    args.addAll(extra);
+    int smoothing = extra.indexOf("--variance-smoothing");
     Path refusedOut = dir.resolve("refused");
     List<String> refused = ChildJvm.command(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
     refused.addAll(args);
@@ -335,21 +397,75 @@ class WholeMapBlocksIdentityTest {
     GlmAnalysis glm = GlmAnalysis.prepare(DataMatrix.of(n, v, widened, "y"),
         GlmFiles.readDesign(d), GlmFiles.readContrasts(c, null), ro, "cpu", null);
     widened = null;
-    RunReport expected = new LocalEngine(2, Grid.DEFAULT, null).run(
-        glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null)));
+    RunReport expected = new LocalEngine(2, Grid.DEFAULT, null).run(smoothing < 0
+        ? glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null))
+        : glm.withWholeMaps(MaskGrid.of(mask), WholeMapSettings.of(true, null),
+            Double.parseDouble(extra.get(smoothing + 1)),
+            org.nlspark.core.tfce.VarianceSmoothing.voxelSizes(mask.grid().affine())));
     assertThat(expected.result.outputs().stream().map(Output::name))
         .contains("tstat1", "tfce_tstat1", "p_fwer_tfce_tstat1");
     for (Output o : expected.result.outputs()) {
       assertThat(bits(TestData.outputValues(out.resolve(o.name() + ".npy")))).as(o.name())
           .isEqualTo(bits(o.values()));
     }
-    // and the t map is the reference loop's (core's GlmRun, no whole maps)
-    GlmModel model = glm.model();
-    GlmResult reference = GlmRun.run(model, ((GlmAnalysis.Data) glm.data()).y(), glm.options());
-    assertThat(bits(expected.result.output("tstat1"))).isEqualTo(bits(reference.get("tstat1")));
-    System.out.println("glm --tfce from blocks under " + heap + ": " + n + " samples x " + v
-        + " voxels x 10 permutations; " + summary.lines().filter(l -> l.contains("peak_heap")
-            || l.contains("compute_seconds") || l.contains("ingest_seconds"))
+    if (smoothing >= 0) {
+      assertThat(summary.replaceAll("\\s+", "")).contains("\"variance_smoothing_mm\":"
+          + extra.get(smoothing + 1) + ".0").contains("\"voxel_sizes_mm\":[3.0,3.0,3.0]");
+    }
+    System.out.println("glm --tfce " + String.join(" ", extra) + " from blocks under " + heap
+        + ": " + n + " samples x " + v + " voxels x 10 permutations; " + summary.lines()
+            .filter(l -> l.contains("peak_heap") || l.contains("compute_seconds")
+                || l.contains("ingest_seconds"))
             .map(String::trim).reduce("", (p, q) -> p + " " + q));
+    return new InMemory(glm, expected);
   }
+
+  /**
+   * one-sample --tfce --backend gpu on samples larger than a -Xmx480m driver, from blocks: the
+   * whole maps no longer read the samples on the driver (that read is refused on this heap with
+   * "on the driver"); the run goes to the GPU kernels on the executors and, without a GPU here,
+   * is refused (exit 3) for the GPU alone, before any read. (The bits of the GPU slices are
+   * TfceGpuBlocksTest's, through the host build of the kernels.)
+   */
+  @Test
+  void tfceWithBackendGpuFromBlocksDoesNotReadOnTheDriver() throws Exception {
+    int v = 64 * 64 * 64;
+    int n = 250;
+    Path y = dir.resolve("big-one.nii");
+    SplittableRandom r = new SplittableRandom(41);
+    try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(y), 1 << 20)) {
+      out.write(header(NiftiDatatype.FLOAT32, 64, 64, 64, n).toBytes());
+      ByteBuffer vol = ByteBuffer.allocate(4 * v).order(ByteOrder.LITTLE_ENDIAN);
+      for (int s = 0; s < n; s++) {
+        vol.clear();
+        for (int f = 0; f < v; f++) {
+          vol.putFloat((float) (r.nextDouble() + 0.5));
+        }
+        out.write(vol.array());
+      }
+    }
+    List<String> args = List.of("one-sample", "--input", y.toString(), "--tfce", "--backend",
+        "gpu", "--permutations", "10", "--memory-budget-gb", "0.4", "--master", "local[2]",
+        "--quiet");
+    for (String ingest : new String[] {"broadcast", "blocks"}) {
+      Path out = dir.resolve("out-" + ingest);
+      List<String> cmd = ChildJvm.command("-Xmx480m", "-D" + NlsparkConf.INGEST + "=" + ingest);
+      cmd.addAll(args);
+      cmd.addAll(List.of("--output", out.toString()));
+      Path err = dir.resolve(ingest + "-stderr.txt");
+      int code = ChildJvm.run(cmd, dir, err);
+      String text = Files.readString(err, StandardCharsets.UTF_8);
+      assertThat(code).as(text).isEqualTo(3);
+      assertThat(out).doesNotExist();
+      if (ingest.equals("broadcast")) {
+        assertThat(text).as(text).contains("on the driver");
+      } else {
+        assertThat(text).as(text).doesNotContain("on the driver")
+            .contains("Cannot run on a GPU");
+      }
+    }
+  }
+
+  /** core's in-memory analysis of the big study (its data in memory) and its whole-map run. */
+  private record InMemory(GlmAnalysis glm, RunReport expected) {}
 }

@@ -276,17 +276,14 @@ public final class GlmAnalysis implements TileAnalysis {
    * sigmaMm} ({@code --variance-smoothing}, DESIGN §9; null for none) on voxels of {@code
    * voxelSizesMm} (axes i, j, k): then every statistic and p-value of the run is of the
    * pseudo-t, and the settings may be empty (smoothing alone still needs whole maps). F
-   * contrasts are refused (exit 2).
+   * contrasts are refused (exit 2). On samples held by executors the blocks' slices carry each
+   * draw's variance map beside its t map ({@link GlmWholeMapAnalysis}).
    */
   public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
       org.nlspark.core.tfce.WholeMapSettings settings, Double sigmaMm, double[] voxelSizesMm) {
     if (sigmaMm == null) {
       return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
           settings, voxels), null);
-    }
-    if (data == null) {
-      throw new IllegalStateException("[BUG] variance smoothing needs the samples in memory,"
-          + " but this glm's are held by executors");
     }
     org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
     GlmWholeMapAnalysis.requireTContrasts(model.contrasts().stream()

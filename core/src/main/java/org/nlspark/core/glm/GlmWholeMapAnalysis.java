@@ -62,7 +62,11 @@ import org.nlspark.core.tile.TileSpec;
  * kernels also give each draw's variance map, which travels with its t map; once a contrast's
  * maps are whole, every draw's t map (the observed one first) becomes its pseudo-t, and
  * everything after (p, FWER, clusters, TFCE) is of the pseudo-t. That is the one point where the
- * transform is called; it may be the only whole-map work asked for.
+ * transform is called; it may be the only whole-map work asked for. On voxel blocks a slice
+ * carries 2C statistics for C contrasts: statistic c is contrast c's t, statistic C + c its
+ * variance (the same kernel call gives both); the assembling task transforms each contrast's
+ * whole maps exactly as {@link Runner#run} does before it folds them, and {@link #bytesPerTile}
+ * counts the variance maps and the smoother's buffers.
  */
 public final class GlmWholeMapAnalysis implements TileAnalysis {
   private final GlmAnalysis glm;
@@ -148,16 +152,20 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
     long contrasts = model.contrasts().size();
     long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
+    // The smoother's two grid buffers (at most the whole grid), its three masked maps and the
+    // defined flags, and the kernel's window of variances.
+    long grid3 = (long) wholeMap.mask().ni() * wholeMap.mask().nj() * wholeMap.mask().nk();
+    long smoother = smoothing == null ? 0 : 2 * grid3 * 8 + 4L * voxels * 8 + w * b * 8;
     if (glm.data() == null) { // voxel blocks: a task holds every contrast's maps at once
       long rows = Math.min(replicates(), (long) windows * w);
-      return WholeMapInference.slicedTileBytes(rows, (int) contrasts, voxels,
-          kernel + n * b * 4 + partials);
+      // with smoothing each contrast's variance maps too (statistics C .. 2C - 1 of a slice)
+      int statistics = (int) contrasts * (smoothing == null ? 1 : 2);
+      return WholeMapInference.slicedTileBytes(rows, statistics, voxels,
+          kernel + n * b * 4 + partials + smoother);
     }
     if (smoothing != null) {
-      // Each draw's variance map beside its t map, and the smoother's two grid buffers (at most
-      // the whole grid) and three masked maps.
-      long grid3 = (long) wholeMap.mask().ni() * wholeMap.mask().nj() * wholeMap.mask().nk();
-      kernel += (long) windows * w * voxels * 8 + 2 * grid3 * 8 + 4L * voxels * 8 + w * b * 8;
+      // Each draw's variance map beside its t map.
+      kernel += (long) windows * w * voxels * 8 + smoother;
     }
     return WholeMapInference.tileBytes(windows, grid.window(), voxels, kernel + partials);
   }
@@ -315,16 +323,24 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       return rows;
     }
 
+    /** The slice's rows of each statistic: per contrast, then (smoothing) per variance. */
+    private int[] sliceRowsOf(TileSpec tile) {
+      int[] rows = rowsOf(tile);
+      if (smoothing == null) {
+        return rows;
+      }
+      int[] both = java.util.Arrays.copyOf(rows, 2 * rows.length);
+      System.arraycopy(rows, 0, both, rows.length, rows.length);
+      return both;
+    }
+
     /**
      * Stage 1 on a held voxel block: its columns of every contrast's observed and replicate
-     * maps for the tile, by the same kernels, blocks and windows as {@link #run}.
+     * maps for the tile, by the same kernels, blocks and windows as {@link #run}; with variance
+     * smoothing also every draw's variance (statistic C + c for contrast c of C).
      */
     @Override
-    public byte[] slice(Object input, int blockIndex, TileSpec tile) {
-      if (smoothing != null) {
-        throw new IllegalStateException("[BUG] variance smoothing needs each draw's variance"
-            + " map, which slices do not carry; its samples are read on the driver");
-      }
+    public byte[] slice(Object input, int blockIndex, TileSpec tile, int device) {
       DataMatrix y = ((JobInputs) input).x();
       Grid grid = options.grid();
       int w = grid.window();
@@ -336,19 +352,27 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       }
       long first = plan.windowStart(tile.firstWindow());
       int[] rows = rowsOf(tile);
-      MapSlice.Writer out = new MapSlice.Writer(tile, blockIndex, from, b, rows);
+      int contrasts = draws.size();
+      MapSlice.Writer out = new MapSlice.Writer(tile, blockIndex, from, b, sliceRowsOf(tile));
       double[] buf = new double[w * b];
+      double[] varBuf = smoothing == null ? null : new double[w * b];
       long flops = 0;
-      for (int ci = 0; ci < draws.size(); ci++) {
+      for (int ci = 0; ci < contrasts; ci++) {
         GlmContrastStatistic k = new GlmContrastStatistic(model, model.contrasts().get(ci),
             draws.get(ci), block, b, w, options.precision());
-        k.observed(buf);
+        k.observed(buf, varBuf);
         out.observed(ci, buf);
+        if (varBuf != null) {
+          out.observed(contrasts + ci, varBuf);
+        }
         long end = first + rows[ci];
         for (long wFirst = first; wFirst < end; wFirst += w) {
           int wRows = (int) Math.min(w, end - wFirst);
-          k.compute(wFirst, wRows, buf);
+          k.compute(wFirst, wRows, buf, varBuf);
           out.rows(ci, (int) (wFirst - first), buf, wRows);
+          if (varBuf != null) {
+            out.rows(contrasts + ci, (int) (wFirst - first), varBuf, wRows);
+          }
         }
         flops += k.flops();
         out.undefinedVoxels(ci, k.undefinedVoxels());
@@ -357,21 +381,38 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       return out.toBytes();
     }
 
-    /** Stage 2: every contrast's whole maps from the blocks' slices, folded as {@link #run}. */
+    /**
+     * Stage 2: every contrast's whole maps from the blocks' slices, with variance smoothing
+     * turned into pseudo-t maps in {@link #run}'s order, and folded as {@link #run}.
+     */
     @Override
     public byte[] assemble(TileSpec tile, int blocks, java.util.Iterator<byte[]> slices) {
       long start = System.nanoTime();
-      MapSlice.Assembly maps = new MapSlice.Assembly(tile, wholeMap.mask().voxels(), blocks,
-          rowsOf(tile));
+      int voxels = wholeMap.mask().voxels();
+      MapSlice.Assembly maps = new MapSlice.Assembly(tile, voxels, blocks, sliceRowsOf(tile));
       while (slices.hasNext()) {
         maps.add(slices.next());
       }
       maps.checkComplete();
       long first = plan.windowStart(tile.firstWindow());
+      int contrasts = draws.size();
       List<WholeMapPartial> parts = new ArrayList<>();
-      for (int ci = 0; ci < draws.size(); ci++) {
+      for (int ci = 0; ci < contrasts; ci++) {
+        double[] observed = maps.observed(ci);
+        double[] replicateMaps = maps.maps(ci);
+        int rows = maps.rows(ci);
+        if (smoothing != null) {
+          // As run: the observed variance fixes the defined voxels, then every draw's pseudo-t.
+          double[] observedVariance = maps.observed(contrasts + ci);
+          double[] variances = maps.maps(contrasts + ci);
+          VarianceSmoothing.Maps transform = smoothing.forMaps(observedVariance, 0);
+          transform.apply(observed, 0, observedVariance, 0);
+          for (int r = 0; r < rows; r++) {
+            transform.apply(replicateMaps, r * voxels, variances, r * voxels);
+          }
+        }
         Tail tail = GlmRun.tailOf(model.contrasts().get(ci), options.tTail());
-        parts.add(wholeMap.fold(tail, maps.observed(ci), maps.maps(ci), maps.rows(ci), first,
+        parts.add(wholeMap.fold(tail, observed, replicateMaps, rows, first,
             tile.firstWindow() == 0, maps.undefinedVoxels(ci)));
       }
       return new TfcePartial(tile, maps.flops(), System.nanoTime() - start, parts).toBytes();

@@ -92,8 +92,9 @@ public final class GpuTileExecutor {
    * {@code block} of {@code kernelGrid} for the observed data and for every replicate of the
    * tile's windows, by the same GEMM and epilogue kernels as {@link #execute}, copied back to the
    * host (TFCE itself runs on the executor CPU). Row r of the tile (replicate
-   * {@code plan.windowStart(tile.firstWindow()) + r}) goes to {@code maps[r * stride + from ..]},
-   * the observed statistic to {@code observed[from ..]}, {@code from} the block's first voxel.
+   * {@code plan.windowStart(tile.firstWindow()) + r}) goes to {@code maps[r * stride + at ..]},
+   * the observed statistic to {@code observed[at ..]}: {@code at} is the block's first voxel for
+   * whole maps, 0 for one block's slice ({@code stride} then the block's width).
    * The draws are generated on the host first, as for every GPU tile; one window of them is on
    * the device at a time, so a tile's device memory does not grow with its windows.
    *
@@ -101,12 +102,12 @@ public final class GpuTileExecutor {
    */
   public static BlockMaps statisticMaps(JobSpec spec, JobInputs inputs,
       ResamplingPlan resampling, Grid kernelGrid, int block, TilePlan plan, TileSpec tile,
-      double[] maps, int stride, double[] observed, int device) {
+      double[] maps, int stride, int at, double[] observed, int device) {
     CudaContext context = CudaContext.shared(device);
     context.lock().lock();
     try {
       return statisticMaps(context, spec, inputs, resampling, kernelGrid, block, plan, tile, maps,
-          stride, observed);
+          stride, at, observed);
     } finally {
       context.lock().unlock();
     }
@@ -115,7 +116,7 @@ public final class GpuTileExecutor {
   /** The same on {@code ctx}: the CUDA device, or the host build of the kernels. */
   static BlockMaps statisticMaps(Device ctx, JobSpec spec, JobInputs inputs,
       ResamplingPlan resampling, Grid kernelGrid, int block, TilePlan plan, TileSpec tile,
-      double[] maps, int stride, double[] observed) {
+      double[] maps, int stride, int at, double[] observed) {
     GpuBlock g = GpuBlock.create(spec, inputs, resampling, kernelGrid, block);
     if (!g.usesGemm() || spec.analysis() == Analysis.BOOTSTRAP) {
       throw new IllegalArgumentException("[BUG] statistic maps are for the permutation tests,"
@@ -125,7 +126,6 @@ public final class GpuTileExecutor {
     int b = g.b;
     int n = g.n;
     int w = plan.grid().window();
-    int from = kernelGrid.blockStart(block);
     boolean f64 = spec.precision() == Precision.FLOAT64;
     int es = f64 ? 8 : 4;
     long flops = 0;
@@ -156,7 +156,7 @@ public final class GpuTileExecutor {
       flops += gemms(ctx, f64, b, w, n, x, x2, dIdentity.address(), product, product2);
       epilogue.run(1);
       out.download(0, host, 0, b);
-      System.arraycopy(host, 0, observed, from, b);
+      System.arraycopy(host, 0, observed, at, b);
 
       long first = plan.windowStart(tile.firstWindow());
       for (int k = 0; k < tile.windowCount(); k++) {
@@ -172,7 +172,7 @@ public final class GpuTileExecutor {
         out.download(0, host, 0, rows * b);
         int row0 = (int) (plan.windowStart(window) - first);
         for (int r = 0; r < rows; r++) {
-          System.arraycopy(host, r * b, maps, (row0 + r) * stride + from, b);
+          System.arraycopy(host, r * b, maps, (row0 + r) * stride + at, b);
         }
       }
     }

@@ -8,7 +8,9 @@ import org.nlspark.core.tile.TileSpec;
 /**
  * One voxel block's slice of a whole-map tile (DESIGN §9, inputs held as voxel blocks, DESIGN
  * §8): for each statistic of the tile (one for the permutation tests, one per contrast for
- * {@code glm}) the block's columns of the observed map and of every replicate map of the tile.
+ * {@code glm}, and with variance smoothing one more per contrast, its variance: {@link
+ * VarianceSmoothing}) the block's columns of the observed map and of every replicate map of the
+ * tile.
  * The executor holding the block writes it ({@link Writer}); one shuffle brings every block's
  * slice of a tile to one task, which copies them into whole maps ({@link Assembly}) and folds
  * those as the driver-read path folds its own ({@link WholeMapInference#fold}). The values are

@@ -21,19 +21,21 @@ import org.nlspark.core.tile.TileSpec;
 @FunctionalInterface
 public interface StatisticMaps extends Serializable {
   /**
-   * Writes block {@code block}'s observed statistic into {@code observed[from ..]} and the
+   * Writes block {@code block}'s observed statistic into {@code observed[at ..]} and the
    * statistic of every replicate of the tile's windows into {@code maps} (row r of the tile at
-   * {@code r * voxels + from}), {@code from} the block's first voxel.
+   * {@code r * stride + at}): for whole maps {@code stride} is the voxels and {@code at} the
+   * block's first voxel; for one block's slice ({@link MapSlice}) the block's width and 0.
+   * {@code inputs} may be the whole inputs or the block as an executor holds it.
    *
    * @param device the task's GPU (ignored on the CPU)
    */
   GpuTileExecutor.BlockMaps compute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
-      Grid kernelGrid, int block, TilePlan plan, TileSpec tile, double[] maps,
-      double[] observed, int device);
+      Grid kernelGrid, int block, TilePlan plan, TileSpec tile, double[] maps, int stride,
+      int at, double[] observed, int device);
 
   /** The job's CPU kernels ({@link Kernels}). */
-  StatisticMaps CPU = (spec, inputs, resampling, kernelGrid, block, plan, tile, maps, observed,
-      device) -> {
+  StatisticMaps CPU = (spec, inputs, resampling, kernelGrid, block, plan, tile, maps, stride,
+      at, observed, device) -> {
     int voxels = inputs.voxels();
     int w = kernelGrid.window();
     int from = kernelGrid.blockStart(block);
@@ -41,7 +43,7 @@ public interface StatisticMaps extends Serializable {
     double[] buf = new double[w * b];
     BlockStatistic kernel = Kernels.create(spec, inputs, resampling, from, from + b, w);
     kernel.observed(buf);
-    System.arraycopy(buf, 0, observed, from, b);
+    System.arraycopy(buf, 0, observed, at, b);
     long first = plan.windowStart(tile.firstWindow());
     for (int window = tile.firstWindow(); window < tile.firstWindow() + tile.windowCount();
         window++) {
@@ -50,14 +52,14 @@ public interface StatisticMaps extends Serializable {
       kernel.compute(windowFirst, rows, buf);
       int row0 = (int) (windowFirst - first);
       for (int r = 0; r < rows; r++) {
-        System.arraycopy(buf, r * b, maps, (row0 + r) * voxels + from, b);
+        System.arraycopy(buf, r * b, maps, (row0 + r) * stride + at, b);
       }
     }
     return new GpuTileExecutor.BlockMaps(kernel.flops(), kernel.undefinedVoxels());
   };
 
   /** The GPU kernels on the task's device ({@link GpuTileExecutor#statisticMaps}). */
-  StatisticMaps GPU = (spec, inputs, resampling, kernelGrid, block, plan, tile, maps, observed,
-      device) -> GpuTileExecutor.statisticMaps(spec, inputs, resampling, kernelGrid, block, plan,
-          tile, maps, inputs.voxels(), observed, device);
+  StatisticMaps GPU = (spec, inputs, resampling, kernelGrid, block, plan, tile, maps, stride,
+      at, observed, device) -> GpuTileExecutor.statisticMaps(spec, inputs, resampling,
+          kernelGrid, block, plan, tile, maps, stride, at, observed, device);
 }

@@ -49,9 +49,10 @@ import org.nlspark.core.tile.TileSpec;
  * voxels doubles) and how many tiles run at once; no output bit depends on it.
  *
  * <p><b>Samples held by executors</b> (voxel blocks, DESIGN §8): the same tiles run in two
- * stages ({@link SlicedTileRunner}): where each block is held, the job's CPU kernels compute the
- * block's columns of the observed map and of the tile's replicate maps ({@link MapSlice}); one
- * shuffle brings a tile's slices to one task, which folds the whole maps as above.
+ * stages ({@link SlicedTileRunner}): where each block is held, the job's kernels (CPU, or with
+ * {@code --backend gpu} the GPU ones on the task's device) compute the block's columns of the
+ * observed map and of the tile's replicate maps ({@link MapSlice}); one shuffle brings a tile's
+ * slices to one task, which folds the whole maps as above on the executor CPU.
  *
  * <p>Every tile computes the observed map and its TFCE itself (one map: cheap), so exceedance
  * counts need nothing from the driver. The plan, the fold and the merge are {@link
@@ -173,6 +174,10 @@ public final class TfceAnalysis implements TileAnalysis {
     long kernel = 3 * n * b * 8 + w * n * 8 + 4 * w * b * 8; // one block's kernel and buffer
     if (job.inputs.onExecutors()) { // voxel blocks: the assembling task holds the whole maps
       long rows = Math.min(job.replicates(), (long) windows * w);
+      if (onGpu()) {
+        // the GPU kernels' maps of the block beside its slice, and the tile's draws on the host
+        kernel += rows * b * 8 + (long) windows * w * n * 8;
+      }
       return WholeMapInference.slicedTileBytes(rows, 1, job.inputs.voxels(),
           kernel + job.inputs.blockBytes((int) b));
     }
@@ -217,8 +222,8 @@ public final class TfceAnalysis implements TileAnalysis {
   }
 
   /**
-   * Runs one whole-map tile on the executor CPU ({@link #run} on the whole inputs; {@link
-   * #slice} and {@link #assemble} on voxel blocks, with the CPU kernels).
+   * Runs one whole-map tile on the executor ({@link #run} on the whole inputs; {@link #slice}
+   * and {@link #assemble} on voxel blocks), its maps from the CPU or the GPU kernels.
    */
   private static final class Runner implements SlicedTileRunner {
     private static final long serialVersionUID = 1L;
@@ -259,7 +264,7 @@ public final class TfceAnalysis implements TileAnalysis {
       int undefined = 0;
       for (int block = 0; block < kernelGrid.blocks(voxels); block++) {
         GpuTileExecutor.BlockMaps b = statisticMaps.compute(spec, inputs, resampling, kernelGrid,
-            block, plan, tile, maps, observed, device);
+            block, plan, tile, maps, voxels, kernelGrid.blockStart(block), observed, device);
         flops += b.flops();
         undefined += b.undefinedVoxels();
       }
@@ -276,20 +281,30 @@ public final class TfceAnalysis implements TileAnalysis {
 
     /**
      * Stage 1 on a held voxel block: its columns of the observed map and of the tile's replicate
-     * maps, each (block, window) cell computed as {@link StatisticMaps#CPU} computes it.
+     * maps, each (block, window) cell computed as {@link #run}'s maps compute it (the CPU
+     * kernels straight into the slice; the GPU ones, {@link StatisticMaps#GPU}, into the block's
+     * maps, then copied).
      */
     @Override
-    public byte[] slice(Object input, int blockIndex, TileSpec tile) {
-      if (!cpuKernels) {
-        throw new IllegalStateException("[BUG] whole maps from voxel blocks use the CPU"
-            + " kernels");
-      }
+    public byte[] slice(Object input, int blockIndex, TileSpec tile, int device) {
       JobInputs inputs = (JobInputs) input;
       int w = kernelGrid.window();
       int from = kernelGrid.blockStart(blockIndex);
       int b = kernelGrid.blockEnd(blockIndex, inputs.voxels()) - from;
+      int tileRows = rowsOf(tile);
       MapSlice.Writer out = new MapSlice.Writer(tile, blockIndex, from, b,
-          new int[] {rowsOf(tile)});
+          new int[] {tileRows});
+      if (!cpuKernels) {
+        double[] observed = new double[b];
+        double[] maps = new double[Math.multiplyExact(tileRows, b)];
+        GpuTileExecutor.BlockMaps m = statisticMaps.compute(spec, inputs, resampling,
+            kernelGrid, blockIndex, plan, tile, maps, b, 0, observed, device);
+        out.observed(0, observed);
+        out.rows(0, 0, maps, tileRows);
+        out.flops(m.flops());
+        out.undefinedVoxels(0, m.undefinedVoxels());
+        return out.toBytes();
+      }
       double[] buf = new double[w * b];
       BlockStatistic kernel = Kernels.create(spec, inputs, resampling, from, from + b, w);
       kernel.observed(buf);

@@ -15,8 +15,9 @@ public interface SlicedTileRunner extends TileRunner {
    * @param block one voxel block of the inputs as an executor holds it (the analysis' data with
    *     that block's columns)
    * @param blockIndex its index on the inputs' grid of voxel blocks
+   * @param device the task's GPU, as for {@link #run} (ignored by CPU kernels)
    */
-  byte[] slice(Object block, int blockIndex, TileSpec tile);
+  byte[] slice(Object block, int blockIndex, TileSpec tile, int device);
 
   /**
    * The tile's partial bytes from the slices of every voxel block, in any order.

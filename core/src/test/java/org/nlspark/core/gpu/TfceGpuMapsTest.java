@@ -39,6 +39,7 @@ import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TileShape;
+import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileRunner;
 
 /**
@@ -46,7 +47,9 @@ import org.nlspark.core.tile.TileRunner;
  * statistic maps come from the GPU kernels ({@link GpuTileExecutor#statisticMaps}) and TFCE runs
  * on the executor CPU. Driven through the host build of the kernels ({@link HostDevice}, whose
  * GEMM is the CPU's own call), every output must equal the CPU run bit for bit, in float64 and
- * float32, for each statistic and tail. Runs without a GPU.
+ * float32, for each statistic and tail; so must the two-stage run of samples held as voxel
+ * blocks (DESIGN §8: each held block's slices from the GPU kernels, assembled in reverse block
+ * order), which is the driver-read GPU run's bytes. Runs without a GPU.
  */
 class TfceGpuMapsTest {
   @BeforeAll
@@ -129,6 +132,15 @@ class TfceGpuMapsTest {
     assertThat(java.util.Arrays.stream(actual.output("tfce")).filter(t -> t != 0).count())
         .as("the blobs are enhanced").isPositive();
     assertThat(device.liveBytes()).as("device memory left allocated").isZero();
+
+    // Held as voxel blocks: each block's slice from the GPU kernels, then whole maps.
+    Result sliced = new LocalEngine(1, SMALL, 2).run(slicedOnHost(gpu, device, inputs, SMALL))
+        .result;
+    for (Output o : expected.outputs()) {
+      assertThat(HostKernelParityTest.bits(sliced.output(o.name()))).as("blocks " + o.name())
+          .isEqualTo(HostKernelParityTest.bits(o.values()));
+    }
+    assertThat(device.liveBytes()).as("device memory left allocated").isZero();
     @SuppressWarnings("unchecked")
     Map<String, Object> plan = (Map<String, Object>) report.summary().get("plan");
     assertThat((String) plan.get("statistic_maps")).startsWith("gpu kernels");
@@ -149,11 +161,54 @@ class TfceGpuMapsTest {
     assertThat(auto.backend().kind()).isEqualTo(org.nlspark.core.backend.BackendKind.CPU);
   }
 
+  /** The host build of the GPU kernels as the tiles' statistic maps. */
+  static StatisticMaps hostMaps(HostDevice device) {
+    return (spec, inputs, resampling, kernelGrid, block, plan, tile, out, stride, at, observed,
+        d) -> GpuTileExecutor.statisticMaps(device, spec, inputs, resampling, kernelGrid, block,
+            plan, tile, out, stride, at, observed);
+  }
+
   /** The analysis with its tiles' maps from the host build of the GPU kernels. */
   static TileAnalysis onHost(TfceAnalysis a, HostDevice device) {
-    StatisticMaps maps = (spec, inputs, resampling, kernelGrid, block, plan, tile, out,
-        observed, d) -> GpuTileExecutor.statisticMaps(device, spec, inputs, resampling,
-            kernelGrid, block, plan, tile, out, inputs.voxels(), observed);
+    return wrap(a, plan -> a.runner(plan, hostMaps(device)));
+  }
+
+  /**
+   * The analysis run as on voxel blocks: a tile is every block's slice ({@link
+   * SlicedTileRunner#slice}, the block held as an executor holds it, a column window of the
+   * inputs), with maps from the host build of the GPU kernels, assembled in reverse block order.
+   */
+  static TileAnalysis slicedOnHost(TfceAnalysis a, HostDevice device, JobInputs whole,
+      org.nlspark.core.tile.Grid grid) {
+    int voxels = whole.voxels();
+    int blocks = grid.blocks(voxels);
+    JobInputs shape = JobInputs.onExecutors(whole.samples(), voxels,
+        whole.y() == null ? 0 : whole.y().rows(), whole.target(), 8);
+    JobInputs[] held = new JobInputs[blocks];
+    for (int k = 0; k < blocks; k++) {
+      int from = grid.blockStart(k);
+      int width = grid.blockEnd(k, voxels) - from;
+      held[k] = shape.block(window(whole.x(), from, width), whole.y() == null ? null
+          : window(whole.y(), from, width));
+    }
+    return wrap(a, plan -> {
+      SlicedTileRunner runner = (SlicedTileRunner) a.runner(plan, hostMaps(device));
+      return (TileRunner) (data, tile, d) -> {
+        java.util.List<byte[]> slices = new java.util.ArrayList<>();
+        for (int k = blocks - 1; k >= 0; k--) {
+          slices.add(runner.slice(held[k], k, tile, d));
+        }
+        return runner.assemble(tile, blocks, slices.iterator());
+      };
+    });
+  }
+
+  private static DataMatrix window(DataMatrix m, int from, int width) {
+    return DataMatrix.window(m.rows(), m.cols(), from, width, m.copyColumns(from, from + width));
+  }
+
+  private static TileAnalysis wrap(TfceAnalysis a,
+      java.util.function.Function<TilePlan, TileRunner> runners) {
     return new TileAnalysis() {
       @Override
       public String command() {
@@ -187,7 +242,7 @@ class TfceGpuMapsTest {
 
       @Override
       public TileRunner runner(TilePlan plan) {
-        return a.runner(plan, maps);
+        return runners.apply(plan);
       }
 
       @Override

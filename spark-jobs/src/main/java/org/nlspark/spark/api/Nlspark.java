@@ -417,8 +417,9 @@ public final class Nlspark {
    * {@code target} is correlation's, else null. .npy and NIfTI
    * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
    * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
-   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9),
-   * except with {@code --backend gpu} (read on the driver). Parquet is read on the driver.
+   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9;
+   * with {@code --backend gpu} the slices come from the GPU kernels on the executors). Parquet
+   * is read on the driver.
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -430,14 +431,9 @@ public final class Nlspark {
     DistributedInputs inputs = resolved.samples();
     if (o.wholeMapInference()) {
       Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-      if (!ingest.get("mode").equals("blocks") || "gpu".equals(o.backendRequested())) {
+      if (!ingest.get("mode").equals("blocks")) {
         long start = System.nanoTime();
         JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
-        if (ingest.get("mode").equals("blocks")) {
-          ingest.put("mode", "broadcast");
-          ingest.put("reason", "--backend gpu: whole maps from the GPU kernels read the"
-              + " inputs on the driver");
-        }
         ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
         RunReport report = run(spark, analysis, loaded, resolved, o, progress);
         report.engineFacts.put("ingest", ingest);
@@ -712,9 +708,9 @@ public final class Nlspark {
    * analysis is {@link org.nlspark.core.glm.GlmWholeMapAnalysis}. {@code input} is any input
    * form of {@link #bootstrap}; .npy and NIfTI inputs take the data plane of DESIGN §8 (a {@link
    * DescribedAnalysis}: executors read them into voxel blocks, or small ones are read here,
-   * {@code spark.nlspark.ingest}), with or without TFCE, clusters and {@code --demean}; for
-   * images the run's mask is in the result's {@link ResolvedInputs}, so that maps are written on
-   * its grid.
+   * {@code spark.nlspark.ingest}), with or without TFCE, clusters, {@code --demean} and {@code
+   * --variance-smoothing}; for images the run's mask is in the result's {@link ResolvedInputs},
+   * so that maps are written on its grid.
    */
   public static PreparedGlm prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
@@ -736,18 +732,17 @@ public final class Nlspark {
         readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     glm = o.toGlmOptions(blocks, blocksPath);
     checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
-    if (o.varianceSmoothing() != null || !study.executorsCanRead()) {
-      // variance smoothing needs each draw's variance map beside its t map: read on this JVM
-      ResolvedInputs images = study.executorsCanRead()
-          ? ResolvedInputs.of(spark, study, null) : ResolvedInputs.given(o);
+    if (!study.executorsCanRead()) {
+      ResolvedInputs images = ResolvedInputs.given(o); // Parquet: read on this JVM
       return new PreparedGlm(withWholeMaps(org.nlspark.core.glm.GlmAnalysis.prepare(
           readWhole(spark, study, images), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
           o.demean()), images.mask(), o), images);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
     // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes. On
-    // blocks, --demean centres each block where it is held and TFCE/clusters assemble whole
-    // maps from the blocks' slices (DESIGN §8, §9).
+    // blocks, --demean centres each block where it is held and TFCE/clusters (and variance
+    // smoothing, whose slices carry each draw's variance map) assemble whole maps from the
+    // blocks' slices (DESIGN §8, §9).
     ResolvedInputs resolved = ResolvedInputs.of(spark, study, null);
     DistributedInputs inputs = resolved.samples();
     Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);

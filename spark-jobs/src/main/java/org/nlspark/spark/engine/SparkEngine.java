@@ -566,6 +566,8 @@ public final class SparkEngine {
   /** One block's slice of each tile, each computed when the shuffle asks for it. */
   static java.util.Iterator<Tuple2<Integer, byte[]>> slices(SlicedTileRunner runner,
       JobInputs block, int blockIndex, TileSpec[] tiles) {
+    TaskContext context = TaskContext.get(); // the block's task, which computes the slices
+    int device = context == null ? 0 : gpuDevice(context);
     return new java.util.Iterator<>() {
       private int next;
 
@@ -580,7 +582,7 @@ public final class SparkEngine {
           throw new java.util.NoSuchElementException();
         }
         int at = next++; // the tile's position in the plan is its key and partition
-        return new Tuple2<>(at, runner.slice(block, blockIndex, tiles[at]));
+        return new Tuple2<>(at, runner.slice(block, blockIndex, tiles[at], device));
       }
     };
   }
