@@ -38,7 +38,6 @@ import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
-import org.nlspark.spark.io.DataFrameMatrices;
 import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.output.HadoopOutput;
@@ -341,8 +340,9 @@ public final class Nlspark {
    * Bootstrap of a DataFrame with one row per sample and the voxel values in an array column
    * ({@code options.column}, default voxels), in the DataFrame's row order unless
    * {@code options.orderBy} names a column. Its partitions are the read splits of the data
-   * plane (executors cut them into voxel blocks; small ones are collected here); with {@code
-   * orderBy} the rows are collected on the driver.
+   * plane (executors cut them into voxel blocks; small ones are collected here), also with
+   * {@code orderBy} (Spark ranks the keys), with a mask ({@code options.mask}: the columns are
+   * its voxels) and with TFCE or cluster inference (whole maps from the blocks).
    */
   public static RunReport bootstrap(SparkSession spark, Dataset<Row> samples,
       NlsparkOptions options) {
@@ -416,11 +416,12 @@ public final class Nlspark {
 
   /**
    * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
-   * {@code target} is correlation's, else null. {@code options} is not changed. .npy and NIfTI
-   * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
-   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
-   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9),
-   * except with {@code --backend gpu} (read on the driver). Parquet is read on the driver.
+   * {@code target} is correlation's, else null. {@code options} is not changed. Every input
+   * form (.npy, NIfTI, Parquet, also sorted by {@code --order-by}) goes to the engine as sources
+   * ({@link Sources}): executors read them into voxel blocks, or the driver reads small ones
+   * ({@code spark.nlspark.ingest}); so do TFCE and cluster inference, whose whole maps are then
+   * assembled from the blocks' slices (DESIGN §9), except with {@code --backend gpu} (read on
+   * the driver).
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -428,7 +429,89 @@ public final class Nlspark {
     if (!study.executorsCanRead()) {
       return run(spark, analysis, study.load(hadoopConf(spark), analysis, target), o, progress);
     }
-    ResolvedInputs resolved = ResolvedInputs.of(spark, study, target);
+    return run(spark, analysis, ResolvedInputs.of(spark, study, target), o, progress);
+  }
+
+  /**
+   * Runs the analysis on DataFrames ({@code y} two-sample's second group, {@code target}
+   * correlation's, else null) through the data plane of DESIGN §8: their partitions are the
+   * read splits ({@link DataFrameSamples}), executors cut them into voxel blocks, or small ones
+   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. {@code
+   * orderBy} sorts the samples by ranking only the keys in Spark (a stable sort). With {@link
+   * NlsparkOptions#mask(NiftiMask)} the columns are the mask's voxels (the data were masked
+   * with it; another count is refused, exit 2): the maps are written on its grid, and TFCE and
+   * cluster inference assemble whole maps from the blocks' slices as for images (DESIGN §9).
+   */
+  static RunReport run(SparkSession spark, Analysis analysis, Dataset<Row> x, Dataset<Row> y,
+      double[] target, NlsparkOptions options) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    NiftiMask mask = o.mask();
+    // refused before the DataFrame is computed, with the words of the engine's own refusal
+    WholeMapInference.requireGrid(mask != null, o.wholeMapSettings());
+    String column = o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column();
+    DataFrameSamples xs = DataFrameSamples.describe(x, column, o.orderBy());
+    DistributedInputs inputs = y != null
+        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column, o.orderBy()))
+        : target != null ? DistributedInputs.withTarget(xs, target) : DistributedInputs.of(xs);
+    if (mask != null) {
+      requireMaskColumns(mask, xs.voxels());
+    }
+    return run(spark, analysis, new ResolvedInputs(inputs, mask, o.maskSource()), o, false);
+  }
+
+  /** Data already masked must have one column per voxel of their mask (exit 2). */
+  private static void requireMaskColumns(NiftiMask mask, int columns) {
+    if (mask.count() != columns) {
+      throw new InvalidInputException("Cannot use the mask with these inputs: it selects "
+          + mask.count() + " voxels, but the inputs have " + columns
+          + " columns; the mask must be the one the data were masked with");
+    }
+  }
+
+  /** Runs any analysis; {@code progress} draws a progress line on stderr. */
+  public static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
+      NlsparkOptions options, boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, analysis, inputs, ResolvedInputs.given(o), o, progress);
+  }
+
+  /** The same on inputs read whole, on the grid and mask of {@code images}. */
+  static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
+      ResolvedInputs images, NlsparkOptions o, boolean progress) {
+    JobSpec spec = o.toSpec(analysis);
+    NiftiMask mask = images.mask();
+    if (mask != null) {
+      requireMaskColumns(mask, inputs.voxels());
+    }
+    SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
+    RunReport report = o.wholeMapInference()
+        ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), images.grid(), o))
+        : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
+    return withFdr(report.mask(mask).maskSource(images.maskSource()), o);
+  }
+
+  /**
+   * Runs a resampling job (bootstrap, one-sample, two-sample, correlation) on inputs described,
+   * not read (DESIGN §8): large ones are read by executors into voxel blocks and never pass
+   * through the driver; small ones are read here and broadcast ({@code spark.nlspark.ingest}).
+   * The outputs are the same bytes either way. Paths reach this through {@link #resolve} and
+   * {@link Sources#of}.
+   */
+  public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
+      NlsparkOptions options, boolean progress) {
+    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
+    return run(spark, analysis, new ResolvedInputs(inputs, inputs.mask(), o.maskSource()), o,
+        progress);
+  }
+
+  /**
+   * The same on the described samples of {@code resolved}, on the grid of its mask: with TFCE
+   * or cluster inference, tiles of whole maps assembled from the executors' voxel blocks
+   * (DESIGN §9), or, when the samples are small enough to broadcast or with {@code --backend
+   * gpu}, read here first.
+   */
+  static RunReport run(SparkSession spark, Analysis analysis, ResolvedInputs resolved,
+      NlsparkOptions o, boolean progress) {
     DistributedInputs inputs = resolved.samples();
     if (o.wholeMapInference()) {
       Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
@@ -452,84 +535,8 @@ public final class Nlspark {
       RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
       return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource()), o);
     }
-    return run(spark, analysis, resolved, o, progress);
-  }
-
-  /**
-   * Runs the analysis on DataFrames ({@code y} two-sample's second group, {@code target}
-   * correlation's, else null) through the data plane of DESIGN §8: their partitions are the
-   * read splits ({@link DataFrameSamples}), executors cut them into voxel blocks, or small ones
-   * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. {@code
-   * orderBy} sorts the samples by ranking only the keys in Spark (a stable sort); with a mask
-   * or TFCE/cluster inference the rows are collected on the driver.
-   */
-  static RunReport run(SparkSession spark, Analysis analysis, Dataset<Row> x, Dataset<Row> y,
-      double[] target, NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    if (o.mask() != null || o.wholeMapInference()) {
-      DataMatrix xm = matrix(x, o);
-      JobInputs inputs = y != null ? JobInputs.twoGroups(xm, matrix(y, o))
-          : target != null ? JobInputs.withTarget(xm, target) : JobInputs.of(xm);
-      return run(spark, analysis, inputs, o, false);
-    }
-    String column = o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column();
-    DataFrameSamples xs = DataFrameSamples.describe(x, column, o.orderBy());
-    DistributedInputs inputs = y != null
-        ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column, o.orderBy()))
-        : target != null ? DistributedInputs.withTarget(xs, target) : DistributedInputs.of(xs);
-    return run(spark, analysis, inputs, o, false);
-  }
-
-  /** A DataFrame's array column as a matrix (see {@link DataFrameMatrices}). */
-  static DataMatrix matrix(Dataset<Row> samples, NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return DataFrameMatrices.read(samples,
-        o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column(), o.orderBy());
-  }
-
-  /** Runs any analysis; {@code progress} draws a progress line on stderr. */
-  public static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
-      NlsparkOptions options, boolean progress) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return run(spark, analysis, inputs, ResolvedInputs.given(o), o, progress);
-  }
-
-  /** The same on inputs read whole, on the grid and mask of {@code images}. */
-  static RunReport run(SparkSession spark, Analysis analysis, JobInputs inputs,
-      ResolvedInputs images, NlsparkOptions o, boolean progress) {
-    JobSpec spec = o.toSpec(analysis);
-    NiftiMask mask = images.mask();
-    if (mask != null && mask.count() != inputs.voxels()) {
-      throw new InvalidInputException("Cannot use the mask with these inputs: it selects "
-          + mask.count() + " voxels, but the inputs have " + inputs.voxels()
-          + " columns; the mask must be the one the data were masked with");
-    }
-    SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
-    RunReport report = o.wholeMapInference()
-        ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), images.grid(), o))
-        : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return withFdr(report.mask(mask).maskSource(images.maskSource()), o);
-  }
-
-  /**
-   * Runs a resampling job (bootstrap, one-sample, two-sample, correlation) on inputs described,
-   * not read (DESIGN §8): large ones are read by executors into voxel blocks and never pass
-   * through the driver; small ones are read here and broadcast ({@code spark.nlspark.ingest}).
-   * The outputs are the same bytes either way. Paths reach this through {@link #resolve} and
-   * {@link Sources#of}.
-   */
-  public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
-      NlsparkOptions options, boolean progress) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return run(spark, analysis, new ResolvedInputs(inputs, inputs.mask(), o.maskSource()), o,
-        progress);
-  }
-
-  /** The same on the described samples of {@code resolved}. */
-  static RunReport run(SparkSession spark, Analysis analysis, ResolvedInputs resolved,
-      NlsparkOptions o, boolean progress) {
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), resolved.samples()).mask(resolved.mask())
+        .run(o.toSpec(analysis), inputs).mask(resolved.mask())
         .maskSource(resolved.maskSource()), o);
   }
 
