@@ -1,0 +1,161 @@
+package org.nlspark.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.nlspark.spark.SameOutputs.assertSameOutputs;
+import static org.nlspark.spark.SameOutputs.float32;
+import static org.nlspark.spark.SameOutputs.ingestOf;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.NpyWriter;
+import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.api.NlsparkOptions;
+import org.nlspark.spark.conf.NlsparkConf;
+
+/**
+ * DESIGN §8 for Parquet tables and the commands that had no block test on them: glm (with
+ * F contrasts), two-sample (two tables), correlation and bootstrap read by executors into voxel
+ * blocks (one split per file) give the bytes of the same samples as an .npy read on the driver,
+ * for 1, 3 and 7 partitions and a retried task.
+ */
+class ParquetBlocksIdentityTest {
+  static final int V = 2200; // 3 voxel blocks of the default grid
+
+  @TempDir Path dir;
+
+  private final SparkSession spark = SharedSpark.get();
+
+  @AfterEach
+  void resetConf() {
+    spark.conf().unset(NlsparkConf.INGEST);
+    spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
+  }
+
+  /** The rows of {@code f} (rows x V) in files of {@code fileRows} rows, file-name order. */
+  private Path table(String name, float[] f, int[] fileRows) throws Exception {
+    MessageType schema = MessageTypeParser.parseMessageType(
+        "message sample { repeated float voxels; }");
+    Path t = dir.resolve(name);
+    Files.createDirectories(t);
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    int row = 0;
+    for (int part = 0; part < fileRows.length; part++) {
+      try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(
+          t.resolve("part-" + part + ".parquet").toString())).withConf(new Configuration())
+          .withType(schema).build()) {
+        for (int r = 0; r < fileRows[part]; r++, row++) {
+          Group g = groups.newGroup();
+          for (int j = 0; j < V; j++) {
+            g.add("voxels", f[row * V + j]);
+          }
+          w.write(g);
+        }
+      }
+    }
+    assertThat(row * V).isEqualTo(f.length);
+    return t;
+  }
+
+  private Path npy(String name, float[] f, int rows) {
+    Path p = dir.resolve(name + ".npy");
+    NpyWriter.writeFloat32(p, new long[] {rows, V}, f);
+    return p;
+  }
+
+  /**
+   * The .npy read on the driver (broadcast), then the table from blocks for partitions
+   * default/1/3/7 and a retried task: the same bytes.
+   */
+  private void check(String what, Function<Integer, RunReport> npyRun,
+      Function<Integer, RunReport> tableRun, int splits) throws Exception {
+    spark.conf().set(NlsparkConf.INGEST, "broadcast");
+    RunReport base = npyRun.apply(null);
+    assertThat(ingestOf(base).get("mode")).isEqualTo("broadcast");
+    assertThat(ingestOf(base).get("source")).isEqualTo("NpySamples");
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    for (Integer p : new Integer[] {null, 1, 3, 7}) {
+      RunReport b = tableRun.apply(p);
+      assertThat(ingestOf(b).get("mode")).isEqualTo("blocks");
+      assertThat(ingestOf(b).get("source")).isEqualTo("ParquetSamples");
+      assertThat(ingestOf(b).get("splits")).isEqualTo(splits);
+      assertThat(ingestOf(b).get("precision")).isEqualTo("float32");
+      assertThat(ingestOf(b)).doesNotContainKey("driver_read_seconds");
+      assertThat(b.engineFacts.get("broadcast_bytes")).isEqualTo(0L);
+      assertSameOutputs(base, b, what + " parquet blocks, partitions " + p);
+    }
+    RunReport retried = SharedSpark.retriedOnce(spark, 1, () -> tableRun.apply(3));
+    assertSameOutputs(base, retried, what + " parquet blocks, retried");
+  }
+
+  @Test
+  void glmOfAParquetTableFromBlocksIsTheDriverReadNpysBytes() throws Exception {
+    int n = 14;
+    double[] age = TestData.gaussian(60, 1, n, 0);
+    double[] g = TestData.gaussian(61, n, V, 0);
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < V; j += 5) {
+        g[i * V + j] += 1.2 * age[i];
+      }
+    }
+    float[] f = float32(g);
+    Path t = table("glm", f, new int[] {5, 4, 5});
+    Path y = npy("glm", f, n);
+    List<String> lines = new ArrayList<>(List.of("intercept,age,group"));
+    for (int i = 0; i < n; i++) {
+      lines.add("1," + age[i] + "," + (i % 2));
+    }
+    Path d = Files.write(dir.resolve("design.csv"), lines);
+    Path c = Files.write(dir.resolve("con.csv"), List.of("name,intercept,age,group",
+        "age,0,1,0", "group,0,0,-1"));
+    Path fc = Files.write(dir.resolve("f.csv"), List.of("age,group", "1,1"));
+    Function<Path, Function<Integer, RunReport>> run = in -> p -> Nlspark.glm(spark,
+        in.toString(), d.toString(), c.toString(), NlsparkOptions.defaults().replicates(200)
+            .seed(7).fContrasts(fc.toString()).partitions(p));
+    check("glm", run.apply(y), run.apply(t), 3);
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    int found = 0;
+    for (double p : run.apply(t).apply(3).result.output("p_tstat1")) {
+      found += p < 0.01 ? 1 : 0;
+    }
+    assertThat(found).as("the age voxels").isGreaterThan(V / 10);
+  }
+
+  @Test
+  void twoSampleCorrelationAndBootstrapOfParquetTablesFromBlocksAreTheDriverReadNpysBytes()
+      throws Exception {
+    float[] fx = float32(TestData.gaussian(71, 11, V, 0.3));
+    float[] fy = float32(TestData.gaussian(72, 8, V, -0.3));
+    Path tx = table("x", fx, new int[] {4, 7});
+    Path ty = table("y", fy, new int[] {3, 2, 3});
+    Path x = npy("x", fx, 11);
+    Path y = npy("y", fy, 8);
+    Function<Path[], Function<Integer, RunReport>> two = in -> p -> Nlspark.twoSample(spark,
+        in[0].toString(), in[1].toString(), NlsparkOptions.defaults().statistic("welch-t")
+            .replicates(200).seed(9).fwer(true).partitions(p));
+    check("two-sample", two.apply(new Path[] {x, y}), two.apply(new Path[] {tx, ty}), 5);
+    Path target = TestData.vector(dir, "target", TestData.gaussian(4, 1, 11, 0));
+    Function<Path, Function<Integer, RunReport>> corr = in -> p -> Nlspark.correlation(spark,
+        in.toString(), target.toString(), NlsparkOptions.defaults().statistic("pearson")
+            .replicates(200).seed(2).partitions(p));
+    check("correlation", corr.apply(x), corr.apply(tx), 2);
+    Function<Path, Function<Integer, RunReport>> boot = in -> p -> Nlspark.bootstrap(spark,
+        in.toString(), NlsparkOptions.defaults().statistic("median").replicates(100).seed(3)
+            .saveSamples(true).partitions(p));
+    check("bootstrap", boot.apply(x), boot.apply(tx), 2);
+  }
+}
