@@ -22,10 +22,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.job.Analysis;
 import org.nlspark.core.io.NpyWriter;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
 import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.Sources;
+import org.nlspark.spark.io.ParquetSamples;
+import org.nlspark.spark.io.StudyInputs;
 
 /**
  * DESIGN §8 for Parquet tables and the commands that had no block test on them: glm (with
@@ -46,10 +51,15 @@ class ParquetBlocksIdentityTest {
     spark.conf().unset(NlsparkConf.TEST_FAIL_ONCE_TILE);
   }
 
-  /** The rows of {@code f} (rows x V) in files of {@code fileRows} rows, file-name order. */
-  private Path table(String name, float[] f, int[] fileRows) throws Exception {
+  /**
+   * The rows of {@code f} (rows x V) in files of {@code fileRows} rows, file-name order, each
+   * with the key {@code subject} = rows - row; {@code groupPerRow}: one row group per row.
+   */
+  private Path table(String name, float[] f, int[] fileRows, boolean groupPerRow)
+      throws Exception {
     MessageType schema = MessageTypeParser.parseMessageType(
-        "message sample { repeated float voxels; }");
+        "message sample { required int64 subject; repeated float voxels; }");
+    int rows = f.length / V;
     Path t = dir.resolve(name);
     Files.createDirectories(t);
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
@@ -57,9 +67,11 @@ class ParquetBlocksIdentityTest {
     for (int part = 0; part < fileRows.length; part++) {
       try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(
           t.resolve("part-" + part + ".parquet").toString())).withConf(new Configuration())
-          .withType(schema).build()) {
+          .withType(schema).withRowGroupSize(groupPerRow ? 1 : 128 << 20)
+          .withMinRowCountForPageSizeCheck(1).withMaxRowCountForPageSizeCheck(1).build()) {
         for (int r = 0; r < fileRows[part]; r++, row++) {
           Group g = groups.newGroup();
+          g.add("subject", (long) (rows - row));
           for (int j = 0; j < V; j++) {
             g.add("voxels", f[row * V + j]);
           }
@@ -113,7 +125,7 @@ class ParquetBlocksIdentityTest {
       }
     }
     float[] f = float32(g);
-    Path t = table("glm", f, new int[] {5, 4, 5});
+    Path t = table("glm", f, new int[] {5, 4, 5}, false);
     Path y = npy("glm", f, n);
     List<String> lines = new ArrayList<>(List.of("intercept,age,group"));
     for (int i = 0; i < n; i++) {
@@ -140,8 +152,8 @@ class ParquetBlocksIdentityTest {
       throws Exception {
     float[] fx = float32(TestData.gaussian(71, 11, V, 0.3));
     float[] fy = float32(TestData.gaussian(72, 8, V, -0.3));
-    Path tx = table("x", fx, new int[] {4, 7});
-    Path ty = table("y", fy, new int[] {3, 2, 3});
+    Path tx = table("x", fx, new int[] {4, 7}, false);
+    Path ty = table("y", fy, new int[] {3, 2, 3}, false);
     Path x = npy("x", fx, 11);
     Path y = npy("y", fy, 8);
     Function<Path[], Function<Integer, RunReport>> two = in -> p -> Nlspark.twoSample(spark,
@@ -157,5 +169,62 @@ class ParquetBlocksIdentityTest {
         in.toString(), NlsparkOptions.defaults().statistic("median").replicates(100).seed(3)
             .saveSamples(true).partitions(p));
     check("bootstrap", boot.apply(x), boot.apply(tx), 2);
+  }
+
+  /**
+   * A file's row groups are read splits of their own (runs of whole row groups up to the split
+   * size): with one row group per row and a split of two rows, 13 rows in files of 6 and 7 are
+   * 7 splits, in file order and sorted by --order-by, with the bytes of the same .npy read on
+   * the driver; at the default split size each file is one split.
+   */
+  @Test
+  void rowGroupsOfAFileAreSplitsOfTheirOwnWithTheSameBytes() throws Exception {
+    int n = 13;
+    float[] f = float32(TestData.gaussian(81, n, V, 0.25));
+    Path t = table("groups", f, new int[] {6, 7}, true);
+    Configuration conf = new Configuration();
+    try (var files = Files.list(t)) {
+      for (Path file : files.filter(p -> p.toString().endsWith(".parquet")).toList()) {
+        try (org.apache.parquet.hadoop.ParquetFileReader r =
+            org.apache.parquet.hadoop.ParquetFileReader.open(
+                org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                    new org.apache.hadoop.fs.Path(file.toString()), conf))) {
+          assertThat(r.getRowGroups()).as("one row group per row of " + file)
+              .hasSize((int) r.getRecordCount());
+        }
+      }
+    }
+    StudyInputs.Source source = StudyInputs.resolve(conf, t.toString(), null, null, null, null)
+        .x();
+    assertThat(ParquetSamples.describe(conf, source, "voxels", Sources.SPLIT_BYTES).splits())
+        .isEqualTo(2);
+    ParquetSamples table = ParquetSamples.describe(conf, source, "voxels", 4L * V * 2);
+    assertThat(table.splits()).isEqualTo(7);
+    assertThat(table.firstSample(3)).isEqualTo(6);
+    assertThat(table.splitSamples(2)).isEqualTo(2);
+    assertThat(table.splitSamples(3)).isEqualTo(2);
+    assertThat(table.splitSamples(6)).isEqualTo(1);
+    Path y = npy("groups", f, n);
+    Function<Integer, RunReport> npyRun = p -> Nlspark.oneSample(spark, y.toString(),
+        NlsparkOptions.defaults().statistic("t").replicates(200).seed(5).partitions(p));
+    Function<ParquetSamples, Function<Integer, RunReport>> tableRun = s -> p -> Nlspark.run(
+        spark, Analysis.ONE_SAMPLE, DistributedInputs.of(s), NlsparkOptions.defaults()
+            .statistic("t").replicates(200).seed(5).partitions(p), false);
+    check("one-sample of row-group splits", npyRun, tableRun.apply(table), 7);
+
+    // sorted by subject (n - row): the rows reversed
+    List<Object> keys = new ArrayList<>();
+    for (String file : table.files()) {
+      keys.addAll(ParquetSamples.keys(conf, file, file, "subject"));
+    }
+    float[] reversed = new float[f.length];
+    for (int r = 0; r < n; r++) {
+      System.arraycopy(f, r * V, reversed, (n - 1 - r) * V, V);
+    }
+    Path yr = npy("reversed", reversed, n);
+    Function<Integer, RunReport> npyReversed = p -> Nlspark.oneSample(spark, yr.toString(),
+        NlsparkOptions.defaults().statistic("t").replicates(200).seed(5).partitions(p));
+    check("one-sample of sorted row-group splits", npyReversed,
+        tableRun.apply(table.orderedBy(keys, "subject")), 7);
   }
 }
