@@ -35,8 +35,10 @@ import org.nlspark.spark.io.StudyInputs;
 /**
  * DESIGN §8 for Parquet tables and the commands that had no block test on them: glm (with
  * F contrasts), two-sample (two tables), correlation and bootstrap read by executors into voxel
- * blocks (one split per file) give the bytes of the same samples as an .npy read on the driver,
- * for 1, 3 and 7 partitions and a retried task.
+ * blocks give the bytes of the same samples as an .npy read on the driver, for 1, 3 and 7
+ * partitions and a retried task; a file's row groups are splits of their own; and glm on a
+ * table larger than a -Xmx480m driver heap as float64 is refused read on the driver (exit 3)
+ * and from blocks writes the bytes of the same .npy.
  */
 class ParquetBlocksIdentityTest {
   static final int V = 2200; // 3 voxel blocks of the default grid
@@ -226,5 +228,96 @@ class ParquetBlocksIdentityTest {
         NlsparkOptions.defaults().statistic("t").replicates(200).seed(5).partitions(p));
     check("one-sample of sorted row-group splits", npyReversed,
         tableRun.apply(table.orderedBy(keys, "subject")), 7);
+  }
+
+  /**
+   * A driver of -Xmx480m and a Parquet table of 512 MB as float64 (200 rows of 320,000 float32
+   * values in eight files): glm read on the driver is refused (exit 3); from blocks it runs and
+   * writes the bytes of the same samples as an .npy run here (a large heap) on the driver.
+   */
+  @Test
+  void glmOfAParquetTableRunsUnderADriverHeapSmallerThanTheData() throws Exception {
+    int n = 200;
+    int v = 320_000;
+    MessageType schema = MessageTypeParser.parseMessageType(
+        "message sample { repeated float voxels; }");
+    Path table = dir.resolve("big-table");
+    Files.createDirectories(table);
+    double[] age = TestData.gaussian(60, 1, n, 0);
+    float[] all = new float[n * v];
+    java.util.SplittableRandom r = new java.util.SplittableRandom(53);
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    int parts = 8;
+    for (int part = 0; part < parts; part++) {
+      try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(
+          table.resolve("part-" + part + ".parquet").toString())).withConf(new Configuration())
+          .withType(schema).build()) {
+        for (int i = part * n / parts; i < (part + 1) * n / parts; i++) {
+          Group g = groups.newGroup();
+          for (int j = 0; j < v; j++) {
+            float x = (float) (r.nextGaussian() + (j % 7 == 0 ? 0.8 * age[i] : 0));
+            all[i * v + j] = x;
+            g.add("voxels", x);
+          }
+          w.write(g);
+        }
+      }
+    }
+    Path npy = dir.resolve("big.npy");
+    NpyWriter.writeFloat32(npy, new long[] {n, v}, all);
+    all = null;
+    List<String> lines = new ArrayList<>(List.of("intercept,age"));
+    for (int i = 0; i < n; i++) {
+      lines.add("1," + age[i]);
+    }
+    Path d = Files.write(dir.resolve("design.csv"), lines);
+    Path c = Files.write(dir.resolve("con.csv"), List.of("name,intercept,age", "age,0,1"));
+    String heap = "-Xmx480m";
+    List<String> model = List.of("--design", d.toString(), "--contrasts", c.toString(),
+        "--permutations", "10", "--seed", "9", "--quiet");
+    List<String> args = new ArrayList<>(List.of("glm", "--input", table.toString(),
+        "--master", "local[2]"));
+    args.addAll(model);
+    Path refusedOut = dir.resolve("refused");
+    List<String> refused = ChildJvm.command(heap, "-D" + NlsparkConf.INGEST + "=broadcast");
+    refused.addAll(args);
+    refused.addAll(List.of("--output", refusedOut.toString()));
+    Path refusedErr = dir.resolve("refused-stderr.txt");
+    int code = ChildJvm.run(refused, dir, refusedErr);
+    String text = Files.readString(refusedErr);
+    assertThat(code).as(text).isEqualTo(3);
+    assertThat(text).contains("on the driver", "spark.nlspark.ingest=blocks");
+    assertThat(refusedOut).doesNotExist();
+
+    Path out = dir.resolve("out");
+    List<String> blocks = ChildJvm.command(heap, "-D" + NlsparkConf.INGEST + "=blocks");
+    blocks.addAll(args);
+    blocks.addAll(List.of("--output", out.toString()));
+    Path err = dir.resolve("stderr.txt");
+    code = ChildJvm.run(blocks, dir, err);
+    assertThat(code).as(Files.readString(err)).isZero();
+    String summary = Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"mode\": \"blocks\"", "\"source\": \"ParquetSamples\"")
+        .doesNotContain("driver_read_seconds");
+
+    spark.conf().set(NlsparkConf.INGEST, "broadcast");
+    List<String> ref = new ArrayList<>(List.of("glm", "--input", npy.toString(), "--output",
+        dir.resolve("ref").toString()));
+    ref.addAll(model);
+    CliRun reference = CliRun.of(ref.toArray(new String[0]));
+    assertThat(reference.code()).as(reference.err()).isZero();
+    List<String> names = new ArrayList<>();
+    try (var files = Files.list(dir.resolve("ref"))) {
+      files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".npy"))
+          .forEach(names::add);
+    }
+    assertThat(names).contains("tstat1.npy", "p_tstat1.npy");
+    for (String name : names) {
+      assertThat(TestData.bytes(out.resolve(name))).as(name)
+          .isEqualTo(TestData.bytes(dir.resolve("ref").resolve(name)));
+    }
+    System.out.println("glm of a Parquet table from blocks under " + heap + ": " + n
+        + " samples x " + v + " voxels; " + summary.lines().filter(l -> l.contains("peak_heap")
+            || l.contains("ingest_seconds")).map(String::trim).reduce("", (p, q) -> p + " " + q));
   }
 }
