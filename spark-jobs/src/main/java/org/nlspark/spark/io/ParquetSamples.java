@@ -334,8 +334,10 @@ public final class ParquetSamples implements SampleSource {
     int first = splitFirst[split];
     long inFile = first - firstRow[splitFile[split]]; // the file's row of the split's first
     int row = 0;
-    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-        new Path(file), conf))) {
+    Path path = new Path(file);
+    // the options a ParquetReader built with this configuration reads with
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf),
+        org.apache.parquet.HadoopReadOptions.builder(conf, path).build())) {
       List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups = reader.getRowGroups();
       int end = splitGroup[split] + splitGroups[split];
       if (groups.size() < end) {
