@@ -19,6 +19,11 @@ final class ChildJvm {
 
   /** {@code java <this JVM's opens and modules> jvmOptions -cp <class path> Main}. */
   static List<String> command(String... jvmOptions) {
+    return command(Main.class, jvmOptions);
+  }
+
+  /** The same with another main class (a program of the test sources, e.g. on DataFrames). */
+  static List<String> command(Class<?> main, String... jvmOptions) {
     List<String> cmd = new ArrayList<>();
     cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -30,7 +35,7 @@ final class ChildJvm {
     cmd.addAll(List.of(jvmOptions));
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
+    cmd.add(main.getName());
     return cmd;
   }
 

@@ -38,7 +38,6 @@ import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
-import org.nlspark.spark.io.DataFrameMatrices;
 import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.NpyInputs;
 import org.nlspark.spark.output.HadoopOutput;
@@ -339,8 +338,9 @@ public final class Nlspark {
    * Bootstrap of a DataFrame with one row per sample and the voxel values in an array column
    * ({@code options.column}, default voxels), in the DataFrame's row order unless
    * {@code options.orderBy} names a column. Its partitions are the read splits of the data
-   * plane (executors cut them into voxel blocks; small ones are collected here); with {@code
-   * orderBy} the rows are collected on the driver.
+   * plane (executors cut them into voxel blocks; small ones are collected here), also with
+   * {@code orderBy} (Spark ranks the keys), with a mask ({@code options.mask}: the columns are
+   * its voxels) and with TFCE or cluster inference (whole maps from the blocks).
    */
   public static RunReport bootstrap(SparkSession spark, Dataset<Row> samples,
       NlsparkOptions options) {
@@ -414,12 +414,12 @@ public final class Nlspark {
 
   /**
    * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
-   * {@code target} is correlation's, else null. .npy and NIfTI
-   * inputs go to the engine as sources ({@link Sources}): executors read them into voxel
-   * blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do TFCE and
-   * cluster inference, whose whole maps are then assembled from the blocks' slices (DESIGN §9;
-   * with {@code --backend gpu} the slices come from the GPU kernels on the executors). Parquet
-   * is read on the driver.
+   * {@code target} is correlation's, else null. Every input form (.npy, NIfTI, Parquet, also
+   * sorted by {@code --order-by}) goes to the engine as sources ({@link Sources}): executors read
+   * them into voxel blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do
+   * TFCE and cluster inference, whose whole maps are then assembled from the blocks' slices
+   * (DESIGN §9; with {@code --backend gpu} the slices come from the GPU kernels on the
+   * executors).
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -427,26 +427,7 @@ public final class Nlspark {
     if (!study.executorsCanRead()) {
       return run(spark, analysis, study.load(hadoopConf(spark), analysis, target), o, progress);
     }
-    ResolvedInputs resolved = ResolvedInputs.of(spark, study, target);
-    DistributedInputs inputs = resolved.samples();
-    if (o.wholeMapInference()) {
-      Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-      if (!ingest.get("mode").equals("blocks")) {
-        long start = System.nanoTime();
-        JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
-        ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
-        RunReport report = run(spark, analysis, loaded, resolved, o, progress);
-        report.engineFacts.put("ingest", ingest);
-        return report;
-      }
-      JobSpec spec = o.toSpec(analysis);
-      SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
-      TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(),
-          resolved.grid(), o);
-      RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
-      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource()), o);
-    }
-    return run(spark, analysis, resolved, o, progress);
+    return run(spark, analysis, ResolvedInputs.of(spark, study, target), o, progress);
   }
 
   /**
@@ -454,31 +435,35 @@ public final class Nlspark {
    * correlation's, else null) through the data plane of DESIGN §8: their partitions are the
    * read splits ({@link DataFrameSamples}), executors cut them into voxel blocks, or small ones
    * are collected here and broadcast ({@code spark.nlspark.ingest}); the same bytes. {@code
-   * orderBy} sorts the samples by ranking only the keys in Spark (a stable sort); with a mask
-   * or TFCE/cluster inference the rows are collected on the driver.
+   * orderBy} sorts the samples by ranking only the keys in Spark (a stable sort). With {@link
+   * NlsparkOptions#mask(NiftiMask)} the columns are the mask's voxels (the data were masked
+   * with it; another count is refused, exit 2): the maps are written on its grid, and TFCE and
+   * cluster inference assemble whole maps from the blocks' slices as for images (DESIGN §9).
    */
   static RunReport run(SparkSession spark, Analysis analysis, Dataset<Row> x, Dataset<Row> y,
       double[] target, NlsparkOptions options) {
     NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    if (o.mask() != null || o.wholeMapInference()) {
-      DataMatrix xm = matrix(x, o);
-      JobInputs inputs = y != null ? JobInputs.twoGroups(xm, matrix(y, o))
-          : target != null ? JobInputs.withTarget(xm, target) : JobInputs.of(xm);
-      return run(spark, analysis, inputs, o, false);
-    }
+    NiftiMask mask = o.mask();
+    // refused before the DataFrame is computed, with the words of the engine's own refusal
+    WholeMapInference.requireGrid(mask != null, o.wholeMapSettings());
     String column = o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column();
     DataFrameSamples xs = DataFrameSamples.describe(x, column, o.orderBy());
     DistributedInputs inputs = y != null
         ? DistributedInputs.twoGroups(xs, DataFrameSamples.describe(y, column, o.orderBy()))
         : target != null ? DistributedInputs.withTarget(xs, target) : DistributedInputs.of(xs);
-    return run(spark, analysis, inputs, o, false);
+    if (mask != null) {
+      requireMaskColumns(mask, xs.voxels());
+    }
+    return run(spark, analysis, new ResolvedInputs(inputs, mask, o.maskSource()), o, false);
   }
 
-  /** A DataFrame's array column as a matrix (see {@link DataFrameMatrices}). */
-  static DataMatrix matrix(Dataset<Row> samples, NlsparkOptions options) {
-    NlsparkOptions o = options == null ? NlsparkOptions.defaults() : options;
-    return DataFrameMatrices.read(samples,
-        o.column() == null ? StudyInputs.DEFAULT_COLUMN : o.column(), o.orderBy());
+  /** Data already masked must have one column per voxel of their mask (exit 2). */
+  private static void requireMaskColumns(NiftiMask mask, int columns) {
+    if (mask.count() != columns) {
+      throw new InvalidInputException("Cannot use the mask with these inputs: it selects "
+          + mask.count() + " voxels, but the inputs have " + columns
+          + " columns; the mask must be the one the data were masked with");
+    }
   }
 
   /** Runs any analysis; {@code progress} draws a progress line on stderr. */
@@ -493,10 +478,8 @@ public final class Nlspark {
       ResolvedInputs images, NlsparkOptions o, boolean progress) {
     JobSpec spec = o.toSpec(analysis);
     NiftiMask mask = images.mask();
-    if (mask != null && mask.count() != inputs.voxels()) {
-      throw new InvalidInputException("Cannot use the mask with these inputs: it selects "
-          + mask.count() + " voxels, but the inputs have " + inputs.voxels()
-          + " columns; the mask must be the one the data were masked with");
+    if (mask != null) {
+      requireMaskColumns(mask, inputs.voxels());
     }
     SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
     RunReport report = o.wholeMapInference()
@@ -519,11 +502,34 @@ public final class Nlspark {
         progress);
   }
 
-  /** The same on the described samples of {@code resolved}. */
+  /**
+   * The same on the described samples of {@code resolved}, on the grid of its mask: with TFCE
+   * or cluster inference, tiles of whole maps assembled from the executors' voxel blocks
+   * (DESIGN §9; with {@code --backend gpu} their slices from the GPU kernels), or, when the
+   * samples are small enough to broadcast, read here first.
+   */
   static RunReport run(SparkSession spark, Analysis analysis, ResolvedInputs resolved,
       NlsparkOptions o, boolean progress) {
+    DistributedInputs inputs = resolved.samples();
+    if (o.wholeMapInference()) {
+      Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
+      if (!ingest.get("mode").equals("blocks")) {
+        long start = System.nanoTime();
+        JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
+        ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+        RunReport report = run(spark, analysis, loaded, resolved, o, progress);
+        report.engineFacts.put("ingest", ingest);
+        return report;
+      }
+      JobSpec spec = o.toSpec(analysis);
+      SparkEngine engine = new SparkEngine(spark, o.grid(), o.partitions(), progress);
+      TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(),
+          resolved.grid(), o);
+      RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
+      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource()), o);
+    }
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), resolved.samples()).mask(resolved.mask())
+        .run(o.toSpec(analysis), inputs).mask(resolved.mask())
         .maskSource(resolved.maskSource()), o);
   }
 

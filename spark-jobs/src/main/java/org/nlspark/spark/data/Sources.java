@@ -141,7 +141,7 @@ public final class Sources {
       }
     }
     if (s.format == StudyInputs.Format.PARQUET) {
-      ParquetSamples table = ParquetSamples.describe(conf, s, study.column());
+      ParquetSamples table = ParquetSamples.describe(conf, s, study.column(), SPLIT_BYTES);
       return study.orderBy() == null ? table
           : table.orderedBy(orderKeys(spark, files, table, s.flag, study.orderBy()),
               study.orderBy());

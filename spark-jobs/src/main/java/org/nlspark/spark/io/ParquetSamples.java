@@ -21,11 +21,13 @@ import org.nlspark.spark.io.HadoopOpener;
 
 /**
  * A Parquet input in file-name then row order as a {@link SampleSource} (DESIGN §8): the driver
- * reads the files' footers (row counts, schema) and one row for the number of voxels; each
- * split is one file, read where the task runs. Rows are decoded as {@link ParquetMatrices} does
- * (the same column rules and messages); an array of float stays float32. Sorted by {@code
- * --order-by} ({@link #orderedBy}), a split still reads one file and sends each row to its rank
- * (runs of consecutive ranks travel as one slice per voxel block).
+ * reads the files' footers (row counts, row groups, schema) and one row for the number of
+ * voxels; each split is a run of consecutive row groups of one file, about {@code splitBytes}
+ * of float32 values (at least one row group: a file of one row group is one split), read where
+ * the task runs. Rows are decoded as {@link ParquetMatrices} does (the same column rules and
+ * messages); an array of float stays float32. Sorted by {@code --order-by} ({@link
+ * #orderedBy}), a split still reads its row groups and sends each row to its rank (runs of
+ * consecutive ranks travel as one slice per voxel block).
  */
 public final class ParquetSamples implements SampleSource {
   private static final long serialVersionUID = 1L;
@@ -37,15 +39,24 @@ public final class ParquetSamples implements SampleSource {
   private final String column;
   private final boolean float32;
   private final int[] rank; // with --order-by: the sample of each row in file then row order
+  // the read splits: runs of row groups of one file, in file then row order
+  private final int[] splitFile; // index into files
+  private final int[] splitGroup; // its first row group in the file
+  private final int[] splitGroups; // how many row groups
+  private final int[] splitFirst; // its first sample; splitFirst[splits] = samples
 
   private ParquetSamples(String name, String[] files, int[] firstRow, int voxels, String column,
-      boolean float32) {
-    this(name, files, firstRow, voxels, column, float32, null);
+      boolean float32, int[][] splits) {
+    this(name, files, firstRow, voxels, column, float32, null, splits);
   }
 
   private ParquetSamples(String name, String[] files, int[] firstRow, int voxels, String column,
-      boolean float32, int[] rank) {
+      boolean float32, int[] rank, int[][] splits) {
     this.rank = rank;
+    this.splitFile = splits[0];
+    this.splitGroup = splits[1];
+    this.splitGroups = splits[2];
+    this.splitFirst = splits[3];
     this.name = name;
     this.files = files;
     this.firstRow = firstRow;
@@ -54,11 +65,15 @@ public final class ParquetSamples implements SampleSource {
     this.float32 = float32;
   }
 
-  /** Describes a resolved Parquet input from its footers and its first row. */
+  /**
+   * Describes a resolved Parquet input from its footers and its first row, in splits of about
+   * {@code splitBytes} of float32 values (whole row groups of one file).
+   */
   public static ParquetSamples describe(Configuration conf, StudyInputs.Source source,
-      String column) {
+      String column, long splitBytes) {
     List<String> kept = new ArrayList<>();
     List<Long> rows = new ArrayList<>();
+    List<long[]> groups = new ArrayList<>(); // per kept file: each row group's rows
     boolean float32 = false;
     for (String file : source.files) {
       String what = source.flag + " " + file;
@@ -72,6 +87,7 @@ public final class ParquetSamples implements SampleSource {
         if (n > 0) {
           kept.add(file);
           rows.add(n);
+          groups.add(reader.getRowGroups().stream().mapToLong(b -> b.getRowCount()).toArray());
         }
       } catch (IOException | RuntimeException e) {
         throw unreadable(what, e);
@@ -101,10 +117,48 @@ public final class ParquetSamples implements SampleSource {
       throw unreadable(source.flag + " " + firstFile, e);
     }
     return new ParquetSamples(source.flag + " " + source.uri, kept.toArray(new String[0]),
-        first, voxels, column, float32);
+        first, voxels, column, float32, splits(first, groups,
+            Math.max(1, splitBytes / (4L * Math.max(1, voxels)))));
   }
 
-  /** The non-empty files, in file-name order: the read splits. */
+  /**
+   * The read splits: each file's row groups in runs of at most {@code perSplit} rows (at least
+   * one group each), as {splitFile, splitGroup, splitGroups, splitFirst}.
+   */
+  private static int[][] splits(int[] firstRow, List<long[]> groups, long perSplit) {
+    List<int[]> out = new ArrayList<>(); // file, first group, groups, first sample
+    for (int f = 0; f < groups.size(); f++) {
+      long[] g = groups.get(f);
+      long sample = firstRow[f];
+      int start = 0;
+      long rows = 0;
+      for (int i = 0; i < g.length; i++) {
+        if (i > start && rows + g[i] > perSplit) {
+          out.add(new int[] {f, start, i - start, (int) sample});
+          sample += rows;
+          start = i;
+          rows = 0;
+        }
+        rows += g[i];
+      }
+      out.add(new int[] {f, start, g.length - start, (int) sample});
+    }
+    int n = out.size();
+    int[][] splits = new int[4][];
+    for (int k = 0; k < 3; k++) {
+      splits[k] = new int[n];
+    }
+    splits[3] = new int[n + 1];
+    for (int i = 0; i < n; i++) {
+      for (int k = 0; k < 4; k++) {
+        splits[k][i] = out.get(i)[k];
+      }
+    }
+    splits[3][n] = firstRow[firstRow.length - 1];
+    return splits;
+  }
+
+  /** The non-empty files, in file-name order (each one split or more). */
   public List<String> files() {
     return List.of(files);
   }
@@ -180,7 +234,8 @@ public final class ParquetSamples implements SampleSource {
             + keys.get(a) + " appears in " + rows + "; give each row its own key");
       }
     }
-    return new ParquetSamples(name, files, firstRow, voxels, column, float32, ranks);
+    return new ParquetSamples(name, files, firstRow, voxels, column, float32, ranks,
+        new int[][] {splitFile, splitGroup, splitGroups, splitFirst});
   }
 
   /** The file (index among the non-empty files) of sample {@code row} in file then row order. */
@@ -244,19 +299,20 @@ public final class ParquetSamples implements SampleSource {
     return null;
   }
 
+  /** One split per run of row groups (see the class comment). */
   @Override
   public int splits() {
-    return files.length;
+    return splitFile.length;
   }
 
   @Override
   public int firstSample(int split) {
-    return firstRow[split];
+    return splitFirst[split];
   }
 
   @Override
   public int splitSamples(int split) {
-    return firstRow[split + 1] - firstRow[split];
+    return splitFirst[split + 1] - splitFirst[split];
   }
 
   @Override
@@ -271,36 +327,66 @@ public final class ParquetSamples implements SampleSource {
           + opener.getClass().getName());
     }
     Configuration conf = ((HadoopOpener) opener).configuration();
-    String file = files[split];
+    String file = files[splitFile[split]];
     String what = name.substring(0, name.indexOf(' ') + 1) + file;
     float[] f = float32 ? new float[voxels] : null;
     int expected = splitSamples(split);
+    int first = splitFirst[split];
+    long inFile = first - firstRow[splitFile[split]]; // the file's row of the split's first
     int row = 0;
-    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(),
-        new Path(file)).withConf(conf).build()) {
-      for (Group g = reader.read(); g != null; g = reader.read(), row++) {
-        if (row >= expected) {
-          throw new InvalidInputException("Cannot read " + what + ": it has more rows than the "
-              + expected + " its footer declared when the run started; did it change?");
+    Path path = new Path(file);
+    // the options a ParquetReader built with this configuration reads with
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf),
+        org.apache.parquet.HadoopReadOptions.builder(conf, path).build())) {
+      List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups = reader.getRowGroups();
+      int end = splitGroup[split] + splitGroups[split];
+      if (groups.size() < end) {
+        throw new InvalidInputException("Cannot read " + what + ": it has " + groups.size()
+            + " row groups, but " + end + " or more when the run started; did it change?");
+      }
+      org.apache.parquet.schema.MessageType schema =
+          reader.getFooter().getFileMetaData().getSchema();
+      org.apache.parquet.io.MessageColumnIO io =
+          new org.apache.parquet.io.ColumnIOFactory().getColumnIO(schema);
+      for (int i = 0; i < splitGroup[split]; i++) {
+        reader.skipNextRowGroup();
+      }
+      for (int i = splitGroup[split]; i < end; i++) {
+        if (groups.get(i).getRowCount() == 0) {
+          reader.skipNextRowGroup(); // the reader would skip it by itself, out of our count
+          continue;
         }
-        double[] values = ParquetMatrices.array(g, column, what, row);
-        if (values.length != voxels) {
-          throw new InvalidInputException("Cannot read " + what + ": row " + row + " of column "
-              + column + " has " + values.length + " values, but the first row of " + files[0]
-              + " has " + voxels + "; every sample needs the same voxels");
-        }
-        for (int j = 0; j < voxels; j++) {
-          if (!Double.isFinite(values[j])) {
-            throw new InvalidInputException("Cannot use " + what + ": row " + row + " holds "
-                + values[j] + " at voxel " + j + "; remove or impute NaN and infinite values"
-                + " before resampling");
+        org.apache.parquet.column.page.PageReadStore pages = reader.readNextRowGroup();
+        org.apache.parquet.io.RecordReader<Group> records = io.getRecordReader(pages,
+            new org.apache.parquet.example.data.simple.convert.GroupRecordConverter(schema));
+        for (long k = 0; k < pages.getRowCount(); k++, row++) {
+          if (row >= expected) {
+            throw new InvalidInputException("Cannot read " + what + ": it has more rows than"
+                + " the " + expected + " its footer declared when the run started; did it"
+                + " change?");
           }
-        }
-        int sample = rank == null ? firstRow[split] + row : rank[firstRow[split] + row];
-        if (float32 && fitsFloat32(values, f)) {
-          sink.float32(sample, f);
-        } else {
-          sink.float64(sample, values); // a file whose column is wider than the first file's
+          Group g = records.read();
+          long at = inFile + row;
+          double[] values = ParquetMatrices.array(g, column, what, at);
+          if (values.length != voxels) {
+            throw new InvalidInputException("Cannot read " + what + ": row " + at
+                + " of column " + column + " has " + values.length + " values, but the first"
+                + " row of " + files[0] + " has " + voxels + "; every sample needs the same"
+                + " voxels");
+          }
+          for (int j = 0; j < voxels; j++) {
+            if (!Double.isFinite(values[j])) {
+              throw new InvalidInputException("Cannot use " + what + ": row " + at + " holds "
+                  + values[j] + " at voxel " + j + "; remove or impute NaN and infinite values"
+                  + " before resampling");
+            }
+          }
+          int sample = rank == null ? first + row : rank[first + row];
+          if (float32 && fitsFloat32(values, f)) {
+            sink.float32(sample, f);
+          } else {
+            sink.float64(sample, values); // a file whose column is wider than the first file's
+          }
         }
       }
     } catch (IOException | ParquetDecodingException e) {
