@@ -9,9 +9,11 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.resample.ResamplingPlan;
 
 /**
- * Runs a job's CPU kernel on one synthetic tile (one voxel block of {@value #VOXELS} voxels,
- * {@value #WINDOWS} replicate windows) in a background thread while the JVM is still starting
- * Spark, so that the JIT has compiled the hot folds with C2 before the first real tile runs.
+ * Runs a job's CPU kernel on a synthetic tile (one voxel block of {@value #VOXELS} voxels,
+ * {@value #WINDOWS} replicate windows), again and again up to {@value #MAX_TILES} times or until
+ * {@link #stop()} (the engine calls it as the job starts), in a background thread while the JVM
+ * is still starting Spark, so that the JIT has compiled the hot folds with C2 before the first
+ * real tile runs.
  *
  * <p>Why: a fresh JVM runs the Vector API folds in the interpreter and in C1's profiling code
  * first, where every vector operation is an object and a call (hundreds of times slower than
@@ -36,7 +38,23 @@ public final class KernelWarmup {
   /** Samples of the synthetic data (two groups of 16 for two-sample). */
   static final int SAMPLES = 32;
 
+  /** Most synthetic tiles one warm-up runs: one reaches C1 code only; repeated while Spark still
+   *  starts, the folds reach C2 (each tile is a few ms once they have). */
+  static final int MAX_TILES = 32;
+
+  /** Set by {@link #stop()}: the real job starts, the warm-up ends after its current tile. */
+  private static volatile boolean stopped;
+
+  /** Synthetic tiles run by all warm-ups of this JVM (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong TILES_RUN =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private KernelWarmup() {}
+
+  /** Ends the running warm-ups after their current tile (the job's own tiles start now). */
+  public static void stop() {
+    stopped = true;
+  }
 
   /**
    * Starts warming the kernel of {@code spec} in a daemon thread, or returns null where there is
@@ -47,9 +65,14 @@ public final class KernelWarmup {
         || System.getProperty(ENABLED_PROPERTY, "true").equals("false")) {
       return null;
     }
+    stopped = false;
     Thread t = new Thread(() -> {
       try {
-        run(spec);
+        int i = 0;
+        do {
+          run(spec);
+          TILES_RUN.incrementAndGet();
+        } while (++i < MAX_TILES && !stopped);
       } catch (RuntimeException | LinkageError e) {
         LOG.warning("nlspark kernel warm-up skipped: " + e);
       }

@@ -68,6 +68,23 @@ class KernelWarmupTest {
   }
 
   @Test
+  void theWarmUpRepeatsItsTileUntilStopped() throws InterruptedException {
+    JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).replicates(200).build();
+    long before = KernelWarmup.TILES_RUN.get();
+    Thread t = KernelWarmup.start(spec);
+    t.join(120_000);
+    assertThat(t.isAlive()).isFalse();
+    assertThat(KernelWarmup.TILES_RUN.get() - before).isEqualTo(KernelWarmup.MAX_TILES);
+
+    before = KernelWarmup.TILES_RUN.get();
+    t = KernelWarmup.start(spec);
+    KernelWarmup.stop(); // the job starts: the tile in flight finishes, no further one starts
+    t.join(60_000);
+    assertThat(t.isAlive()).isFalse();
+    assertThat(KernelWarmup.TILES_RUN.get() - before).isEqualTo(1);
+  }
+
+  @Test
   void thePropertyTurnsItOff() {
     System.setProperty(KernelWarmup.ENABLED_PROPERTY, "false");
     try {

@@ -6,6 +6,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.spark.api.Nlspark;
+import org.nlspark.spark.engine.SparkJobWarmup;
 import org.nlspark.spark.output.HadoopOutput;
 
 /**
@@ -46,6 +47,10 @@ abstract class AnalysisCommand extends NlsparkCommand {
     beforeSession(output);
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
+      if (session.owned()) {
+        // a fresh local context: warm Spark's job path while the inputs are read
+        SparkJobWarmup.start(spark);
+      }
       Configuration conf = spark.sparkContext().hadoopConfiguration();
       try (HadoopOutput.OutputDir.Reservation reserved = HadoopOutput.OutputDir.preflight(conf,
           output, common.overwrite, expectedOutputBytes(conf), inputPaths())) {

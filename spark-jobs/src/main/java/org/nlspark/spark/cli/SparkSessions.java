@@ -44,6 +44,11 @@ public final class SparkSessions {
       this.owned = owned;
     }
 
+    /** Whether this handle started the session (and stops it on close). */
+    public boolean owned() {
+      return owned;
+    }
+
     @Override
     public void close() {
       if (owned) {

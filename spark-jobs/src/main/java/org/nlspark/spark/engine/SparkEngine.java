@@ -24,6 +24,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Statistic;
 import org.nlspark.core.stats.ObservedStatistic;
 import org.nlspark.core.tile.Grid;
+import org.nlspark.core.tile.KernelWarmup;
 import org.nlspark.core.tile.SlicedTileRunner;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
@@ -251,6 +252,7 @@ public final class SparkEngine {
           + blocks + " voxel blocks)");
       handler = new MergeHandler(merger);
       jobStart = System.nanoTime();
+      KernelWarmup.stop(); // its tiles would now take the cores the job's tiles want
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
       if (runner instanceof SlicedTileRunner sliced) {
         // Whole maps: every block's slice of every tile, regrouped by tile (one per partition).
@@ -365,6 +367,7 @@ public final class SparkEngine {
     sc.setJobDescription("nlspark " + analysis.command() + " (" + tiles.size() + " tiles)");
     MergeHandler handler = new MergeHandler(merger);
     long jobStart = System.nanoTime();
+    KernelWarmup.stop(); // its tiles would now take the cores the job's tiles want
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, numPartitions);
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
