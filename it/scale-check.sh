@@ -14,7 +14,8 @@
 # --cluster-threshold from the voxel blocks and one-sample max-T on a DataFrame (a Parquet table
 # of the masked samples, its partitions the read splits), each byte-identical to its one-JVM
 # reference. Driver and executor peak heap are in each cluster run's summary.json and in the
-# table printed at the end.
+# table printed at the end (GB: the masked float32 values the voxel blocks hold; run_s: the
+# application's wall time from its start).
 #
 # Usage: it/scale-check.sh            (after: mvn -B install -DskipTests)
 # Env:   SCALE_GB=2.0               float32 volume bytes to generate, in GB
