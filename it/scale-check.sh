@@ -7,18 +7,25 @@
 # must be byte-identical to the same study run in one JVM with a large heap (all samples read
 # into one float64 array, core's LocalEngine). summary.json records the driver's and executors'
 # peak heap and the ingest benchmark (files -> voxel blocks vs plain java.util.zip inflate).
-# Then glm with 3 covariates, 2 contrasts and --tfce on a smaller study (SCALE_GLM_GB) the same
-# way: whole maps assembled on the executors from the voxel blocks' slices (DESIGN §9),
-# byte-identical to core's in-memory whole-map run in one JVM; peak heaps in its summary.json.
+# Then glm with 3 covariates, 2 contrasts and --tfce on the same study's files the same way:
+# whole maps assembled on the executors from the voxel blocks' slices (DESIGN §9),
+# byte-identical to core's in-memory whole-map run in one JVM (the same read of the study as the
+# one-sample reference). Then, on the first SCALE_SMALL_SUBJECTS of the same files, one-sample
+# --cluster-threshold from the voxel blocks and one-sample max-T on a DataFrame (a Parquet table
+# of the masked samples, its partitions the read splits), each byte-identical to its one-JVM
+# reference. Driver and executor peak heap are in each cluster run's summary.json and in the
+# table printed at the end (GB: the masked float32 values the voxel blocks hold; run_s: the
+# application's wall time from its start).
 #
 # Usage: it/scale-check.sh            (after: mvn -B install -DskipTests)
 # Env:   SCALE_GB=2.0               float32 volume bytes to generate, in GB
 #        SCALE_PERMUTATIONS=20      sign flips
-#        SCALE_GLM_GB=0.15          float32 volume bytes of the glm --tfce study, in GB
-#        SCALE_GLM_PERMUTATIONS=8   glm permutations
+#        SCALE_GLM_PERMUTATIONS=20  glm permutations (on the same study)
+#        SCALE_SMALL_SUBJECTS=100   subjects of the --cluster-threshold and DataFrame runs
+#        SCALE_SMALL_PERMUTATIONS=20  their sign flips
 #        NLSPARK_JAR=...            application jar (default spark-jobs/target/*-app.jar)
 #        IT_TIMEOUT_S=900           bound on each run
-#        SCALE_SPARK_CONF="k=v ..."  extra --conf for the cluster run (to measure a setting)
+#        SCALE_SPARK_CONF="k=v ..."  extra --conf for the cluster runs (to measure a setting)
 # Everything it starts it stops (trap on EXIT); logs stay in it/work/scale-check/logs.
 set -euo pipefail
 # shellcheck source=it/lib.sh
@@ -29,8 +36,9 @@ LOGS=$WORK/logs
 DATA=$WORK/data
 GB=${SCALE_GB:-2.0}
 PERMUTATIONS=${SCALE_PERMUTATIONS:-20}
-GLM_GB=${SCALE_GLM_GB:-0.15}
-GLM_PERMUTATIONS=${SCALE_GLM_PERMUTATIONS:-8}
+GLM_PERMUTATIONS=${SCALE_GLM_PERMUTATIONS:-20}
+SMALL_SUBJECTS=${SCALE_SMALL_SUBJECTS:-100}
+SMALL_PERMUTATIONS=${SCALE_SMALL_PERMUTATIONS:-20}
 SEED=7
 RUN_TIMEOUT=${IT_TIMEOUT_S:-900}
 
@@ -67,13 +75,35 @@ timeout "$RUN_TIMEOUT" java -Xmx1g -cp "$CP" "$CHECK" generate "$DATA" "$GB" "$S
   > "$LOGS/generate.log" 2>&1 || die "cannot generate the study"
 log "  $(tail -n 1 "$LOGS/generate.log") in $((SECONDS - t))s; $(du -sh "$DATA" | cut -f1) on disk"
 
-log "reference: one JVM with a large heap, the samples read whole"
+java -cp "$CP" "$CHECK" glm-design "$DATA" "$SEED" >> "$LOGS/generate.log" 2>&1 \
+  || die "cannot write the glm design"
+SMALL=$DATA/subjects-small.txt
+head -n "$SMALL_SUBJECTS" "$DATA/subjects.txt" > "$SMALL"
+
+log "reference: one JVM with a large heap, the samples read whole (one-sample, then glm --tfce)"
 t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx8g "${OPENS[@]}" -cp "$CP" \
+timeout "$RUN_TIMEOUT" java -Xmx10g "${OPENS[@]}" -cp "$CP" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   "$CHECK" reference "$DATA" "$WORK/reference" "$PERMUTATIONS" "$SEED" \
+  "$WORK/glm-reference" "$GLM_PERMUTATIONS" \
   > "$LOGS/reference.log" 2>&1 || die "the reference run failed or timed out"
-log "  $(grep '^reference:' "$LOGS/reference.log") ($((SECONDS - t))s)"
+log "  $(grep '^reference:' "$LOGS/reference.log")"
+log "  $(grep '^glm reference:' "$LOGS/reference.log") ($((SECONDS - t))s for both)"
+
+log "small references: the first $SMALL_SUBJECTS subjects, one-sample max-T and --cluster-threshold"
+t=$SECONDS
+timeout "$RUN_TIMEOUT" java -Xmx4g "${OPENS[@]}" -cp "$CP" \
+  -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
+  "$CHECK" small-reference "$DATA" "$SMALL" "$WORK/small-reference" "$SMALL_PERMUTATIONS" \
+  "$SEED" > "$LOGS/small-reference.log" 2>&1 || die "the small reference runs failed or timed out"
+while read -r line; do log "  $line"; done < <(grep '^small reference:' "$LOGS/small-reference.log")
+log "  ($((SECONDS - t))s)"
+t=$SECONDS
+timeout "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$CP" \
+  -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
+  "$CHECK" table "$DATA" "$SMALL" "$DATA/table.parquet" > "$LOGS/table.log" 2>&1 \
+  || die "cannot write the Parquet table"
+log "  Parquet $(grep '^table:' "$LOGS/table.log") ($((SECONDS - t))s)"
 
 MASTER_PORT=$(free_port)
 log "starting master on spark://127.0.0.1:$MASTER_PORT and two workers"
@@ -121,48 +151,63 @@ submit cluster "$DATA" "$WORK/cluster" "$PERMUTATIONS" "$SEED" \
 log "  $(grep '^cluster:' "$LOGS/cluster.log") ($((SECONDS - t))s)"
 log "  $(grep '^ingest benchmark:' "$LOGS/cluster.log")"
 
-n=0
-for f in "$WORK/reference"/*.npy; do
-  [[ -f $f ]] || die "the reference run wrote no .npy"
-  cmp "$f" "$WORK/cluster/$(basename "$f")" \
-    || die "$(basename "$f") differs between the one-JVM reference and the cluster run"
-  n=$((n + 1))
-done
-grep -q '"executor_peak_heap_bytes"' "$WORK/cluster/summary.json" \
-  || die "summary.json lacks the executors' peak heap"
-grep -q '"mode": *"blocks"' "$WORK/cluster/summary.json" \
-  || die "summary.json does not record the blocks ingest"
-log "  $n .npy files byte-identical: $(cd "$WORK/reference" && echo ./*.npy)"
-rm -rf "$DATA"/sub-*.nii.gz
+# same_npy REF OUT MIN WHAT: every .npy of REF byte-identical in OUT, at least MIN of them
+same_npy() {
+  local ref=$1 out=$2 min=$3 what=$4 f n=0
+  for f in "$ref"/*.npy; do
+    [[ -f $f ]] || die "the $what reference wrote no .npy"
+    cmp "$f" "$out/$(basename "$f")" \
+      || die "$(basename "$f") differs between the one-JVM $what reference and the cluster run"
+    n=$((n + 1))
+  done
+  ((n >= min)) || die "the $what reference wrote $n .npy files, fewer than $min"
+  for key in driver_peak_heap_bytes executor_peak_heap_bytes; do
+    grep -q "\"$key\"" "$out/summary.json" || die "the $what summary.json lacks $key"
+  done
+  grep -q '"mode": *"blocks"' "$out/summary.json" \
+    || die "the $what summary.json does not record the blocks ingest"
+  log "  $n $what .npy files byte-identical: $(cd "$ref" && echo ./*.npy)"
+}
+ROWS=()
+# row LOG SECONDS: the run's table row (from ScaleCheck's row: line) with the submit's wall time
+row() {
+  ROWS+=("$(grep '^row:' "$1" | cut -c6-)	$2")
+}
+same_npy "$WORK/reference" "$WORK/cluster" 3 "one-sample"
+row "$LOGS/cluster.log" "$((SECONDS - t))"
 
-GLM=$DATA/glm
-log "glm --tfce study: $GLM_GB GB of float32 volumes, intercept + 3 covariates, 2 contrasts"
+log "glm --tfce on the same files: intercept + 3 covariates, 2 contrasts, $GLM_PERMUTATIONS permutations"
 t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx1g -cp "$CP" "$CHECK" generate "$GLM" "$GLM_GB" "$SEED" \
-  > "$LOGS/glm-generate.log" 2>&1 || die "cannot generate the glm study"
-java -cp "$CP" "$CHECK" glm-design "$GLM" "$SEED" >> "$LOGS/glm-generate.log" 2>&1 \
-  || die "cannot write the glm design"
-log "  $(grep '^generated' "$LOGS/glm-generate.log") in $((SECONDS - t))s"
-t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx6g "${OPENS[@]}" -cp "$CP" \
-  -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
-  "$CHECK" glm-reference "$GLM" "$WORK/glm-reference" "$GLM_PERMUTATIONS" "$SEED" \
-  > "$LOGS/glm-reference.log" 2>&1 || die "the glm reference run failed or timed out"
-log "  $(grep '^glm reference:' "$LOGS/glm-reference.log") ($((SECONDS - t))s)"
-t=$SECONDS
-submit glm-cluster "$GLM" "$WORK/glm-cluster" "$GLM_PERMUTATIONS" "$SEED" \
+submit glm-cluster "$DATA" "$WORK/glm-cluster" "$GLM_PERMUTATIONS" "$SEED" \
   > "$LOGS/glm-cluster.log" 2>&1 || die "the glm cluster run failed or timed out (${RUN_TIMEOUT}s)"
 log "  $(grep '^glm cluster:' "$LOGS/glm-cluster.log") ($((SECONDS - t))s)"
-n=0
-for f in "$WORK/glm-reference"/*.npy; do
-  [[ -f $f ]] || die "the glm reference run wrote no .npy"
-  cmp "$f" "$WORK/glm-cluster/$(basename "$f")" \
-    || die "$(basename "$f") differs between the one-JVM glm reference and the cluster run"
-  n=$((n + 1))
-done
-((n >= 16)) || die "the glm reference wrote $n .npy files, not the 8 per contrast of --tfce"
-for key in driver_peak_heap_bytes executor_peak_heap_bytes map_slice_partitions; do
-  grep -q "\"$key\"" "$WORK/glm-cluster/summary.json" || die "glm summary.json lacks $key"
-done
-log "  $n glm .npy files byte-identical: $(cd "$WORK/glm-reference" && echo ./*.npy)"
+row "$LOGS/glm-cluster.log" "$((SECONDS - t))"
+same_npy "$WORK/glm-reference" "$WORK/glm-cluster" 16 "glm"
+grep -q '"map_slice_partitions"' "$WORK/glm-cluster/summary.json" \
+  || die "glm summary.json lacks map_slice_partitions"
+
+log "one-sample --cluster-threshold on the first $SMALL_SUBJECTS subjects"
+t=$SECONDS
+submit cluster-threshold "$DATA" "$SMALL" "$WORK/cluster-threshold" "$SMALL_PERMUTATIONS" \
+  "$SEED" > "$LOGS/cluster-threshold.log" 2>&1 \
+  || die "the --cluster-threshold cluster run failed or timed out (${RUN_TIMEOUT}s)"
+row "$LOGS/cluster-threshold.log" "$((SECONDS - t))"
+same_npy "$WORK/small-reference/cluster-threshold" "$WORK/cluster-threshold" 4 \
+  "--cluster-threshold"
+
+log "one-sample max-T on a DataFrame read from the Parquet table of the same subjects"
+t=$SECONDS
+submit dataframe "$DATA/table.parquet" "$WORK/dataframe" "$SMALL_PERMUTATIONS" "$SEED" \
+  > "$LOGS/dataframe.log" 2>&1 || die "the DataFrame cluster run failed or timed out (${RUN_TIMEOUT}s)"
+row "$LOGS/dataframe.log" "$((SECONDS - t))"
+same_npy "$WORK/small-reference/dataframe" "$WORK/dataframe" 3 "DataFrame"
+
+{
+  printf '%-18s %-24s %8s %7s %6s %8s %8s %8s %14s %9s %7s\n' run analysis samples voxels GB \
+    ingest_s tiles_s run_s driver_MB exec_MB wall_s
+  for r in "${ROWS[@]}"; do
+    IFS=$'\t' read -r -a c <<< "$r"
+    printf '%-18s %-24s %8s %7s %6s %8s %8s %8s %14s %9s %7s\n' "${c[@]}"
+  done
+} | tee "$WORK/table.txt" >&2
 log "scale-check: OK in $((SECONDS - T0))s"

@@ -55,7 +55,9 @@ import org.nlspark.spark.io.StudyInputs;
  * <pre>
  *   generate DIR GB SEED        writes DIR/mask.nii.gz, DIR/sub-NNNN.nii.gz (gzip level 1),
  *                               DIR/subjects.txt: at least GB x 1e9 bytes of float32 volumes
- *   reference DIR OUT P SEED    one JVM, the samples read whole, outputs + summary.json in OUT
+ *   reference DIR OUT P SEED [GLM_OUT GLM_P]  one JVM, the samples read whole, outputs +
+ *                               summary.json in OUT; with GLM_OUT also glm-reference's run on
+ *                               the same samples (one read of the study for both)
  *   glm-design DIR SEED         writes DIR/design.csv (intercept and 3 covariates, one of them
  *                               the planted blob's regressor) and DIR/contrasts.csv (2 t
  *                               contrasts) for the subjects of DIR/subjects.txt
@@ -64,6 +66,15 @@ import org.nlspark.spark.io.StudyInputs;
  *                               the blocks' slices, DESIGN §9)
  *   cluster DIR OUT P SEED      the Spark session spark-submit gives; executors read the files
  *                               into voxel blocks; also times plain inflate of the same files
+ *   small-reference DIR LIST OUT P SEED  one JVM, the samples of the list file LIST read whole
+ *                               once: one-sample t with max-T (OUT/dataframe) and with
+ *                               --cluster-threshold (OUT/cluster-threshold)
+ *   cluster-threshold DIR LIST OUT P SEED  one-sample t --cluster-threshold on the cluster from
+ *                               voxel blocks (whole maps from the blocks' slices)
+ *   table DIR LIST TABLE        local Spark: writes the masked samples of LIST as a Parquet
+ *                               table TABLE (subject int, voxels array of float)
+ *   dataframe TABLE OUT P SEED  one-sample t with max-T on the cluster, the samples a DataFrame
+ *                               read from TABLE (its partitions the read splits)
  * </pre>
  */
 public final class ScaleCheck {
@@ -75,23 +86,38 @@ public final class ScaleCheck {
   private ScaleCheck() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < (args.length > 0 && args[0].equals("glm-design") ? 3 : 4)) {
+    int needed = args.length == 0 ? 1 : switch (args[0]) {
+      case "glm-design" -> 3;
+      case "small-reference", "cluster-threshold" -> 6;
+      default -> 4;
+    };
+    if (args.length < needed) {
       System.err.println("usage: ScaleCheck generate DIR GB SEED | reference DIR OUT P SEED"
           + " | cluster DIR OUT P SEED | glm-design DIR SEED | glm-reference DIR OUT P SEED"
-          + " | glm-cluster DIR OUT P SEED");
+          + " | glm-cluster DIR OUT P SEED | small-reference DIR LIST OUT P SEED"
+          + " | cluster-threshold DIR LIST OUT P SEED | table DIR LIST TABLE"
+          + " | dataframe TABLE OUT P SEED");
       System.exit(2);
     }
     switch (args[0]) {
       case "generate" -> generate(Path.of(args[1]), Double.parseDouble(args[2]),
           Long.parseLong(args[3]));
       case "reference" -> reference(args[1], args[2], Long.parseLong(args[3]),
-          Long.parseLong(args[4]));
+          Long.parseLong(args[4]), args.length > 6 ? args[5] : null,
+          args.length > 6 ? Long.parseLong(args[6]) : 0);
       case "cluster" -> cluster(args[1], args[2], Long.parseLong(args[3]),
           Long.parseLong(args[4]));
       case "glm-design" -> glmDesign(Path.of(args[1]), Long.parseLong(args[2]));
       case "glm-reference" -> glmReference(args[1], args[2], Long.parseLong(args[3]),
           Long.parseLong(args[4]));
       case "glm-cluster" -> glmCluster(args[1], args[2], Long.parseLong(args[3]),
+          Long.parseLong(args[4]));
+      case "small-reference" -> smallReference(args[1], args[2], args[3],
+          Long.parseLong(args[4]), Long.parseLong(args[5]));
+      case "cluster-threshold" -> clusterThreshold(args[1], args[2], args[3],
+          Long.parseLong(args[4]), Long.parseLong(args[5]));
+      case "table" -> table(args[1], args[2], args[3]);
+      case "dataframe" -> dataframe(args[1], args[2], Long.parseLong(args[3]),
           Long.parseLong(args[4]));
       default -> {
         System.err.println("unknown mode: " + args[0]);
@@ -195,11 +221,13 @@ public final class ScaleCheck {
     return v * v;
   }
 
-  static void reference(String dir, String out, long permutations, long seed) {
+  static void reference(String dir, String out, long permutations, long seed, String glmOut,
+      long glmPermutations) {
     Configuration conf = new Configuration();
     StudyInputs study = StudyInputs.resolve(conf, dir + "/subjects.txt", null,
         dir + "/mask.nii.gz", null, null);
-    SampleSource x = Sources.of(conf, study, null).x();
+    DistributedInputs described = Sources.of(conf, study, null);
+    SampleSource x = described.x();
     long start = System.nanoTime();
     JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
     double readSeconds = (System.nanoTime() - start) / 1e9;
@@ -211,6 +239,9 @@ public final class ScaleCheck {
         .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).build().toSpec(Analysis.ONE_SAMPLE), inputs);
     writeReference(conf, report, readSeconds, out, "reference: %d samples x %d voxels read in"
         + " %.1f s, run in %.1f s, peak heap %.2f GB%n", x.samples(), x.voxels());
+    if (glmOut != null) {
+      glmReference(conf, described, inputs, readSeconds, dir, glmOut, glmPermutations, seed);
+    }
   }
 
   /**
@@ -231,6 +262,7 @@ public final class ScaleCheck {
   }
 
   static void cluster(String dir, String out, long permutations, long seed) {
+    long start = System.nanoTime();
     SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
@@ -259,6 +291,7 @@ public final class ScaleCheck {
         + " alone %.1f MB/s per core, ratio %.2f%n",
         bench.get("ingest_mb_per_core_second"), bench.get("inflate_mb_per_core_second"),
         bench.get("ratio"), bench.get("read_mb_per_core_second"), bench.get("read_ratio"));
+    printRow("one-sample", "one-sample max-T", report, start);
     spark.stop();
   }
 
@@ -291,10 +324,16 @@ public final class ScaleCheck {
     StudyInputs study = StudyInputs.resolve(conf, dir + "/subjects.txt", null,
         dir + "/mask.nii.gz", null, null);
     DistributedInputs described = Sources.of(conf, study, null);
-    SampleSource x = described.x();
     long start = System.nanoTime();
-    JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
-    double readSeconds = (System.nanoTime() - start) / 1e9;
+    JobInputs inputs = DistributedInputs.of(described.x()).load(new HadoopOpener(conf));
+    glmReference(conf, described, inputs, (System.nanoTime() - start) / 1e9, dir, out,
+        permutations, seed);
+  }
+
+  /** glm --tfce in this JVM on the samples {@code inputs} already read (LocalEngine). */
+  static void glmReference(Configuration conf, DistributedInputs described, JobInputs inputs,
+      double readSeconds, String dir, String out, long permutations, long seed) {
+    SampleSource x = described.x();
     NlsparkOptions o = glmOptions(dir, permutations, seed);
     org.nlspark.core.glm.GlmAnalysis glm = org.nlspark.core.glm.GlmAnalysis.prepare(
         inputs.x(), org.nlspark.core.glm.GlmFiles.readDesign(Path.of(dir, "design.csv")),
@@ -307,6 +346,7 @@ public final class ScaleCheck {
   }
 
   static void glmCluster(String dir, String out, long permutations, long seed) {
+    long start = System.nanoTime();
     SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
@@ -326,7 +366,150 @@ public final class ScaleCheck {
         ((Number) memory.get("driver_peak_heap_bytes")).doubleValue() / 1e6,
         ((Number) memory.get("driver_max_heap_bytes")).doubleValue() / 1e6,
         ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
+    printRow("glm", "glm 3 cov 2 con --tfce", report, start);
     spark.stop();
+  }
+
+  /** The cluster-forming threshold of the --cluster-threshold check (a t of 3.1). */
+  static final double CLUSTER_T = 3.1;
+
+  /**
+   * The small study's two one-JVM references from one read of LIST's samples: one-sample t with
+   * max-T (the DataFrame run's) in OUT/dataframe and with --cluster-threshold {@link #CLUSTER_T}
+   * (whole maps in memory, core's TfceAnalysis) in OUT/cluster-threshold.
+   */
+  static void smallReference(String dir, String list, String out, long permutations,
+      long seed) {
+    Configuration conf = new Configuration();
+    StudyInputs study = StudyInputs.resolve(conf, list, null, dir + "/mask.nii.gz", null, null);
+    DistributedInputs described = Sources.of(conf, study, null);
+    SampleSource x = described.x();
+    long start = System.nanoTime();
+    JobInputs inputs = DistributedInputs.of(x).load(new HadoopOpener(conf));
+    double readSeconds = (System.nanoTime() - start) / 1e9;
+    double budgetGb = Gb.fromBytes(CpuWorkerPlanner.bytesPerWorker(inputs.bytes(), permutations));
+    RunReport plain = LocalEngine.defaults().run(options(permutations, seed)
+        .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).toSpec(Analysis.ONE_SAMPLE), inputs);
+    writeReference(conf, plain, readSeconds, out + "/dataframe", "small reference: %d samples"
+        + " x %d voxels read in %.1f s, one-sample max-T run in %.1f s, peak heap %.2f GB%n",
+        x.samples(), x.voxels());
+    NlsparkOptions o = clusterOptions(dir, permutations, seed);
+    LocalEngine local = LocalEngine.defaults();
+    RunReport clusters = local.run(org.nlspark.core.tfce.TfceAnalysis.prepare(
+        o.toSpec(Analysis.ONE_SAMPLE), inputs, local.parallelism(),
+        org.nlspark.core.tile.Grid.DEFAULT,
+        org.nlspark.core.tfce.MaskGrid.of(described.mask()), o.wholeMapSettings()));
+    writeReference(conf, clusters, readSeconds, out + "/cluster-threshold", "small reference:"
+        + " %d samples x %d voxels read in %.1f s, one-sample --cluster-threshold run in %.1f s,"
+        + " peak heap %.2f GB%n", x.samples(), x.voxels());
+  }
+
+  /** One-sample t with max-T and --cluster-threshold {@link #CLUSTER_T}, with the mask. */
+  static NlsparkOptions clusterOptions(String dir, long permutations, long seed) {
+    return options(permutations, seed).clusterThreshold(CLUSTER_T)
+        .maskFile(dir + "/mask.nii.gz");
+  }
+
+  static void clusterThreshold(String dir, String list, String out, long permutations,
+      long seed) {
+    long start = System.nanoTime();
+    SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    RunReport report = Nlspark.oneSample(spark, list,
+        clusterOptions(dir, permutations, seed));
+    Nlspark.write(conf, report, report.summary(), out, true);
+    printRow("cluster-threshold", "cluster-threshold " + CLUSTER_T, report, start);
+    spark.stop();
+  }
+
+  /**
+   * Writes LIST's masked samples as a Parquet table (an int column subject, the sample's index,
+   * and the float32 values in voxels) with a local Spark: the executors of {@link #dataframe}
+   * then read it as any DataFrame.
+   */
+  static void table(String dir, String list, String table) {
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("scale-check-table")
+        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.ui.enabled", "false").getOrCreate();
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    StudyInputs study = StudyInputs.resolve(conf, list, null, dir + "/mask.nii.gz", null, null);
+    SampleSource x = Sources.of(conf, study, null).x();
+    HadoopOpener opener = new HadoopOpener(conf);
+    List<Integer> splits = new ArrayList<>();
+    for (int s = 0; s < x.splits(); s++) {
+      splits.add(s);
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    org.apache.spark.api.java.JavaRDD<org.apache.spark.sql.Row> rows =
+        jsc.parallelize(splits, splits.size()).flatMap(split -> {
+          List<org.apache.spark.sql.Row> out = new ArrayList<>();
+          x.read(split, opener, new SampleSource.Sink() {
+            @Override
+            public void float32(int sample, float[] values) {
+              out.add(org.apache.spark.sql.RowFactory.create(sample, values.clone()));
+            }
+
+            @Override
+            public void float64(int sample, double[] values) {
+              throw new IllegalStateException("the study is float32; sample " + sample
+                  + " came as float64");
+            }
+          });
+          return out.iterator();
+        });
+    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+        .add("subject", org.apache.spark.sql.types.DataTypes.IntegerType, false)
+        .add("voxels", org.apache.spark.sql.types.DataTypes.createArrayType(
+            org.apache.spark.sql.types.DataTypes.FloatType, false), false);
+    spark.createDataFrame(rows, schema).write().mode("overwrite").parquet(table);
+    System.out.printf(Locale.ROOT, "table: %d samples x %d voxels in %d read splits%n",
+        x.samples(), x.voxels(), x.splits());
+    spark.stop();
+  }
+
+  /**
+   * One-sample t with max-T on a DataFrame read from the Parquet TABLE of {@link #table},
+   * ordered by its subject column (Spark ranks the keys; the DataFrame's partitions are the
+   * read splits of the voxel blocks).
+   */
+  static void dataframe(String table, String out, long permutations, long seed) {
+    long start = System.nanoTime();
+    SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
+    spark.conf().set(NlsparkConf.INGEST, "blocks");
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> samples = spark.read().parquet(table);
+    RunReport report = Nlspark.oneSample(spark, samples,
+        options(permutations, seed).orderBy("subject"));
+    Nlspark.write(conf, report, report.summary(), out, true);
+    printRow("dataframe", "one-sample max-T", report, start);
+    spark.stop();
+  }
+
+  /**
+   * The line of a cluster run for the script's table ({@code row: } then tab-separated: run,
+   * analysis, samples, voxels, GB of float32, ingest s, tiles s, run s, driver peak/max heap MB,
+   * executor peak heap MB), its facts from the report's engine.ingest and engine.memory.
+   */
+  static void printRow(String run, String analysis, RunReport report, long startNanos) {
+    Map<String, Object> summary = report.summary();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> engine = (Map<String, Object>) summary.get("engine");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> ingest = (Map<String, Object>) engine.get("ingest");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> memory = (Map<String, Object>) engine.get("memory");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> input = (Map<String, Object>) summary.get("input");
+    long samples = ((Number) input.get("samples")).longValue();
+    long voxels = ((Number) input.get("voxels")).longValue();
+    System.out.printf(Locale.ROOT, "row: %s\t%s\t%d\t%d\t%.2f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%.0f%n",
+        run, analysis, samples, voxels, 4.0 * samples * voxels / 1e9,
+        ((Number) ingest.get("ingest_seconds")).doubleValue(), report.computeSeconds,
+        (System.nanoTime() - startNanos) / 1e9,
+        ((Number) memory.get("driver_peak_heap_bytes")).doubleValue() / 1e6,
+        ((Number) memory.get("driver_max_heap_bytes")).doubleValue() / 1e6,
+        ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
   }
 
   /**
