@@ -389,7 +389,7 @@ public final class ScaleCheck {
     double readSeconds = (System.nanoTime() - start) / 1e9;
     double budgetGb = Gb.fromBytes(CpuWorkerPlanner.bytesPerWorker(inputs.bytes(), permutations));
     RunReport plain = LocalEngine.defaults().run(options(permutations, seed)
-        .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).toSpec(Analysis.ONE_SAMPLE), inputs);
+        .memoryBudgetGb(Math.ceil(budgetGb * 1.05)).build().toSpec(Analysis.ONE_SAMPLE), inputs);
     writeReference(conf, plain, readSeconds, out + "/dataframe", "small reference: %d samples"
         + " x %d voxels read in %.1f s, one-sample max-T run in %.1f s, peak heap %.2f GB%n",
         x.samples(), x.voxels());
@@ -407,7 +407,7 @@ public final class ScaleCheck {
   /** One-sample t with max-T and --cluster-threshold {@link #CLUSTER_T}, with the mask. */
   static NlsparkOptions clusterOptions(String dir, long permutations, long seed) {
     return options(permutations, seed).clusterThreshold(CLUSTER_T)
-        .maskFile(dir + "/mask.nii.gz");
+        .maskFile(dir + "/mask.nii.gz").build();
   }
 
   static void clusterThreshold(String dir, String list, String out, long permutations,
@@ -480,7 +480,7 @@ public final class ScaleCheck {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> samples = spark.read().parquet(table);
     RunReport report = Nlspark.oneSample(spark, samples,
-        options(permutations, seed).orderBy("subject"));
+        options(permutations, seed).orderBy("subject").build());
     Nlspark.write(conf, report, report.summary(), out, true);
     printRow("dataframe", "one-sample max-T", report, start);
     spark.stop();
