@@ -90,7 +90,9 @@ class SparkJobWarmupTest {
       Path events = Files.createDirectories(dir.resolve("events-" + mode));
       List<String> cmd = ChildJvm.command("-Xmx512m",
           "-D" + SparkJobWarmup.ENABLED_PROPERTY + "=" + mode,
-          "-Dspark.eventLog.enabled=true", "-Dspark.eventLog.dir=" + events.toUri());
+          "-Dspark.eventLog.enabled=true", "-Dspark.eventLog.dir=" + events.toUri(),
+          // one plain file on both lines: Spark 4 rolls and compresses event logs by default
+          "-Dspark.eventLog.rolling.enabled=false", "-Dspark.eventLog.compress=false");
       cmd.addAll(List.of("one-sample", "--input", input.toString(), "--stat", "t",
           "--permutations", "300", "--seed", "5", "--master", "local[2]", "--quiet",
           "--output", dir.resolve("out-" + mode).toString()));
