@@ -46,6 +46,8 @@ class VoxelwiseSmallDriverTest {
   static final String HEAP = "-Xmx480m";
   static final int REPLICATES = 20;
   static final long SEED = 9;
+  /** The reference's budget: room for one worker of the largest case (1.6 GB) in a 3 GB heap. */
+  static final double REFERENCE_BUDGET_GB = 2.0;
 
   @TempDir Path dir;
 
@@ -93,10 +95,9 @@ class VoxelwiseSmallDriverTest {
     Path out = runUnderASmallDriver("bootstrap", List.of("bootstrap", "--input", x.toString(),
         "--stat", "mean", "--ci", "percentile", "--samples", String.valueOf(REPLICATES),
         "--seed", String.valueOf(SEED), "--memory-budget-gb", "0.4"), n, v);
-    // the budget sizes the tiles only, never the bits; this JVM's default budget holds them
     NlsparkOptions o = NlsparkOptions.builder().statistic("mean").ci(CiMethod.PERCENTILE)
         .replicates((long) REPLICATES).seed(SEED).build();
-    RunReport expected = reference(o.toSpec(Analysis.BOOTSTRAP),
+    RunReport expected = reference(o, Analysis.BOOTSTRAP,
         JobInputs.of(DataMatrix.of(n, v, widened, "x")));
     assertSameFiles(out, expected, "mean", "std", "ci_lower", "ci_upper", "z", "p");
   }
@@ -117,7 +118,7 @@ class VoxelwiseSmallDriverTest {
         String.valueOf(REPLICATES), "--seed", String.valueOf(SEED)), n1 + n2, GRID_VOXELS);
     NlsparkOptions o = NlsparkOptions.builder().statistic("welch-t")
         .replicates((long) REPLICATES).seed(SEED).tail(Tail.TWO).fwer(true).build();
-    RunReport expected = reference(o.toSpec(Analysis.TWO_SAMPLE), JobInputs.twoGroups(
+    RunReport expected = reference(o, Analysis.TWO_SAMPLE, JobInputs.twoGroups(
         DataMatrix.of(n1, GRID_VOXELS, x, "x"), DataMatrix.of(n2, GRID_VOXELS, y, "y")));
     assertSameFiles(out, expected, "observed", "p", "p_fwer", "null_max");
   }
@@ -201,7 +202,7 @@ class VoxelwiseSmallDriverTest {
         "--permutations", String.valueOf(REPLICATES), "--seed", String.valueOf(SEED)), n, v);
     NlsparkOptions o = NlsparkOptions.builder().statistic("pearson")
         .replicates((long) REPLICATES).seed(SEED).tail(Tail.TWO).fwer(true).build();
-    RunReport expected = reference(o.toSpec(Analysis.CORRELATION),
+    RunReport expected = reference(o, Analysis.CORRELATION,
         JobInputs.withTarget(DataMatrix.of(n, v, widened, "x"), target));
     assertSameFiles(out, expected, "observed", "p", "p_fwer", "null_max");
   }
@@ -246,9 +247,15 @@ class VoxelwiseSmallDriverTest {
     return out;
   }
 
-  /** core's in-memory run of the same values (the driver-read path's computation). */
-  private static RunReport reference(org.nlspark.core.job.JobSpec spec, JobInputs inputs) {
-    return new LocalEngine(2, Grid.DEFAULT, null).run(spec, inputs);
+  /**
+   * core's in-memory run of the same values (the driver-read path's computation). Its budget is
+   * pinned: measured, it is half the memory this machine has free at that moment, which a busy
+   * machine can leave below one worker; the budget sizes the tiles only, never the bits.
+   */
+  private static RunReport reference(NlsparkOptions options, Analysis analysis,
+      JobInputs inputs) {
+    NlsparkOptions pinned = options.toBuilder().memoryBudgetGb(REFERENCE_BUDGET_GB).build();
+    return new LocalEngine(2, Grid.DEFAULT, null).run(pinned.toSpec(analysis), inputs);
   }
 
   /** Every output of the reference, {@code names} among them, has its bits in OUT/name.npy. */
