@@ -15,7 +15,10 @@
 # of the masked samples, its partitions the read splits), each byte-identical to its one-JVM
 # reference. Driver and executor peak heap are in each cluster run's summary.json and in the
 # table printed at the end (GB: the masked float32 values the voxel blocks hold; run_s: the
-# application's wall time from its start).
+# application's wall time from its start). Last, ridge-bootstrap (no voxel blocks: every replicate's
+# SVD takes all of X) on an X of 2 features and a float32 Y whose float64 values exceed the driver's
+# heap: each task reads X and Y whole on its executor, the driver their headers only, and the
+# outputs are byte-identical to the driver-read run in one JVM.
 #
 # Usage: it/scale-check.sh            (after: mvn -B install -DskipTests)
 # Env:   SCALE_GB=2.0               float32 volume bytes to generate, in GB
@@ -23,6 +26,7 @@
 #        SCALE_GLM_PERMUTATIONS=20  glm permutations (on the same study)
 #        SCALE_SMALL_SUBJECTS=100   subjects of the --cluster-threshold and DataFrame runs
 #        SCALE_SMALL_PERMUTATIONS=20  their sign flips
+#        SCALE_RIDGE_N=560 SCALE_RIDGE_TARGETS=125000 SCALE_RIDGE_SAMPLES=10  the ridge run
 #        NLSPARK_JAR=...            application jar (default spark-jobs/target/*-app.jar)
 #        IT_TIMEOUT_S=900           bound on each run
 #        SCALE_SPARK_CONF="k=v ..."  extra --conf for the cluster runs (to measure a setting)
@@ -39,6 +43,12 @@ PERMUTATIONS=${SCALE_PERMUTATIONS:-20}
 GLM_PERMUTATIONS=${SCALE_GLM_PERMUTATIONS:-20}
 SMALL_SUBJECTS=${SCALE_SMALL_SUBJECTS:-100}
 SMALL_PERMUTATIONS=${SCALE_SMALL_PERMUTATIONS:-20}
+RIDGE_N=${SCALE_RIDGE_N:-560}
+RIDGE_TARGETS=${SCALE_RIDGE_TARGETS:-125000}
+RIDGE_SAMPLES=${SCALE_RIDGE_SAMPLES:-10}
+# The ridge rule (DESIGN §3.7) charges a replicate three times X and Y in float64 against half the
+# budget; the executors of the ridge run get the workers' 3 GB for the task's copies of Y.
+RIDGE_BUDGET_GB=3.4
 SEED=7
 RUN_TIMEOUT=${IT_TIMEOUT_S:-900}
 
@@ -105,6 +115,18 @@ timeout "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$CP" \
   || die "cannot write the Parquet table"
 log "  Parquet $(grep '^table:' "$LOGS/table.log") ($((SECONDS - t))s)"
 
+RIDGE=org.nlspark.spark.bench.RidgeScaleCheck
+log "ridge data and reference: X $RIDGE_N x 2, Y $RIDGE_N x $RIDGE_TARGETS, $RIDGE_SAMPLES samples"
+t=$SECONDS
+java -Xmx1g -cp "$CP" "$RIDGE" data "$DATA/ridge" "$RIDGE_N" 2 "$RIDGE_TARGETS" "$SEED" \
+  > "$LOGS/ridge-data.log" 2>&1 || die "cannot write the ridge data"
+timeout "$RUN_TIMEOUT" java -Xmx6g "${OPENS[@]}" -cp "$CP" \
+  -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
+  "$RIDGE" reference "$DATA/ridge" "$WORK/ridge-reference" "$RIDGE_SAMPLES" "$SEED" \
+  "$RIDGE_BUDGET_GB" > "$LOGS/ridge-reference.log" 2>&1 \
+  || die "the ridge reference run failed or timed out"
+log "  $(grep '^ridge data:' "$LOGS/ridge-data.log") ($((SECONDS - t))s with the reference)"
+
 MASTER_PORT=$(free_port)
 log "starting master on spark://127.0.0.1:$MASTER_PORT and two workers"
 setsid java -Xmx256m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
@@ -129,13 +151,15 @@ for kv in ${SCALE_SPARK_CONF:-}; do
   EXTRA_CONF+=(--conf "$kv")
 done
 # submit MODE ARGS...: ScaleCheck MODE on the cluster, the driver at -Xmx512m
+# (SUBMIT_CLASS and SUBMIT_EXECUTOR_MEMORY change the class and the executors' memory)
 submit() {
   timeout "$RUN_TIMEOUT" java -Xmx512m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   org.apache.spark.deploy.SparkSubmit \
   --master "spark://127.0.0.1:$MASTER_PORT" --deploy-mode client \
-  --name nlspark-scale-check --class "$CHECK" \
-  --driver-memory 512m --executor-memory 2g --total-executor-cores 2 \
+  --name nlspark-scale-check --class "${SUBMIT_CLASS:-$CHECK}" \
+  --driver-memory 512m --executor-memory "${SUBMIT_EXECUTOR_MEMORY:-2g}" \
+  --total-executor-cores 2 \
   --conf "spark.executor.extraJavaOptions=${OPENS[*]}" \
   --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
   --conf spark.ui.enabled=false \
@@ -151,9 +175,10 @@ submit cluster "$DATA" "$WORK/cluster" "$PERMUTATIONS" "$SEED" \
 log "  $(grep '^cluster:' "$LOGS/cluster.log") ($((SECONDS - t))s)"
 log "  $(grep '^ingest benchmark:' "$LOGS/cluster.log")"
 
-# same_npy REF OUT MIN WHAT: every .npy of REF byte-identical in OUT, at least MIN of them
+# same_npy REF OUT MIN WHAT [MODE]: every .npy of REF byte-identical in OUT, at least MIN of
+# them, OUT's summary.json with both peak heaps and the ingest mode MODE (default blocks)
 same_npy() {
-  local ref=$1 out=$2 min=$3 what=$4 f n=0
+  local ref=$1 out=$2 min=$3 what=$4 mode=${5:-blocks} f n=0
   for f in "$ref"/*.npy; do
     [[ -f $f ]] || die "the $what reference wrote no .npy"
     cmp "$f" "$out/$(basename "$f")" \
@@ -164,8 +189,8 @@ same_npy() {
   for key in driver_peak_heap_bytes executor_peak_heap_bytes; do
     grep -q "\"$key\"" "$out/summary.json" || die "the $what summary.json lacks $key"
   done
-  grep -q '"mode": *"blocks"' "$out/summary.json" \
-    || die "the $what summary.json does not record the blocks ingest"
+  grep -q "\"mode\": *\"$mode\"" "$out/summary.json" \
+    || die "the $what summary.json does not record the $mode ingest"
   log "  $n $what .npy files byte-identical: $(cd "$ref" && echo ./*.npy)"
 }
 ROWS=()
@@ -201,6 +226,14 @@ submit dataframe "$DATA/table.parquet" "$WORK/dataframe" "$SMALL_PERMUTATIONS" "
   > "$LOGS/dataframe.log" 2>&1 || die "the DataFrame cluster run failed or timed out (${RUN_TIMEOUT}s)"
 row "$LOGS/dataframe.log" "$((SECONDS - t))"
 same_npy "$WORK/small-reference/dataframe" "$WORK/dataframe" 3 "DataFrame"
+
+log "ridge-bootstrap: each task reads X and Y (float64 more than the driver's heap) on its executor"
+t=$SECONDS
+SUBMIT_CLASS=$RIDGE SUBMIT_EXECUTOR_MEMORY=3g submit cluster "$DATA/ridge" "$WORK/ridge" \
+  "$RIDGE_SAMPLES" "$SEED" "$RIDGE_BUDGET_GB" > "$LOGS/ridge.log" 2>&1 \
+  || die "the ridge cluster run failed or timed out (${RUN_TIMEOUT}s)"
+row "$LOGS/ridge.log" "$((SECONDS - t))"
+same_npy "$WORK/ridge-reference" "$WORK/ridge" 6 "ridge-bootstrap" executors
 
 {
   printf '%-18s %-24s %8s %7s %6s %8s %8s %8s %14s %9s %7s\n' run analysis samples voxels GB \
