@@ -15,14 +15,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.StageInfo;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.engine.LocalEngine;
@@ -42,6 +49,7 @@ import org.nlspark.spark.cli.SparkSessions;
 import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
+import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.HadoopNiftiFiles;
 import org.nlspark.spark.io.HadoopOpener;
 import org.nlspark.spark.io.StudyInputs;
@@ -266,6 +274,8 @@ public final class ScaleCheck {
     SparkSession spark = SparkSessions.dataPlaneDefaults(SparkSession.builder()).getOrCreate();
     spark.conf().set(NlsparkConf.INGEST, "blocks");
     Configuration conf = spark.sparkContext().hadoopConfiguration();
+    IngestCpu ingestCpu = new IngestCpu();
+    spark.sparkContext().addSparkListener(ingestCpu);
     RunReport report = Nlspark.oneSample(spark, dir + "/subjects.txt",
         options(permutations, seed).maskFile(dir + "/mask.nii.gz").build());
     Map<String, Object> summary = report.summary();
@@ -276,6 +286,11 @@ public final class ScaleCheck {
     Map<String, Object> bench = inflateBenchmark(spark, conf, dir,
         ((Number) ingest.get("ingest_seconds")).doubleValue(),
         ((Number) ingest.get("read_task_seconds")).doubleValue(), report.parallelism);
+    double ingestCpuSeconds = ingestCpu.seconds();
+    double inflateCpuSeconds = ((Number) bench.get("inflate_task_cpu_seconds")).doubleValue();
+    bench.put("ingest_task_cpu_seconds", ingestCpuSeconds);
+    // Task threads' CPU only (no JIT or GC threads), so the machine's other load counts less.
+    bench.put("cpu_ratio", ingestCpuSeconds > 0 ? inflateCpuSeconds / ingestCpuSeconds : 0.0);
     summary.put("ingest_benchmark", bench);
     Nlspark.write(conf, report, summary, out, true);
     @SuppressWarnings("unchecked")
@@ -288,9 +303,12 @@ public final class ScaleCheck {
         ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
     System.out.printf(Locale.ROOT, "ingest benchmark: files -> voxel blocks %.1f MB/s per core,"
         + " plain java.util.zip inflate %.1f MB/s per core, ratio %.2f (goal >= 0.5); read side"
-        + " alone %.1f MB/s per core, ratio %.2f%n",
+        + " alone %.1f MB/s per core, ratio %.2f; task CPU: ingest %.1f s, inflate %.1f s,"
+        + " ratio %.2f%n",
         bench.get("ingest_mb_per_core_second"), bench.get("inflate_mb_per_core_second"),
-        bench.get("ratio"), bench.get("read_mb_per_core_second"), bench.get("read_ratio"));
+        bench.get("ratio"), bench.get("read_mb_per_core_second"), bench.get("read_ratio"),
+        bench.get("ingest_task_cpu_seconds"), bench.get("inflate_task_cpu_seconds"),
+        bench.get("cpu_ratio"));
     printRow("one-sample", "one-sample max-T", report, start);
     spark.stop();
   }
@@ -527,24 +545,31 @@ public final class ScaleCheck {
         .mapPartitions(it -> {
           long bytes = 0;
           long nanos = 0;
+          long cpu = 0;
+          java.lang.management.ThreadMXBean threads =
+              java.lang.management.ManagementFactory.getThreadMXBean();
           byte[] buf = new byte[1 << 16];
           while (it.hasNext()) {
             String f = it.next();
             long t = System.nanoTime();
+            long c = threads.getCurrentThreadCpuTime();
             try (InputStream in = new GZIPInputStream(opener.open(f), 1 << 16)) {
               for (int n; (n = in.read(buf)) > 0; ) {
                 bytes += n;
               }
             }
+            cpu += threads.getCurrentThreadCpuTime() - c;
             nanos += System.nanoTime() - t;
           }
-          return List.of(new long[] {bytes, nanos}).iterator();
+          return List.of(new long[] {bytes, nanos, cpu}).iterator();
         }).collect();
     long bytes = 0;
     long nanos = 0;
+    long cpu = 0;
     for (long[] p : parts) {
       bytes += p[0];
       nanos += p[1];
+      cpu += p[2];
     }
     double inflate = bytes / 1e6 / (nanos / 1e9);
     double ingest = bytes / 1e6 / (ingestSeconds * Math.max(1, slots));
@@ -553,6 +578,7 @@ public final class ScaleCheck {
     m.put("task_slots", slots);
     m.put("ingest_seconds", ingestSeconds);
     m.put("inflate_task_seconds", nanos / 1e9);
+    m.put("inflate_task_cpu_seconds", cpu / 1e9);
     m.put("ingest_mb_per_core_second", ingest);
     m.put("inflate_mb_per_core_second", inflate);
     m.put("ratio", ingest / inflate);
@@ -561,6 +587,58 @@ public final class ScaleCheck {
     m.put("read_mb_per_core_second", bytes / 1e6 / readTaskSeconds);
     m.put("read_ratio", bytes / 1e6 / readTaskSeconds / inflate);
     return m;
+  }
+
+  /**
+   * Sums the executor CPU time of the tasks of the jobs that read the samples into voxel blocks
+   * (described with {@link SparkEngine#INGEST_JOB_MARK}): the read stage with its shuffle
+   * writes, and the fetch and assembly of the blocks. Task threads only: the JIT's and the
+   * garbage collector's threads are not in it.
+   */
+  public static final class IngestCpu extends SparkListener {
+    private final Set<Integer> stages = ConcurrentHashMap.newKeySet();
+    private final AtomicLong expected = new AtomicLong();
+    private final AtomicLong ended = new AtomicLong();
+    private final AtomicLong nanos = new AtomicLong();
+
+    @Override
+    public void onJobStart(SparkListenerJobStart e) {
+      String description = e.properties() == null ? null
+          : e.properties().getProperty("spark.job.description");
+      if (description == null || !description.contains(SparkEngine.INGEST_JOB_MARK)) {
+        return;
+      }
+      scala.collection.Iterator<StageInfo> infos = e.stageInfos().iterator();
+      while (infos.hasNext()) {
+        StageInfo info = infos.next();
+        stages.add(info.stageId());
+        expected.addAndGet(info.numTasks());
+      }
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd e) {
+      if (stages.contains(e.stageId())) {
+        if (e.taskMetrics() != null) {
+          nanos.addAndGet(e.taskMetrics().executorCpuTime());
+        }
+        ended.incrementAndGet();
+      }
+    }
+
+    /** The sum in seconds, once the listener bus has delivered every task's end (or 30 s). */
+    public double seconds() {
+      long until = System.nanoTime() + 30_000_000_000L;
+      while (ended.get() < expected.get() && System.nanoTime() < until) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      return nanos.get() / 1e9;
+    }
   }
 
   static long peakHeapBytes() {

@@ -8,11 +8,14 @@ import java.util.TreeMap;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.ShuffledRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
 import org.nlspark.core.data.SampleSource;
 import org.nlspark.core.tile.Grid;
 import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * The data plane of DESIGN §8: executors read the samples' splits, cut each masked sample into
@@ -58,10 +61,23 @@ public final class VoxelBlocks {
     for (JavaPairRDD<Integer, byte[]> frame : frames) {
       slices = slices == null ? frame : slices.union(frame);
     }
-    return slices
-        .partitionBy(partitioner)
+    return shuffle(slices, partitioner)
         .mapPartitionsToPair(it -> assemble(it, grid, voxels, rows), true)
         .persist(StorageLevel.MEMORY_AND_DISK());
+  }
+
+  /**
+   * {@code slices} moved to their blocks' partitions, as {@code partitionBy} would, with
+   * {@link SliceSerializer} for the shuffle's records instead of the session's serializer.
+   */
+  static JavaPairRDD<Integer, byte[]> shuffle(JavaPairRDD<Integer, byte[]> slices,
+      Partitioner partitioner) {
+    ClassTag<Integer> keys = ClassTag$.MODULE$.apply(Integer.class);
+    ClassTag<byte[]> values = ClassTag$.MODULE$.apply(byte[].class);
+    ShuffledRDD<Integer, byte[], byte[]> shuffled =
+        new ShuffledRDD<>(slices.rdd(), partitioner, keys, values, values);
+    shuffled.setSerializer(new SliceSerializer());
+    return JavaPairRDD.fromRDD(shuffled, keys, values);
   }
 
   /**

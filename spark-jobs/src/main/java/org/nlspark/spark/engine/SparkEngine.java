@@ -75,7 +75,7 @@ import scala.runtime.BoxedUnit;
  */
 public final class SparkEngine {
   /** In the description of the jobs that read the inputs into voxel blocks (for the progress). */
-  static final String INGEST_JOB_MARK = ": read samples into ";
+  public static final String INGEST_JOB_MARK = ": read samples into ";
 
   /** Local property that tags this engine's Spark jobs (the progress listener filters on it). */
   static final String RUN_ID_PROPERTY = "nlspark.run.id";
