@@ -64,6 +64,19 @@ class SparkJobWarmupTest {
     }
   }
 
+  /**
+   * A command waits for the warm-up before its session closes (AnalysisCommand), so a run that
+   * fails before its job never stops Spark under the warm-up job or its broadcast's removal.
+   */
+  @Test
+  void awaitReturnsOnlyAfterTheWarmUpJobEnded() {
+    Thread warmup = SparkJobWarmup.start(SharedSpark.get());
+    assertThat(warmup).isNotNull();
+    SparkJobWarmup.await(warmup);
+    assertThat(warmup.isAlive()).isFalse();
+    SparkJobWarmup.await(null); // none started: returns at once
+  }
+
   @Test
   void theSwitchTurnsItOff() {
     System.setProperty(SparkJobWarmup.ENABLED_PROPERTY, "false");

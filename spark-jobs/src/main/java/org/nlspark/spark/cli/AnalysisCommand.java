@@ -47,10 +47,8 @@ abstract class AnalysisCommand extends NlsparkCommand {
     beforeSession(output);
     try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
       SparkSession spark = session.spark;
-      if (session.owned()) {
-        // a fresh local context: warm Spark's job path while the inputs are read
-        SparkJobWarmup.start(spark);
-      }
+      // a fresh local context: warm Spark's job path while the inputs are read
+      Thread warmup = session.owned() ? SparkJobWarmup.start(spark) : null;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
       try (HadoopOutput.OutputDir.Reservation reserved = HadoopOutput.OutputDir.preflight(conf,
           output, common.overwrite, expectedOutputBytes(conf), inputPaths())) {
@@ -66,6 +64,8 @@ abstract class AnalysisCommand extends NlsparkCommand {
           Summaries.printResultLine(out, conf, summary, written);
         }
         Summaries.printWarnings(report, err);
+      } finally {
+        SparkJobWarmup.await(warmup); // before the session closes, also when the run failed
       }
       return 0;
     }

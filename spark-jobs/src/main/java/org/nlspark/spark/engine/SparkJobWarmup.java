@@ -48,6 +48,8 @@ public final class SparkJobWarmup {
 
   /** Warm-up tasks per task slot: the second on each slot runs on warmer code. */
   static final int TASKS_PER_SLOT = 2;
+  /** The longest {@link #await} waits for the warm-up job (it takes about a second cold). */
+  static final long AWAIT_MILLIS = 30_000;
 
   private SparkJobWarmup() {}
 
@@ -75,6 +77,24 @@ public final class SparkJobWarmup {
   }
 
   /**
+   * Waits for the warm-up job of {@link #start} (null: none) to end, at most {@value
+   * #AWAIT_MILLIS} ms, so that the context is never stopped under it: a command that fails
+   * before its job (a bad input) would otherwise stop Spark mid warm-up, and Spark would log the
+   * warm-up's broken job or broadcast beside nlspark's one sentence. The job is a few small
+   * tasks; a run's own job takes longer, so only a fast failure waits.
+   */
+  public static void await(Thread warmup) {
+    if (warmup == null) {
+      return;
+    }
+    try {
+      warmup.join(AWAIT_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * Runs the warm-up job in the calling thread (its local properties restored after) and returns
    * the partials it received; {@code fail}: every task throws.
    */
@@ -98,7 +118,9 @@ public final class SparkJobWarmup {
       sc.runJob(rdd.rdd(), new SparkEngine.TileTask(new Echo(fail), shared, TestHooks.NONE),
           handler, ClassTag$.MODULE$.apply(SparkEngine.TaskOutcome.class));
     } finally {
-      shared.destroy();
+      // blocking: an asynchronous removal still in flight when a failed command stops the
+      // context is logged by Spark as a warning with a stack trace (DESIGN §6: one sentence)
+      shared.destroy(true);
       sc.setLocalProperty(SparkEngine.RUN_ID_PROPERTY, oldRunId);
       sc.setJobDescription(oldDescription);
     }
