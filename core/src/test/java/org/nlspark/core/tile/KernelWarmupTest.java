@@ -79,9 +79,12 @@ class KernelWarmupTest {
     before = KernelWarmup.TILES_RUN.get();
     t = KernelWarmup.start(spec);
     KernelWarmup.stop(); // the job starts: the tile in flight finishes, no further one starts
+    // (the thread may have finished a tile or more before stop(): its tiles are compiled now)
+    long atStop = KernelWarmup.TILES_RUN.get();
     t.join(60_000);
     assertThat(t.isAlive()).isFalse();
-    assertThat(KernelWarmup.TILES_RUN.get() - before).isEqualTo(1);
+    assertThat(KernelWarmup.TILES_RUN.get() - atStop).isBetween(0L, 1L);
+    assertThat(KernelWarmup.TILES_RUN.get() - before).isGreaterThanOrEqualTo(1);
   }
 
   @Test
