@@ -106,26 +106,14 @@ public final class RidgeScaleCheck {
     spark.stop();
   }
 
-  /** The run's row of the script's table, as {@link ScaleCheck#printRow} (no ingest stage). */
+  /** The run's row of the script's table ({@link ScaleCheck#printRow}; no ingest stage). */
   static void printRow(String run, RunReport report, long startNanos) {
-    Map<String, Object> summary = report.summary();
-    @SuppressWarnings("unchecked")
-    Map<String, Object> engine = (Map<String, Object>) summary.get("engine");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> ingest = (Map<String, Object>) engine.get("ingest");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> memory = (Map<String, Object>) engine.get("memory");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> input = (Map<String, Object>) summary.get("input");
-    long n = ((Number) input.get("samples")).longValue();
-    long targets = ((Number) input.get("targets")).longValue();
-    System.out.printf(Locale.ROOT, "ridge ingest: %s%n", ingest.get("mode"));
-    System.out.printf(Locale.ROOT, "row: %s\t%s\t%d\t%d\t%.2f\t%s\t%.1f\t%.1f\t%.0f/%.0f\t%.0f%n",
-        run, "ridge-bootstrap " + input.get("features") + " features", n, targets,
-        4.0 * n * targets / 1e9, "-", report.computeSeconds,
-        (System.nanoTime() - startNanos) / 1e9,
-        ((Number) memory.get("driver_peak_heap_bytes")).doubleValue() / 1e6,
-        ((Number) memory.get("driver_max_heap_bytes")).doubleValue() / 1e6,
-        ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
+    Map<String, Object> input = ScaleCheck.section(report.summary(), "input");
+    System.out.printf(Locale.ROOT, "ridge ingest: %s%n",
+        ScaleCheck.section(ScaleCheck.section(report.summary(), "engine"), "ingest").get("mode"));
+    ScaleCheck.printRow(run, "ridge-bootstrap " + input.get("features") + " features",
+        ((Number) input.get("samples")).longValue(), ((Number) input.get("targets")).longValue(),
+        "-", report, startNanos);
   }
+
 }

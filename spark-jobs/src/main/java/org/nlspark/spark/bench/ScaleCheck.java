@@ -510,25 +510,31 @@ public final class ScaleCheck {
    * executor peak heap MB), its facts from the report's engine.ingest and engine.memory.
    */
   static void printRow(String run, String analysis, RunReport report, long startNanos) {
-    Map<String, Object> summary = report.summary();
-    @SuppressWarnings("unchecked")
-    Map<String, Object> engine = (Map<String, Object>) summary.get("engine");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> ingest = (Map<String, Object>) engine.get("ingest");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> memory = (Map<String, Object>) engine.get("memory");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> input = (Map<String, Object>) summary.get("input");
-    long samples = ((Number) input.get("samples")).longValue();
-    long voxels = ((Number) input.get("voxels")).longValue();
-    System.out.printf(Locale.ROOT, "row: %s\t%s\t%d\t%d\t%.2f\t%.1f\t%.1f\t%.1f\t%.0f/%.0f\t%.0f%n",
-        run, analysis, samples, voxels, 4.0 * samples * voxels / 1e9,
-        ((Number) ingest.get("ingest_seconds")).doubleValue(), report.computeSeconds,
-        (System.nanoTime() - startNanos) / 1e9,
+    Map<String, Object> ingest = section(section(report.summary(), "engine"), "ingest");
+    Map<String, Object> input = section(report.summary(), "input");
+    printRow(run, analysis, ((Number) input.get("samples")).longValue(),
+        ((Number) input.get("voxels")).longValue(), String.format(Locale.ROOT, "%.1f",
+            ((Number) ingest.get("ingest_seconds")).doubleValue()), report, startNanos);
+  }
+
+  /** The row of any cluster run: {@code ingest} as printed ("-" for a run without blocks). */
+  static void printRow(String run, String analysis, long samples, long voxels, String ingest,
+      RunReport report, long startNanos) {
+    Map<String, Object> memory = section(section(report.summary(), "engine"), "memory");
+    System.out.printf(Locale.ROOT, "row: %s\t%s\t%d\t%d\t%.2f\t%s\t%.1f\t%.1f\t%.0f/%.0f\t%.0f%n",
+        run, analysis, samples, voxels, 4.0 * samples * voxels / 1e9, ingest,
+        report.computeSeconds, (System.nanoTime() - startNanos) / 1e9,
         ((Number) memory.get("driver_peak_heap_bytes")).doubleValue() / 1e6,
         ((Number) memory.get("driver_max_heap_bytes")).doubleValue() / 1e6,
         ((Number) memory.get("executor_peak_heap_bytes")).doubleValue() / 1e6);
   }
+
+  /** summary.json's section {@code key} of {@code map}. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> section(Map<String, Object> map, String key) {
+    return (Map<String, Object>) map.get(key);
+  }
+
 
   /**
    * The same files inflated with plain java.util.zip by the same cluster (one task per file
