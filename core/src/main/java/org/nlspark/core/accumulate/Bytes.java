@@ -23,6 +23,42 @@ final class Bytes {
     return b;
   }
 
+  /*
+   * Bulk copies of whole arrays, big-endian, the same bytes as one putDouble/putLong per value:
+   * each is one native copy-and-swap in the JDK, as fast in a fresh JVM as after the JIT. Why: a
+   * cold job's tasks serialized their partials value by value in interpreted and C1 code, and C2
+   * compiled those loops while the job ran, beside its tasks (docs/performance.md).
+   */
+
+  static void putDoubles(ByteBuffer b, double[] values, int length) {
+    b.asDoubleBuffer().put(values, 0, length);
+    b.position(b.position() + Double.BYTES * length);
+  }
+
+  static void getDoubles(ByteBuffer b, double[] values, int length) {
+    b.asDoubleBuffer().get(values, 0, length);
+    b.position(b.position() + Double.BYTES * length);
+  }
+
+  static void putLongs(ByteBuffer b, long[] values) {
+    b.asLongBuffer().put(values);
+    b.position(b.position() + Long.BYTES * values.length);
+  }
+
+  static void getLongs(ByteBuffer b, long[] values) {
+    b.asLongBuffer().get(values);
+    b.position(b.position() + Long.BYTES * values.length);
+  }
+
+  /** Flags as bytes 1 and 0, in one bulk put. */
+  static void putFlags(ByteBuffer b, boolean[] flags) {
+    byte[] bytes = new byte[flags.length];
+    for (int i = 0; i < flags.length; i++) {
+      bytes[i] = (byte) (flags[i] ? 1 : 0);
+    }
+    b.put(bytes);
+  }
+
   /** Checks magic and version and returns a buffer positioned after them. */
   static ByteBuffer open(String what, byte[] bytes, PartialFamily family) {
     if (bytes == null || bytes.length < 2) {

@@ -111,9 +111,7 @@ public final class ExceedanceCounter {
   public byte[] toBytes() {
     ByteBuffer b = Bytes.allocate(WHAT, 2 + 4 + 8 + 8L * elements, FAMILY);
     b.putInt(elements).putLong(n);
-    for (long c : counts) {
-      b.putLong(c);
-    }
+    Bytes.putLongs(b, counts);
     return b.array();
   }
 
@@ -128,13 +126,13 @@ public final class ExceedanceCounter {
       Bytes.expectRemaining(WHAT, b, 8L * elements);
       ExceedanceCounter acc = new ExceedanceCounter(elements);
       acc.n = n;
+      Bytes.getLongs(b, acc.counts);
       for (int e = 0; e < elements; e++) {
-        long c = b.getLong();
+        long c = acc.counts[e];
         if (c < 0 || c > n) {
           throw Bytes.corrupt(WHAT, "count of element " + e + " must be in [0, " + n
               + "], but was: " + c);
         }
-        acc.counts[e] = c;
       }
       return acc;
     } catch (BufferUnderflowException e) {

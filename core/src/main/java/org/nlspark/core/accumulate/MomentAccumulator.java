@@ -143,12 +143,8 @@ public final class MomentAccumulator {
   public byte[] toBytes() {
     ByteBuffer b = Bytes.allocate(WHAT, 2 + 4 + 8 + 16L * elements, FAMILY);
     b.putInt(elements).putLong(n);
-    for (double v : mean) {
-      b.putDouble(v);
-    }
-    for (double v : m2) {
-      b.putDouble(v);
-    }
+    Bytes.putDoubles(b, mean, elements);
+    Bytes.putDoubles(b, m2, elements);
     return b.array();
   }
 
@@ -163,12 +159,8 @@ public final class MomentAccumulator {
       Bytes.expectRemaining(WHAT, b, 16L * elements);
       MomentAccumulator acc = new MomentAccumulator(elements);
       acc.n = n;
-      for (int e = 0; e < elements; e++) {
-        acc.mean[e] = b.getDouble();
-      }
-      for (int e = 0; e < elements; e++) {
-        acc.m2[e] = b.getDouble();
-      }
+      Bytes.getDoubles(b, acc.mean, elements);
+      Bytes.getDoubles(b, acc.m2, elements);
       return acc;
     } catch (BufferUnderflowException e) {
       throw Bytes.truncated(WHAT, e);

@@ -146,12 +146,8 @@ public final class NullMaxAccumulator {
     int len = maxima.length;
     ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 9L * len, FAMILY);
     b.putLong(first).putInt(len);
-    for (boolean s : seen) {
-      b.put((byte) (s ? 1 : 0));
-    }
-    for (double v : maxima) {
-      b.putDouble(v);
-    }
+    Bytes.putFlags(b, seen);
+    Bytes.putDoubles(b, maxima, len);
     return b.array();
   }
 
@@ -165,17 +161,17 @@ public final class NullMaxAccumulator {
       }
       Bytes.expectRemaining(WHAT, b, 9L * len);
       NullMaxAccumulator acc = new NullMaxAccumulator(first, len);
+      byte[] flags = new byte[len];
+      b.get(flags);
       for (int i = 0; i < len; i++) {
-        byte s = b.get();
+        byte s = flags[i];
         if (s != 0 && s != 1) {
           throw Bytes.corrupt(WHAT, "seen flag of replicate " + (first + i) + " must be 0 or 1,"
               + " but was: " + s);
         }
         acc.seen[i] = s == 1;
       }
-      for (int i = 0; i < len; i++) {
-        acc.maxima[i] = b.getDouble();
-      }
+      Bytes.getDoubles(b, acc.maxima, len);
       return acc;
     } catch (BufferUnderflowException e) {
       throw Bytes.truncated(WHAT, e);

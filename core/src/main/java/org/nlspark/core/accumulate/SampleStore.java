@@ -161,9 +161,7 @@ public final class SampleStore {
   public byte[] toBytes() {
     ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 4 + rows + 8L * values.length, FAMILY);
     b.putLong(first).putInt(rows).putInt(elements);
-    for (boolean s : present) {
-      b.put((byte) (s ? 1 : 0));
-    }
+    Bytes.putFlags(b, present);
     b.asDoubleBuffer().put(values);
     return b.array();
   }

@@ -626,20 +626,14 @@ public final class TailAccumulator {
     }
     ByteBuffer b = Bytes.allocate(WHAT, size, FAMILY);
     b.putInt(elements).putInt(k).putLong(n);
-    for (int e = 0; e < elements; e++) {
-      b.putLong(undefined[e]);
-    }
+    Bytes.putLongs(b, undefined);
     double[] tmp = new double[cap];
     for (int e = 0; e < elements; e++) {
       int m = loN[e];
       sortedValues(lo, e * cap, m, tmp);
-      for (int i = 0; i < m; i++) {
-        b.putDouble(tmp[i]);
-      }
+      Bytes.putDoubles(b, tmp, m);
       sortedValues(hi, e * cap, m, tmp);
-      for (int i = 0; i < m; i++) {
-        b.putDouble(tmp[i]);
-      }
+      Bytes.putDoubles(b, tmp, m);
     }
     return b.array();
   }
@@ -653,16 +647,12 @@ public final class TailAccumulator {
     }
     ByteBuffer b = Bytes.allocate(WHAT, size, UPPER_FAMILY);
     b.putInt(elements).putInt(k).putLong(n);
-    for (int e = 0; e < elements; e++) {
-      b.putLong(undefined[e]);
-    }
+    Bytes.putLongs(b, undefined);
     double[] tmp = new double[cap];
     for (int e = 0; e < elements; e++) {
       int m = hiN[e];
       sortedValues(hi, e * cap, m, tmp);
-      for (int i = 0; i < m; i++) {
-        b.putDouble(tmp[i]);
-      }
+      Bytes.putDoubles(b, tmp, m);
     }
     return b.array();
   }
@@ -686,36 +676,39 @@ public final class TailAccumulator {
       acc.n = n;
       long expected = 0;
       int[] filled = new int[elements];
+      Bytes.getLongs(b, acc.undefined);
       for (int e = 0; e < elements; e++) {
-        long u = b.getLong();
+        long u = acc.undefined[e];
         if (u < 0 || u > n) {
           throw Bytes.corrupt(WHAT, "NaN count of element " + e + " must be in [0, " + n
               + "], but was: " + u);
         }
-        acc.undefined[e] = u;
         filled[e] = (int) Math.min(k, n - u);
         expected += (upper ? 8L : 16L) * filled[e];
       }
       Bytes.expectRemaining(WHAT, b, expected);
+      double[] tmp = new double[acc.cap];
       for (int e = 0; e < elements; e++) {
         int m = filled[e];
         int base = e * acc.cap;
         if (upper) {
-          readUpper(acc, b, e, m);
+          readUpper(acc, b, e, m, tmp);
           continue;
         }
+        Bytes.getDoubles(b, tmp, m);
         double prevLo = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < m; i++) {
-          double v = b.getDouble();
+          double v = tmp[i];
           if (!(v >= prevLo)) {
             throw Bytes.corrupt(WHAT, "the tails of element " + e + " are not sorted or hold NaN");
           }
           prevLo = v;
           acc.lo[base + i] = key(v);
         }
+        Bytes.getDoubles(b, tmp, m);
         double prevHi = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < m; i++) {
-          double v = b.getDouble();
+          double v = tmp[i];
           if (!(v >= prevHi)) {
             throw Bytes.corrupt(WHAT, "the tails of element " + e + " are not sorted or hold NaN");
           }
@@ -732,11 +725,13 @@ public final class TailAccumulator {
     }
   }
 
-  private static void readUpper(TailAccumulator acc, ByteBuffer b, int e, int m) {
+  private static void readUpper(TailAccumulator acc, ByteBuffer b, int e, int m,
+      double[] tmp) {
     int base = e * acc.cap;
+    Bytes.getDoubles(b, tmp, m);
     double prev = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < m; i++) {
-      double v = b.getDouble();
+      double v = tmp[i];
       if (!(v >= prev)) {
         throw Bytes.corrupt(WHAT, "the tail of element " + e + " is not sorted or holds NaN");
       }
