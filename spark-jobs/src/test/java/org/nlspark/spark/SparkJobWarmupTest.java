@@ -70,7 +70,7 @@ class SparkJobWarmupTest {
    */
   @Test
   void awaitReturnsOnlyAfterTheWarmUpJobEnded() {
-    Thread warmup = SparkJobWarmup.start(SharedSpark.get());
+    Thread warmup = SparkJobWarmup.start(SharedSpark.get().sparkContext());
     assertThat(warmup).isNotNull();
     SparkJobWarmup.await(warmup);
     assertThat(warmup.isAlive()).isFalse();
@@ -81,7 +81,7 @@ class SparkJobWarmupTest {
   void theSwitchTurnsItOff() {
     System.setProperty(SparkJobWarmup.ENABLED_PROPERTY, "false");
     try {
-      assertThat(SparkJobWarmup.start(SharedSpark.get())).isNull();
+      assertThat(SparkJobWarmup.start(SharedSpark.get().sparkContext())).isNull();
     } finally {
       System.clearProperty(SparkJobWarmup.ENABLED_PROPERTY);
     }

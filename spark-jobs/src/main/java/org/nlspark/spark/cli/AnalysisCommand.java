@@ -6,7 +6,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.spark.api.Nlspark;
-import org.nlspark.spark.engine.SparkJobWarmup;
 import org.nlspark.spark.output.HadoopOutput;
 
 /**
@@ -45,10 +44,10 @@ abstract class AnalysisCommand extends NlsparkCommand {
     CommonOptions common = common();
     String output = common.output(name());
     beforeSession(output);
-    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name())) {
+    // a fresh local context warms Spark's job path (SparkJobWarmup) while the inputs are read
+    try (SparkSessions.Handle session = SparkSessions.open(common.master, "nlspark " + name(),
+        true)) {
       SparkSession spark = session.spark;
-      // a fresh local context: warm Spark's job path while the inputs are read
-      Thread warmup = session.owned() ? SparkJobWarmup.start(spark) : null;
       Configuration conf = spark.sparkContext().hadoopConfiguration();
       try (HadoopOutput.OutputDir.Reservation reserved = HadoopOutput.OutputDir.preflight(conf,
           output, common.overwrite, expectedOutputBytes(conf), inputPaths())) {
@@ -64,8 +63,6 @@ abstract class AnalysisCommand extends NlsparkCommand {
           Summaries.printResultLine(out, conf, summary, written);
         }
         Summaries.printWarnings(report, err);
-      } finally {
-        SparkJobWarmup.await(warmup); // before the session closes, also when the run failed
       }
       return 0;
     }

@@ -6,13 +6,17 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.spark.conf.NlsparkConf;
+import org.nlspark.spark.engine.SparkJobWarmup;
 import org.nlspark.spark.errors.OpenFileLimit;
 
 /**
@@ -38,10 +42,13 @@ public final class SparkSessions {
   public static final class Handle implements AutoCloseable {
     public final SparkSession spark;
     private final boolean owned;
+    /** The warm-up job's thread ({@link SparkJobWarmup}), or null. */
+    private final Thread warmup;
 
-    private Handle(SparkSession spark, boolean owned) {
+    private Handle(SparkSession spark, boolean owned, Thread warmup) {
       this.spark = spark;
       this.owned = owned;
+      this.warmup = warmup;
     }
 
     /** Whether this handle started the session (and stops it on close). */
@@ -52,6 +59,7 @@ public final class SparkSessions {
     @Override
     public void close() {
       if (owned) {
+        SparkJobWarmup.await(warmup); // never stop the context under it (also after a failure)
         spark.stop();
       }
     }
@@ -62,6 +70,16 @@ public final class SparkSessions {
    *     else {@code local[*]}
    */
   public static Handle open(String master, String appName) {
+    return open(master, appName, false);
+  }
+
+  /**
+   * As {@link #open(String, String)}; {@code warmUp}: where this starts a local context, its
+   * {@link SparkJobWarmup} job starts as soon as the context is up, while the SQL session is
+   * still being built and the command then reads its inputs, so that it has ended before the
+   * command's own job.
+   */
+  public static Handle open(String master, String appName, boolean warmUp) {
     if (master != null) {
       checkMaster(master, System::getenv);
       checkReachable(master, CONNECT_TIMEOUT_MS);
@@ -71,7 +89,7 @@ public final class SparkSessions {
       active = SparkSession.getDefaultSession();
     }
     if (active.isDefined()) {
-      return new Handle(active.get(), false);
+      return new Handle(active.get(), false, null);
     }
     String m = master != null ? master : System.getProperty("spark.master", "local[*]");
     if (master == null) {
@@ -84,28 +102,40 @@ public final class SparkSessions {
     checkLocalDirs(System.getProperty("spark.local.dir"), System.getenv("SPARK_LOCAL_DIRS"),
         System.getProperty("java.io.tmpdir"));
     checkLocalIp(System.getenv("SPARK_LOCAL_IP"));
-    SparkSession.Builder b = dataPlaneDefaults(SparkSession.builder().appName(appName).master(m));
+    SparkConf conf = new SparkConf().setAppName(appName).setMaster(m); // with spark.* of -D
+    dataPlaneDefaults(conf::set);
     if (m.startsWith("local")) {
-      b.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
+      conf.set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1");
       if (System.getProperty("spark.local.dir") == null
           && System.getenv("SPARK_LOCAL_DIRS") == null) {
         String spill = SpillDirectories.forThisRun(System.getProperty("java.io.tmpdir"));
         if (spill != null) {
-          b.config("spark.local.dir", spill);
+          conf.set("spark.local.dir", spill);
         }
       }
       if (System.getProperty("spark.ui.enabled") == null) {
-        b.config("spark.ui.enabled", "false");
+        conf.set("spark.ui.enabled", "false");
       }
       // A task thread that runs out of heap would otherwise end the whole JVM with Spark's
       // exit code 52; at depth 0 it fails the task and the job, and nlspark says exit 3.
       if (System.getProperty("spark.executor.killOnFatalError.depth") == null) {
-        b.config("spark.executor.killOnFatalError.depth", "0");
+        conf.set("spark.executor.killOnFatalError.depth", "0");
       }
     }
+    SparkContext sc;
     try {
-      return new Handle(b.getOrCreate(), true);
+           sc = SparkContext.getOrCreate(conf);
+         } catch (RuntimeException e) {
+      throw explain(e, m);
+    }
+    // The context first, then the session on it: the warm-up job runs beside the session's set-up
+    Thread warmup = warmUp ? SparkJobWarmup.start(sc) : null;
+    try {
+      SparkSession ss = SparkSession.builder().sparkContext(sc).getOrCreate();
+           return new Handle(ss, true, warmup);
     } catch (RuntimeException e) {
+      SparkJobWarmup.await(warmup);
+      sc.stop();
       throw explain(e, m);
     }
   }
@@ -115,10 +145,14 @@ public final class SparkSessions {
    * nothing (spark-submit, a properties file, -D) set it: {@link NlsparkConf#SHUFFLE_COMPRESS}.
    */
   public static SparkSession.Builder dataPlaneDefaults(SparkSession.Builder b) {
-    if (System.getProperty(NlsparkConf.SHUFFLE_COMPRESS) == null) {
-      b.config(NlsparkConf.SHUFFLE_COMPRESS, NlsparkConf.SHUFFLE_COMPRESS_DEFAULT);
-    }
+    dataPlaneDefaults(b::config);
     return b;
+  }
+
+  private static void dataPlaneDefaults(BiConsumer<String, String> set) {
+    if (System.getProperty(NlsparkConf.SHUFFLE_COMPRESS) == null) {
+      set.accept(NlsparkConf.SHUFFLE_COMPRESS, NlsparkConf.SHUFFLE_COMPRESS_DEFAULT);
+    }
   }
 
   /** Spark's refusals at start-up that are the user's to fix, said as such. */

@@ -9,7 +9,6 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TileRunner;
@@ -21,8 +20,10 @@ import scala.reflect.ClassTag$;
  * Runs one tiny Spark job through the path of the real one (a broadcast, {@link
  * SparkEngine.TileTask} over parallelized tile specs, {@link SparkEngine.TaskOutcome} results of
  * byte arrays, {@link SparkEngine.MergeHandler}) in a background thread right after a local
- * SparkContext starts, while the driver reads the inputs, so that Spark's scheduler, task
- * serialization and result path are loaded and partly compiled before the measured job.
+ * SparkContext starts, while the driver builds the SQL session on it and reads the inputs
+ * ({@code cli.SparkSessions.open}), so that Spark's scheduler, task serialization and result path
+ * are loaded and partly compiled before the measured job, and its tasks have left the task slots
+ * before the job's first ones want them.
  *
  * <p>Why: in a fresh JVM the first job pays Spark's cold scheduling code, about a third of a
  * short job's compute time (docs/performance.md, "The cold job").
@@ -58,16 +59,15 @@ public final class SparkJobWarmup {
    * #ENABLED_PROPERTY}=false) or the context is not local (executors of a cluster are other
    * JVMs: warming this one's scheduler would cost their cores for little).
    */
-  public static Thread start(SparkSession spark) {
-    SparkContext sc = spark.sparkContext();
+  public static Thread start(SparkContext sc) {
     String mode = System.getProperty(ENABLED_PROPERTY, "true");
     if (mode.equals("false") || !sc.isLocal()) {
       return null;
     }
     Thread t = new Thread(() -> {
       try {
-        run(sc, mode.equals(FAIL));
-      } catch (Exception | LinkageError e) { // Spark throws its SparkException undeclared
+               run(sc, mode.equals(FAIL));
+             } catch (Exception | LinkageError e) { // Spark throws its SparkException undeclared
         LOG.log(Level.FINE, "nlspark Spark warm-up job skipped", e);
       }
     }, "nlspark-spark-warmup");
