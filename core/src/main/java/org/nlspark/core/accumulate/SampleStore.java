@@ -162,7 +162,7 @@ public final class SampleStore {
     ByteBuffer b = Bytes.allocate(WHAT, 2 + 8 + 4 + 4 + rows + 8L * values.length, FAMILY);
     b.putLong(first).putInt(rows).putInt(elements);
     Bytes.putFlags(b, present);
-    b.asDoubleBuffer().put(values);
+    Bytes.putDoubles(b, values, values.length);
     return b.array();
   }
 
@@ -186,7 +186,7 @@ public final class SampleStore {
         }
         s.present[i] = f == 1;
       }
-      b.asDoubleBuffer().get(s.values);
+      Bytes.getDoubles(b, s.values, s.values.length);
       for (int i = 0; i < rows; i++) {
         if (!s.present[i]) {
           Arrays.fill(s.values, i * elements, (i + 1) * elements, Double.NaN);

@@ -124,15 +124,14 @@ public final class SparkSessions {
     }
     SparkContext sc;
     try {
-           sc = SparkContext.getOrCreate(conf);
-         } catch (RuntimeException e) {
+      sc = SparkContext.getOrCreate(conf);
+    } catch (RuntimeException e) {
       throw explain(e, m);
     }
     // The context first, then the session on it: the warm-up job runs beside the session's set-up
     Thread warmup = warmUp ? SparkJobWarmup.start(sc) : null;
     try {
-      SparkSession ss = SparkSession.builder().sparkContext(sc).getOrCreate();
-           return new Handle(ss, true, warmup);
+      return new Handle(SparkSession.builder().sparkContext(sc).getOrCreate(), true, warmup);
     } catch (RuntimeException e) {
       SparkJobWarmup.await(warmup);
       sc.stop();
