@@ -31,9 +31,13 @@ public final class Main {
     java.util.logging.Logger.getLogger("dev.ludovic.netlib"),
   };
 
-  /** Loggers of Spark's task failures, off in nlspark-log4j2.properties except with --verbose. */
+  /**
+   * Loggers of Spark's task failures and of its cleaner's races with stop(), off in
+   * nlspark-log4j2.properties except with --verbose.
+   */
   static final String[] VERBOSE_SPARK_LOGGERS = {
     "org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager",
+    "org.apache.spark.ContextCleaner",
   };
 
   private Main() {}

@@ -66,8 +66,8 @@ public final class SparkJobWarmup {
     }
     Thread t = new Thread(() -> {
       try {
-               run(sc, mode.equals(FAIL));
-             } catch (Exception | LinkageError e) { // Spark throws its SparkException undeclared
+        run(sc, mode.equals(FAIL));
+      } catch (Exception | LinkageError e) { // Spark throws its SparkException undeclared
         LOG.log(Level.FINE, "nlspark Spark warm-up job skipped", e);
       }
     }, "nlspark-spark-warmup");
