@@ -139,13 +139,23 @@ entry=${COMMANDS[1]}
 read -r -a args <<< "${entry#*|}"
 # A fresh Ivy cache and a home without ~/.m2, so the jar can only come from the file repository.
 JVM_EXTRA=(-Duser.home="$WORK/home")
+PACKAGES="org.nlspark:$LINE_ARTIFACT:$VERSION"
+if [[ $NLSPARK_LINE == 3.* ]]; then
+  # Spark 3.5's Ivy fetches only the linux-x86_64 jar of org.bytedeco:openblas, which core
+  # depends on twice (classes, natives): without its classes the bundled OpenBLAS cannot load,
+  # another BLAS runs and the bytes differ. Naming it brings the classes (README, "By coordinate").
+  openblas=$(sed -n 's:.*<openblas.version>\(.*\)</openblas.version>.*:\1:p' "$REPO_ROOT/pom.xml")
+  PACKAGES+=",org.bytedeco:openblas:$openblas"
+fi
 submit java packages --conf spark.jars.ivy="$WORK/ivy" \
-  --packages "org.nlspark:$LINE_ARTIFACT:$VERSION" --repositories "file://$FILE_REPO" \
+  --packages "$PACKAGES" --repositories "file://$FILE_REPO" \
   --class org.nlspark.spark.Main spark-internal "${args[@]}" --quiet --output "$WORK/packages" \
   || die "spark-submit --packages org.nlspark:$LINE_ARTIFACT:$VERSION failed"
 grep -q "org.nlspark#$LINE_ARTIFACT" "$LOGS/packages.log" \
   || die "the --packages run did not resolve org.nlspark:$LINE_ARTIFACT"
 JVM_EXTRA=()
+grep -q '"blas": "native OpenBLAS [^"]*(bundled' "$WORK/packages/summary.json" \
+  || die "the --packages run did not use the bundled OpenBLAS: $(grep -o '"blas": "[^"]*"' "$WORK/packages/summary.json")"
 compare_npy_dirs "$WORK/embedded/one-sample" "$WORK/packages" "--packages one-sample"
 
 # --- the other line's jar is refused --------------------------------------------------------

@@ -86,8 +86,9 @@ public final class Blas {
       description = "native " + openblasVersion() + " (bundled, " + openblasThreads()
           + ") via dev.ludovic.netlib " + impl;
     } else if (jni) {
-      description = "native BLAS from " + System.getProperty("dev.ludovic.netlib.blas.nativeLibPath")
-          + " via dev.ludovic.netlib " + impl;
+      String path = System.getProperty("dev.ludovic.netlib.blas.nativeLibPath");
+      description = "native BLAS from " + (path != null ? path : "the system (netlib's choice)")
+          + " via dev.ludovic.netlib " + impl + (reason != null ? ": " + reason : "");
     } else {
       description = "Java fallback BLAS (dev.ludovic.netlib " + impl + ")"
           + (reason != null ? ": " + reason : ": native BLAS did not load");
