@@ -150,7 +150,7 @@ fi
 submit java packages --conf spark.jars.ivy="$WORK/ivy" \
   --packages "$PACKAGES" --repositories "file://$FILE_REPO" \
   --class org.nlspark.spark.Main spark-internal "${args[@]}" --quiet --output "$WORK/packages" \
-  || die "spark-submit --packages org.nlspark:$LINE_ARTIFACT:$VERSION failed"
+  || die "spark-submit --packages $PACKAGES failed"
 grep -q "org.nlspark#$LINE_ARTIFACT" "$LOGS/packages.log" \
   || die "the --packages run did not resolve org.nlspark:$LINE_ARTIFACT"
 JVM_EXTRA=()
