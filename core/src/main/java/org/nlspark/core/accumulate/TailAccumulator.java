@@ -66,6 +66,8 @@ public final class TailAccumulator {
   private final double[] loTau;
   private final double[] hiTau;
   private final long[] scratch;
+  /** Elements started at given bounds ({@link #seed}) until {@link #endSeeding}; else null. */
+  private boolean[] seeded;
   /** SIMD threshold tests (package-private switch so tests can compare paths). */
   boolean simd = Simd.enabled();
   private double[] columns;
@@ -116,6 +118,99 @@ public final class TailAccumulator {
 
   static double value(long key) {
     return Double.longBitsToDouble(key ^ ((key >> 63) & 0x7FFFFFFFFFFFFFFFL));
+  }
+
+  /**
+   * Starts each element at given bounds instead of filling ({@link TailSeeds}): from the first
+   * value on, only values strictly below
+   * {@code lower[e]} (above {@code upper[e]}) are kept, and each end settles on its own. Far
+   * fewer values then enter the regions than when the thresholds start from the first k values
+   * seen. A bound that held back too much leaves an end with fewer than min(k, seen) values:
+   * {@link #shortElements} names those elements, whose exact tails must come from a fresh
+   * accumulator fed the same values ({@link #adopt}) before {@link #endSeeding}; afterwards the
+   * state is that of an unseeded accumulator with the same retained multisets (same bytes). An
+   * element whose bound is not finite is not seeded.
+   */
+  public void seed(double[] lower, double[] upper) {
+    if (upperOnly || n != 0 || seeded != null) {
+      throw new IllegalStateException("[BUG] Only an empty two-ended " + WHAT + " can be seeded");
+    }
+    if (lower.length != elements || upper.length != elements) {
+      throw new IllegalArgumentException("[BUG] bounds must have " + elements + " elements");
+    }
+    seeded = new boolean[elements];
+    for (int e = 0; e < elements; e++) {
+      if (Double.isFinite(lower[e]) && Double.isFinite(upper[e])) {
+        seeded[e] = true;
+        loTau[e] = lower[e];
+        hiTau[e] = upper[e];
+      }
+    }
+  }
+
+  /** Seeded elements that hold fewer than min(k, seen) values at an end (ascending). */
+  public int[] shortElements() {
+    requireSeeding("list short elements");
+    int count = 0;
+    int[] out = new int[elements];
+    for (int e = 0; e < elements; e++) {
+      long need = Math.min(k, n - undefined[e]);
+      if (seeded[e] && (loN[e] < need || hiN[e] < need)) {
+        out[count++] = e;
+      }
+    }
+    return Arrays.copyOf(out, count);
+  }
+
+  /**
+   * Takes element {@code e}'s state from element {@code se} of {@code source}, an unseeded
+   * accumulator with the same k that saw the same replicates of that element.
+   */
+  public void adopt(int e, TailAccumulator source, int se) {
+    requireSeeding("adopt an element");
+    if (source.k != k || source.n != n || source.upperOnly || source.seeded != null) {
+      throw new IllegalArgumentException("[BUG] Cannot adopt from a " + WHAT + " of k=" + source.k
+          + " and " + source.n + " replicates into one of k=" + k + " and " + n);
+    }
+    checkElement(e);
+    source.checkElement(se);
+    source.settle(se);
+    System.arraycopy(source.lo, se * cap, lo, e * cap, source.loN[se]);
+    System.arraycopy(source.hi, se * cap, hi, e * cap, source.hiN[se]);
+    loN[e] = source.loN[se];
+    hiN[e] = source.hiN[se];
+    undefined[e] = source.undefined[se];
+    loTau[e] = source.loTau[se];
+    hiTau[e] = source.hiTau[se];
+    seeded[e] = false;
+  }
+
+  /** Back to the unseeded invariants (class comment); every short element must be adopted. */
+  public void endSeeding() {
+    if (shortElements().length > 0) {
+      throw new IllegalStateException("[BUG] " + WHAT + " still has short seeded elements");
+    }
+    for (int e = 0; e < elements; e++) {
+      if (seeded[e]) {
+        settle(e);
+        seeded[e] = false;
+        refreshThresholds(e);
+      }
+    }
+    seeded = null;
+  }
+
+  private void requireSeeding(String verb) {
+    if (seeded == null) {
+      throw new IllegalStateException("[BUG] Cannot " + verb + ": the " + WHAT + " is not seeded");
+    }
+  }
+
+  private void requireNotSeeding(String verb) {
+    if (seeded != null) {
+      throw new IllegalStateException("[BUG] Cannot " + verb + " of a seeded " + WHAT
+          + " before endSeeding()");
+    }
   }
 
   /** Adds {@code rows} replicates from a row-major window buffer; {@code cols} must equal elements. */
@@ -352,7 +447,11 @@ public final class TailAccumulator {
       QuickSelect.select(lo, base, base + m, base + k - 1);
       loN[e] = k;
     }
-    refreshThresholds(e);
+    if (seeded != null && seeded[e]) { // its ends settle one at a time
+      loTau[e] = value(regionMax(lo, e * cap, loN[e]));
+    } else {
+      refreshThresholds(e);
+    }
   }
 
   private void settleUpper(int e) {
@@ -365,7 +464,11 @@ public final class TailAccumulator {
       System.arraycopy(scratch, 0, hi, base, k);
       hiN[e] = k;
     }
-    refreshThresholds(e);
+    if (seeded != null && seeded[e]) {
+      hiTau[e] = value(regionMin(hi, e * cap, hiN[e]));
+    } else {
+      refreshThresholds(e);
+    }
   }
 
   /** Brings element e to exactly min(k, seen) values at each end (invariant 4). */
@@ -394,20 +497,30 @@ public final class TailAccumulator {
       hiTau[e] = Double.NaN;
       return;
     }
+    loTau[e] = value(regionMax(lo, base, loN[e]));
+    hiTau[e] = value(regionMin(hi, base, hiN[e]));
+  }
+
+  private static long regionMax(long[] region, int base, int m) {
     long max = Long.MIN_VALUE;
-    for (int i = 0; i < loN[e]; i++) {
-      max = Math.max(max, lo[base + i]);
+    for (int i = 0; i < m; i++) {
+      max = Math.max(max, region[base + i]);
     }
+    return max;
+  }
+
+  private static long regionMin(long[] region, int base, int m) {
     long min = Long.MAX_VALUE;
-    for (int i = 0; i < hiN[e]; i++) {
-      min = Math.min(min, hi[base + i]);
+    for (int i = 0; i < m; i++) {
+      min = Math.min(min, region[base + i]);
     }
-    loTau[e] = value(max);
-    hiTau[e] = value(min);
+    return min;
   }
 
   /** Adds another accumulator of the same shape; the result does not depend on merge order. */
   public void merge(TailAccumulator other) {
+    requireNotSeeding("merge");
+    other.requireNotSeeding("merge");
     if (other.elements != elements || other.k != k || other.upperOnly != upperOnly) {
       throw new IllegalArgumentException(
           "[BUG] Cannot merge " + WHAT + " of " + other.elements + " elements, k=" + other.k
@@ -564,6 +677,7 @@ public final class TailAccumulator {
   /** Sorts element e's tails into lower/upper; false when its percentiles are NaN. */
   private boolean prepareSorted(int e, double q, double[] lower, double[] upper) {
     requireBothEnds("take a percentile");
+    requireNotSeeding("take a percentile");
     if (n == 0) {
       throw new IllegalStateException(
           "Cannot take percentile " + q + " of element " + e + ": no replicates were accumulated");
@@ -591,6 +705,7 @@ public final class TailAccumulator {
   /** The retained smallest values of one element, sorted ascending (a copy). */
   public double[] lowerTail(int element) {
     requireBothEnds("read the lower tail");
+    requireNotSeeding("read the lower tail");
     int e = checkElement(element);
     settle(e);
     double[] out = new double[loN[e]];
@@ -600,6 +715,7 @@ public final class TailAccumulator {
 
   /** The retained largest values of one element, sorted ascending (a copy). */
   public double[] upperTail(int element) {
+    requireNotSeeding("read the upper tail");
     int e = checkElement(element);
     settle(e);
     double[] out = new double[hiN[e]];
@@ -616,6 +732,7 @@ public final class TailAccumulator {
 
   /** Canonical bytes: the layout in the class comment. */
   public byte[] toBytes() {
+    requireNotSeeding("serialize");
     if (upperOnly) {
       return upperToBytes();
     }

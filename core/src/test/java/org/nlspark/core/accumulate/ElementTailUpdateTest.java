@@ -18,7 +18,7 @@ import org.nlspark.core.stats.NumpyPercentile;
  */
 class ElementTailUpdateTest {
   private static final double[] CONFIDENCES = {1e-9, 0.05, 0.4, 0.9, 0.95, 0.99, 1 - 1e-9};
-  private static final int KINDS = 7;
+  static final int KINDS = 7;
 
   @Test
   void elementPathEqualsTheDefinitionAndBruteForce() {
@@ -107,7 +107,7 @@ class ElementTailUpdateTest {
   }
 
   /** rows x cols row-major. */
-  private static double[] values(SplittableRandom rng, int rows, int cols, int kind) {
+  static double[] values(SplittableRandom rng, int rows, int cols, int kind) {
     double[] buf = new double[rows * cols];
     for (int i = 0; i < buf.length; i++) {
       int r = i / cols;
