@@ -30,6 +30,16 @@ public interface BlockStatistic {
     return false;
   }
 
+  /**
+   * Each voxel's expected replicate value and its spread, when the kernel knows them before
+   * computing any replicate (the bootstrap mean: the sample mean and sd/√n); they only seed the
+   * retained tails' thresholds ({@link org.nlspark.core.accumulate.TailSeeds}), never a result.
+   * Returns false (arrays untouched) when the kernel has no such estimate.
+   */
+  default boolean replicateSpread(double[] mean, double[] sd) {
+    return false;
+  }
+
   /** Floating-point work done so far (GEMM flops; 0 for non-GEMM kernels). */
   long flops();
 }

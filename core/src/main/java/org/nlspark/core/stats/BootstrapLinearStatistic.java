@@ -18,10 +18,14 @@ final class BootstrapLinearStatistic extends GemmStatistic {
   private final int[] counts;
   private final int[] constant;
   private final double[] constantValue;
+  /** The block as given (n x b), for {@link #replicateSpread}. */
+  private final double[] raw;
 
   private BootstrapLinearStatistic(Precision precision, double[] data, double[] squares, int n,
-      int b, int window, Reduction kind, long seed, int[] constant, double[] constantValue) {
+      int b, int window, Reduction kind, long seed, int[] constant, double[] constantValue,
+      double[] raw) {
     super(precision, data, squares, n, b, window, new int[0]);
+    this.raw = raw;
     this.kind = kind;
     this.seed = seed;
     this.counts = new int[n];
@@ -39,12 +43,39 @@ final class BootstrapLinearStatistic extends GemmStatistic {
     }
     if (kind != Reduction.STD) {
       return new BootstrapLinearStatistic(precision, x, null, n, b, window, kind, seed, constant,
-          constantValue);
+          constantValue, x);
     }
     double[] xc = BlockTransforms.centreColumns(x, n, b);
     double[] sq = BlockTransforms.squares(xc);
     return new BootstrapLinearStatistic(precision, xc, sq, n, b, window, kind, seed, constant,
-        constantValue);
+        constantValue, x);
+  }
+
+  /**
+   * Resampling n rows with replacement: the replicate mean has expectation x̄ and variance σ²/n
+   * (σ² with ddof 0), the sum n times both. The std has no such simple form: no estimate.
+   */
+  @Override
+  public boolean replicateSpread(double[] mean, double[] sd) {
+    if (kind == Reduction.STD) {
+      return false;
+    }
+    double scale = kind == Reduction.SUM ? n : 1.0;
+    for (int v = 0; v < b; v++) {
+      double s = 0;
+      for (int i = 0; i < n; i++) {
+        s += raw[i * b + v];
+      }
+      double m = s / n;
+      double m2 = 0;
+      for (int i = 0; i < n; i++) {
+        double d = raw[i * b + v] - m;
+        m2 += d * d;
+      }
+      mean[v] = scale * m;
+      sd[v] = scale * Math.sqrt(m2 / n / n);
+    }
+    return true;
   }
 
   @Override

@@ -5,6 +5,7 @@ import org.nlspark.core.accumulate.MomentAccumulator;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.accumulate.SampleStore;
 import org.nlspark.core.accumulate.TailAccumulator;
+import org.nlspark.core.accumulate.TailSeeds;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
@@ -21,6 +22,67 @@ import org.nlspark.core.job.Tail;
  */
 public final class TileExecutor {
   private TileExecutor() {}
+
+  /**
+   * Seeded bootstrap tails ({@link TailSeeds}); {@code -Dnlspark.seeded-tails=false} gives the
+   * unseeded update (the same bytes; for A/B timing and tests).
+   */
+  static boolean seededTails = Boolean.parseBoolean(
+      System.getProperty("nlspark.seeded-tails", "true"));
+
+  /** Voxels whose seeded tails were short and were recomputed unseeded (for tests). */
+  static final java.util.concurrent.atomic.AtomicLong RECOMPUTED_VOXELS =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** Starts the tails at the kernel's bounds where it has them and seeding pays. */
+  private static boolean seed(BlockStatistic kernel, TailAccumulator tails, int k, long rows) {
+    if (!seededTails || !TailSeeds.worthwhile(rows, k)) {
+      return false;
+    }
+    int b = kernel.width();
+    double[] mean = new double[b];
+    double[] sd = new double[b];
+    if (!kernel.replicateSpread(mean, sd)) {
+      return false;
+    }
+    double[] lower = new double[b];
+    double[] upper = new double[b];
+    TailSeeds.bounds(mean, sd, k, rows, lower, upper);
+    tails.seed(lower, upper);
+    return true;
+  }
+
+  /**
+   * Ends the seeding: the voxels a bound left short are computed again into an unseeded
+   * accumulator of their columns alone and adopted, so the tails are those of an unseeded pass,
+   * bit for bit.
+   */
+  private static void endSeeding(BlockStatistic kernel, TilePlan plan, TileSpec tile,
+      TailAccumulator tails, double[] buf) {
+    int[] shortOnes = tails.shortElements();
+    if (shortOnes.length > 0) {
+      int b = kernel.width();
+      int s = shortOnes.length;
+      TailAccumulator exact = new TailAccumulator(s, plan.tailSize());
+      double[] columns = new double[plan.grid().window() * s];
+      for (int k = 0; k < tile.windowCount(); k++) {
+        int window = tile.firstWindow() + k;
+        int rows = plan.windowRows(window);
+        kernel.compute(plan.windowStart(window), rows, buf);
+        for (int r = 0; r < rows; r++) {
+          for (int j = 0; j < s; j++) {
+            columns[r * s + j] = buf[r * b + shortOnes[j]];
+          }
+        }
+        exact.update(columns, 0, rows, s);
+      }
+      for (int j = 0; j < s; j++) {
+        tails.adopt(shortOnes[j], exact, j);
+      }
+      RECOMPUTED_VOXELS.addAndGet(s);
+    }
+    tails.endSeeding();
+  }
 
   /** Runs a tile on the CPU. */
   public static PartialResult execute(JobSpec spec, JobInputs inputs, ResamplingPlan resampling,
@@ -41,6 +103,7 @@ public final class TileExecutor {
       SampleStore samples = spec.saveSamples() ? new SampleStore(firstReplicate, rowsInTile, b)
           : null;
       MomentAccumulator[] moments = new MomentAccumulator[tile.windowCount()];
+      boolean seeded = tails != null && seed(kernel, tails, plan.tailSize(), rowsInTile);
       for (int k = 0; k < tile.windowCount(); k++) {
         int window = tile.firstWindow() + k;
         int rows = plan.windowRows(window);
@@ -55,6 +118,9 @@ public final class TileExecutor {
             samples.put(first + r, buf, r * b, b);
           }
         }
+      }
+      if (seeded) {
+        endSeeding(kernel, plan, tile, tails, buf);
       }
       return new PartialResult(tile, null, null, null, tails, samples, moments, kernel.flops(),
           System.nanoTime() - start, kernel.undefinedVoxels());
