@@ -57,14 +57,8 @@ public final class BootstrapStages {
         long start = threads.getCurrentThreadCpuTime();
         TailAccumulator tails = stage >= 2 ? new TailAccumulator(block, k) : null;
         boolean seeded = stage >= 4;
-        if (seeded) {
-          double[] mean = new double[block];
-          double[] sd = new double[block];
-          double[] lower = new double[block];
-          double[] upper = new double[block];
-          kernel.replicateSpread(mean, sd);
-          TailSeeds.bounds(mean, sd, k, replicates, lower, upper);
-          tails.seed(lower, upper);
+        if (seeded && !TailSeeds.seed(kernel, tails, k, replicates)) {
+          throw new IllegalStateException("[BUG] the bootstrap mean tile was not seeded");
         }
         for (int first = 0; first < replicates; first += w) {
           int rows = Math.min(w, replicates - first);

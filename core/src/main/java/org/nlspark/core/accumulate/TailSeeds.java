@@ -1,11 +1,12 @@
 package org.nlspark.core.accumulate;
 
 import org.apache.commons.math3.special.Erf;
+import org.nlspark.core.stats.BlockStatistic;
 
 /**
  * Bounds that start a bootstrap tile's {@link TailAccumulator} ({@link TailAccumulator#seed}) from
  * what the kernel knows before computing any replicate: each voxel's expected replicate mean and
- * spread ({@link org.nlspark.core.stats.BlockStatistic#replicateSpread}). The bounds are
+ * spread ({@link BlockStatistic#replicateSpread}). The bounds are
  * mean ∓ z·sd with z the normal quantile of {@link #MARGIN}·k/rows, so about MARGIN·k values lie
  * beyond each bound when the replicates are near normal, and far fewer values enter the tails
  * than when they start at the first k values seen (k·(1 + log2(rows/k)) each). The bounds only
@@ -22,8 +23,29 @@ public final class TailSeeds {
   static final double MARGIN = 3.0;
 
   /** Whether seeding pays: the values beyond the bounds are a small part of the tile's rows. */
-  public static boolean worthwhile(long rows, int k) {
+  static boolean worthwhile(long rows, int k) {
     return rows >= 8L * k;
+  }
+
+  /**
+   * Seeds {@code tails} (empty) for a tile of {@code rows} replicates of {@code kernel} where the
+   * kernel has bounds and seeding pays; returns whether it did.
+   */
+  public static boolean seed(BlockStatistic kernel, TailAccumulator tails, int k, long rows) {
+    if (!worthwhile(rows, k)) {
+      return false;
+    }
+    int b = kernel.width();
+    double[] mean = new double[b];
+    double[] sd = new double[b];
+    if (!kernel.replicateSpread(mean, sd)) {
+      return false;
+    }
+    double[] lower = new double[b];
+    double[] upper = new double[b];
+    bounds(mean, sd, k, rows, lower, upper);
+    tails.seed(lower, upper);
+    return true;
   }
 
   /**

@@ -132,14 +132,20 @@ public final class BlockTransforms {
     return z;
   }
 
-  /** Every column centred on its mean (the bootstrap std works on centred data). */
-  public static double[] centreColumns(double[] x, int n, int b) {
+  /** Per-column sums. */
+  public static double[] columnSums(double[] x, int n, int b) {
     double[] sum = new double[b];
     for (int i = 0; i < n; i++) {
       for (int v = 0; v < b; v++) {
         sum[v] += x[i * b + v];
       }
     }
+    return sum;
+  }
+
+  /** Every column centred on its mean (the bootstrap std works on centred data). */
+  public static double[] centreColumns(double[] x, int n, int b) {
+    double[] sum = columnSums(x, n, b);
     double[] xc = new double[n * b];
     for (int i = 0; i < n; i++) {
       for (int v = 0; v < b; v++) {

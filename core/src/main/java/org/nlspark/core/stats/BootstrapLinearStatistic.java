@@ -18,7 +18,7 @@ final class BootstrapLinearStatistic extends GemmStatistic {
   private final int[] counts;
   private final int[] constant;
   private final double[] constantValue;
-  /** The block as given (n x b), for {@link #replicateSpread}. */
+  /** The block as given (n x b), for {@link #replicateSpread}; null for the std (no estimate). */
   private final double[] raw;
 
   private BootstrapLinearStatistic(Precision precision, double[] data, double[] squares, int n,
@@ -48,7 +48,7 @@ final class BootstrapLinearStatistic extends GemmStatistic {
     double[] xc = BlockTransforms.centreColumns(x, n, b);
     double[] sq = BlockTransforms.squares(xc);
     return new BootstrapLinearStatistic(precision, xc, sq, n, b, window, kind, seed, constant,
-        constantValue, x);
+        constantValue, null);
   }
 
   /**
@@ -57,23 +57,18 @@ final class BootstrapLinearStatistic extends GemmStatistic {
    */
   @Override
   public boolean replicateSpread(double[] mean, double[] sd) {
-    if (kind == Reduction.STD) {
+    if (raw == null) {
       return false;
     }
     double scale = kind == Reduction.SUM ? n : 1.0;
+    double[] sum = BlockTransforms.columnSums(raw, n, b);
+    double[] m2 = BlockTransforms.columnSumSquares(BlockTransforms.centreColumns(raw, n, b), n, b);
     for (int v = 0; v < b; v++) {
-      double s = 0;
-      for (int i = 0; i < n; i++) {
-        s += raw[i * b + v];
-      }
-      double m = s / n;
-      double m2 = 0;
-      for (int i = 0; i < n; i++) {
-        double d = raw[i * b + v] - m;
-        m2 += d * d;
-      }
-      mean[v] = scale * m;
-      sd[v] = scale * Math.sqrt(m2 / n / n);
+      mean[v] = scale * sum[v] / n;
+      sd[v] = scale * Math.sqrt(m2[v] / n / n);
+    }
+    for (int v : constant) { // every replicate is exactly the constant: nothing to seed
+      sd[v] = 0.0;
     }
     return true;
   }

@@ -34,24 +34,6 @@ public final class TileExecutor {
   static final java.util.concurrent.atomic.AtomicLong RECOMPUTED_VOXELS =
       new java.util.concurrent.atomic.AtomicLong();
 
-  /** Starts the tails at the kernel's bounds where it has them and seeding pays. */
-  private static boolean seed(BlockStatistic kernel, TailAccumulator tails, int k, long rows) {
-    if (!seededTails || !TailSeeds.worthwhile(rows, k)) {
-      return false;
-    }
-    int b = kernel.width();
-    double[] mean = new double[b];
-    double[] sd = new double[b];
-    if (!kernel.replicateSpread(mean, sd)) {
-      return false;
-    }
-    double[] lower = new double[b];
-    double[] upper = new double[b];
-    TailSeeds.bounds(mean, sd, k, rows, lower, upper);
-    tails.seed(lower, upper);
-    return true;
-  }
-
   /**
    * Ends the seeding: the voxels a bound left short are computed again into an unseeded
    * accumulator of their columns alone and adopted, so the tails are those of an unseeded pass,
@@ -103,7 +85,8 @@ public final class TileExecutor {
       SampleStore samples = spec.saveSamples() ? new SampleStore(firstReplicate, rowsInTile, b)
           : null;
       MomentAccumulator[] moments = new MomentAccumulator[tile.windowCount()];
-      boolean seeded = tails != null && seed(kernel, tails, plan.tailSize(), rowsInTile);
+      boolean seeded = tails != null && seededTails
+          && TailSeeds.seed(kernel, tails, plan.tailSize(), rowsInTile);
       for (int k = 0; k < tile.windowCount(); k++) {
         int window = tile.firstWindow() + k;
         int rows = plan.windowRows(window);
