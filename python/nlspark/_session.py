@@ -21,6 +21,8 @@ LOCAL_SETTINGS = {
     "spark.ui.showConsoleProgress": "false",
     "spark.shuffle.compress": "false",
     "spark.executor.killOnFatalError.depth": "0",
+    # Task results up to 64 MB go straight to the driver, not through the block manager.
+    "spark.task.maxDirectResultSize": "64m",
     # The SIMD kernels (without it they take the scalar path: same bits, slower).
     "spark.driver.extraJavaOptions": "--add-modules jdk.incubator.vector",
 }

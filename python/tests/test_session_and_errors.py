@@ -48,6 +48,7 @@ def test_session_settings(spark):
     conf = spark.sparkContext.getConf()
     assert conf.get("spark.driver.host") == "127.0.0.1"
     assert conf.get("spark.ui.enabled") == "false"
+    assert conf.get("spark.task.maxDirectResultSize") == "64m"
     assert nlspark.jar_path() in conf.get("spark.jars").split(",")
 
 

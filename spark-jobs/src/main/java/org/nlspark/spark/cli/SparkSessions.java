@@ -24,6 +24,12 @@ import org.nlspark.spark.errors.OpenFileLimit;
  * {@code --master} or a too small heap is a clear exit 2 or 3, not a stack trace.
  */
 public final class SparkSessions {
+  /** Largest task result sent directly to the driver; Spark caps it at the RPC message size
+   *  (128 MB by default), larger results still travel as blocks. */
+  static final String DIRECT_RESULT_SIZE = "spark.task.maxDirectResultSize";
+  /** Its value in the local sessions nlspark starts. */
+  static final String LOCAL_DIRECT_RESULT_SIZE = "64m";
+
   /** Spark's driver refuses a heap below 1.5 x its 300 MiB reserve (UnifiedMemoryManager). */
   public static final long SPARK_MIN_HEAP_BYTES = 300L * 1024 * 1024 * 3 / 2;
   /** How long a spark:// master may take to accept a TCP connection before we give up. */
@@ -62,6 +68,32 @@ public final class SparkSessions {
         SparkJobWarmup.await(warmup); // never stop the context under it (also after a failure)
         spark.stop();
       }
+    }
+  }
+
+  /** What a local session nlspark starts sets, where the user's -D options did not. */
+  static void localDefaults(SparkConf conf) {
+    conf.set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1");
+    if (System.getProperty("spark.local.dir") == null
+        && System.getenv("SPARK_LOCAL_DIRS") == null) {
+      String spill = SpillDirectories.forThisRun(System.getProperty("java.io.tmpdir"));
+      if (spill != null) {
+        conf.set("spark.local.dir", spill);
+      }
+    }
+    if (System.getProperty("spark.ui.enabled") == null) {
+      conf.set("spark.ui.enabled", "false");
+    }
+    // A task thread that runs out of heap would otherwise end the whole JVM with Spark's
+    // exit code 52; at depth 0 it fails the task and the job, and nlspark says exit 3.
+    if (System.getProperty("spark.executor.killOnFatalError.depth") == null) {
+      conf.set("spark.executor.killOnFatalError.depth", "0");
+    }
+    // In one JVM a task's result needs no block manager: above Spark's 1 MB default a result
+    // (a bootstrap tile run's tails: 5-8 MB) was stored as a block and fetched back over
+    // loopback, 0.1-0.9 s a task on a cold 2-core run (docs/performance.md, "The cold job").
+    if (System.getProperty(DIRECT_RESULT_SIZE) == null) {
+      conf.set(DIRECT_RESULT_SIZE, LOCAL_DIRECT_RESULT_SIZE);
     }
   }
 
@@ -105,22 +137,7 @@ public final class SparkSessions {
     SparkConf conf = new SparkConf().setAppName(appName).setMaster(m); // with spark.* of -D
     dataPlaneDefaults(conf::set);
     if (m.startsWith("local")) {
-      conf.set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1");
-      if (System.getProperty("spark.local.dir") == null
-          && System.getenv("SPARK_LOCAL_DIRS") == null) {
-        String spill = SpillDirectories.forThisRun(System.getProperty("java.io.tmpdir"));
-        if (spill != null) {
-          conf.set("spark.local.dir", spill);
-        }
-      }
-      if (System.getProperty("spark.ui.enabled") == null) {
-        conf.set("spark.ui.enabled", "false");
-      }
-      // A task thread that runs out of heap would otherwise end the whole JVM with Spark's
-      // exit code 52; at depth 0 it fails the task and the job, and nlspark says exit 3.
-      if (System.getProperty("spark.executor.killOnFatalError.depth") == null) {
-        conf.set("spark.executor.killOnFatalError.depth", "0");
-      }
+      localDefaults(conf);
     }
     SparkContext sc;
     try {

@@ -147,4 +147,28 @@ class SparkSessionsTest {
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageContaining("NLSPARK_JAVA_OPTS").hasMessageNotContaining("--driver-memory option");
   }
+
+  @Test
+  void localSessionsSendTaskResultsStraightToTheDriverUnlessTheUserSaidOtherwise() {
+    String localDir = System.getProperty("spark.local.dir");
+    System.setProperty("spark.local.dir", System.getProperty("java.io.tmpdir")); // no spill dir made
+    try {
+      org.apache.spark.SparkConf conf = new org.apache.spark.SparkConf(false);
+      SparkSessions.localDefaults(conf);
+      assertThat(conf.get("spark.task.maxDirectResultSize")).isEqualTo("64m");
+      assertThat(conf.get("spark.executor.killOnFatalError.depth")).isEqualTo("0");
+
+      System.setProperty("spark.task.maxDirectResultSize", "2m");
+      org.apache.spark.SparkConf mine = new org.apache.spark.SparkConf(true);
+      SparkSessions.localDefaults(mine);
+      assertThat(mine.get("spark.task.maxDirectResultSize")).isEqualTo("2m");
+    } finally {
+      System.clearProperty("spark.task.maxDirectResultSize");
+      if (localDir == null) {
+        System.clearProperty("spark.local.dir");
+      } else {
+        System.setProperty("spark.local.dir", localDir);
+      }
+    }
+  }
 }
