@@ -514,13 +514,16 @@ expect_one_sentence
 NLSPARK_JAVA_OPTS=-Xmx run_nl --input "$X" --output "$WORK/o-ip" "${ARGS[@]}"
 expect_code 2
 expect_message "Cannot start Java with NLSPARK_JAVA_OPTS='-Xmx'"
+NLSPARK_JIT=fast run_nl --input "$X" --output "$WORK/o-ip" "${ARGS[@]}"
+expect_code 2
+expect_message "NLSPARK_JIT must be short-job (the default) or default, but was: fast"
 mkdir -p "$WORK/gone"
 (cd "$WORK/gone" && rmdir "$WORK/gone" && timeout 300 "$NL" one-sample --quiet --input "$X" \
   --output "$WORK/o-gone" "${ARGS[@]}" 2>"$ERR" >/dev/null)
 RC=$?
 expect_code 2
 expect_message "the current directory no longer exists"
-verdict "SPARK_LOCAL_IP=garbage, NLSPARK_JAVA_OPTS=-Xmx and a deleted working directory are exit 2"
+verdict "SPARK_LOCAL_IP=garbage, NLSPARK_JAVA_OPTS=-Xmx, NLSPARK_JIT=fast and a deleted working directory are exit 2"
 
 run_nl --input "hdfs://no-such-host.invalid:8020/x.npy" --output "$WORK/o-hdfs2" "${ARGS[@]}"
 expect_code 2
