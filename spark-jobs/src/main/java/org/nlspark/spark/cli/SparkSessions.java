@@ -71,30 +71,27 @@ public final class SparkSessions {
     }
   }
 
-  /** What a local session nlspark starts sets, where the user's -D options did not. */
+  /**
+   * What a local session nlspark starts sets, where the user's -D options did not ({@code conf}
+   * holds the {@code spark.*} system properties, so {@code setIfMissing} keeps the user's).
+   */
   static void localDefaults(SparkConf conf) {
     conf.set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1");
-    if (System.getProperty("spark.local.dir") == null
-        && System.getenv("SPARK_LOCAL_DIRS") == null) {
+    if (!conf.contains("spark.local.dir") && System.getenv("SPARK_LOCAL_DIRS") == null) {
       String spill = SpillDirectories.forThisRun(System.getProperty("java.io.tmpdir"));
       if (spill != null) {
         conf.set("spark.local.dir", spill);
       }
     }
-    if (System.getProperty("spark.ui.enabled") == null) {
-      conf.set("spark.ui.enabled", "false");
-    }
+    conf.setIfMissing("spark.ui.enabled", "false");
     // A task thread that runs out of heap would otherwise end the whole JVM with Spark's
     // exit code 52; at depth 0 it fails the task and the job, and nlspark says exit 3.
-    if (System.getProperty("spark.executor.killOnFatalError.depth") == null) {
-      conf.set("spark.executor.killOnFatalError.depth", "0");
-    }
+    conf.setIfMissing("spark.executor.killOnFatalError.depth", "0");
     // In one JVM a task's result needs no block manager: above Spark's 1 MB default a result
     // (a bootstrap tile run's tails: 5-8 MB) was stored as a block and fetched back over
-    // loopback, 0.1-0.9 s a task on a cold 2-core run (docs/performance.md, "The cold job").
-    if (System.getProperty(DIRECT_RESULT_SIZE) == null) {
-      conf.set(DIRECT_RESULT_SIZE, LOCAL_DIRECT_RESULT_SIZE);
-    }
+    // loopback, 0.1-0.9 s a task on a cold 2-core run (docs/performance.md, "The JIT of a short
+    // job, and task results in one JVM").
+    conf.setIfMissing(DIRECT_RESULT_SIZE, LOCAL_DIRECT_RESULT_SIZE);
   }
 
   /**

@@ -153,7 +153,7 @@ class SparkSessionsTest {
     String localDir = System.getProperty("spark.local.dir");
     System.setProperty("spark.local.dir", System.getProperty("java.io.tmpdir")); // no spill dir made
     try {
-      org.apache.spark.SparkConf conf = new org.apache.spark.SparkConf(false);
+      org.apache.spark.SparkConf conf = new org.apache.spark.SparkConf(true); // as open() builds it
       SparkSessions.localDefaults(conf);
       assertThat(conf.get("spark.task.maxDirectResultSize")).isEqualTo("64m");
       assertThat(conf.get("spark.executor.killOnFatalError.depth")).isEqualTo("0");
