@@ -87,7 +87,7 @@ class CliEndToEndTest {
     // The Spark this line's tests run on (3.5 or 4.x), and the artifact built for it.
     assertThat(engine.get("spark_version")).isEqualTo(SparkLine.runtimeSparkVersion());
     assertThat(engine.get("artifact")).isEqualTo(SparkLine.built().artifact);
-    // TILES_PER_SLOT tasks per slot (local[2,4]: 2), never more than tiles
+    // a bootstrap (retained tails): TILES_PER_SLOT per slot (local[2,4]: 2), at most tiles
     assertThat(((Number) engine.get("partitions")).intValue())
         .isEqualTo(Math.min(8, ((Number) ((Map<String, Object>) s.get("tile_plan"))
             .get("tile_count")).intValue()));
@@ -178,7 +178,7 @@ class CliEndToEndTest {
   }
 
   @Test
-  void oneSampleTMatchesLocalEngine() {
+  void oneSampleTMatchesLocalEngine() throws Exception {
     Path x = x();
     Path out = dir.resolve("one");
     CliRun r = CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
@@ -189,6 +189,14 @@ class CliEndToEndTest {
         .seed(9).tail(org.nlspark.core.job.Tail.UPPER).build(), JobInputs.of(read(x)));
     assertThat(out.resolve("p_fwer.npy")).exists();
     assertThat(NpyReader.read(out.resolve("null_max.npy"), 1).shape()).containsExactly(300L);
+    // a short run of counts and maxima: one task per slot (local[2,4]: 2) for its 9 tiles
+    Map<String, Object> s = summary(out);
+    assertThat(((Number) ((Map<String, Object>) s.get("tile_plan")).get("tile_count")).intValue())
+        .isGreaterThan(2);
+    Map<String, Object> engine = (Map<String, Object>) s.get("engine");
+    assertThat(((Number) engine.get("partitions")).intValue()).isEqualTo(2);
+    assertThat(((Number) ((Map<String, Object>) engine.get("spark_timings")).get("tasks"))
+        .intValue()).isEqualTo(2);
   }
 
   @Test

@@ -61,6 +61,16 @@ public interface TileAnalysis {
     return Math.max(1, ceiling);
   }
 
+  /**
+   * The run's work in multiply-adds of its folds (samples x voxels x replicates) where its tiles
+   * return small partials (counts and maxima: kilobytes), else 0 (not known, or partials the
+   * merge should receive as tasks end, as a bootstrap's retained tails). An engine runs a short
+   * job of small partials as one task per slot ({@link TilePlanner#tasks}).
+   */
+  default long smallPartialWork() {
+    return 0;
+  }
+
   /** What runs the tiles of {@code plan}: small, serializable, shipped with every task. */
   TileRunner runner(TilePlan plan);
 

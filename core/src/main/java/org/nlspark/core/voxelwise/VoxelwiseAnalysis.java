@@ -162,6 +162,13 @@ public final class VoxelwiseAnalysis implements TileAnalysis {
     return TilePlanner.bytesPerTile(spec, inputs, grid, windowsPerTile, tailSize());
   }
 
+  @Override
+  public long smallPartialWork() {
+    // a permutation run without retained null tails returns counts and maxima per tile
+    return spec.analysis() == Analysis.BOOTSTRAP || tailSize() > 0 ? 0
+        : (long) inputs.samples() * inputs.voxels() * resampling.replicates();
+  }
+
   private int tailSize() {
     return TilePlanner.tailSize(spec, resampling.replicates());
   }

@@ -12,6 +12,7 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
+import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
 
 /** The budget decides tiles per window group and tiles at once, never the grid. */
 class TilePlannerTest {
@@ -82,5 +83,31 @@ class TilePlannerTest {
     merger.add(p);
     assertThatThrownBy(() -> merger.add(p)).hasMessageContaining("[BUG] tile 0 was merged twice");
     assertThatThrownBy(merger::finish).hasMessageContaining("[BUG] merged 1 of");
+  }
+
+  @Test
+  void aShortRunOfSmallPartialsRunsOneTaskPerSlot() {
+    long limit = TilePlanner.ONE_TASK_WORK_PER_SLOT;
+    assertThat(TilePlanner.tasks(49, 2, 30L * 50_000 * 5_000)).isEqualTo(2);
+    assertThat(TilePlanner.tasks(49, 2, 2 * limit)).isEqualTo(2); // exactly the limit per slot
+    assertThat(TilePlanner.tasks(49, 2, 2 * limit + 2)).isEqualTo(8);
+    assertThat(TilePlanner.tasks(49, 2, 0)).isEqualTo(8); // large or unknown partials
+    assertThat(TilePlanner.tasks(5, 2, 0)).isEqualTo(5); // never more tasks than tiles
+    assertThat(TilePlanner.tasks(1, 2, 1)).isEqualTo(1);
+    assertThat(TilePlanner.tasks(49, 0, 1)).isEqualTo(1); // no slot known: one
+    assertThat(TilePlanner.tasks(49, 0, 0)).isEqualTo(TilePlanner.TILES_PER_SLOT);
+  }
+
+  @Test
+  void onlyPermutationRunsWithoutRetainedTailsDeclareSmallPartials() {
+    JobInputs in = inputs(30, 3000);
+    JobSpec oneSample = JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(5000)
+        .build();
+    assertThat(VoxelwiseAnalysis.prepare(oneSample, in, 2).smallPartialWork())
+        .isEqualTo(30L * 3000 * 5000);
+    JobSpec tails = oneSample.toBuilder().tailApproximation(true).build();
+    assertThat(VoxelwiseAnalysis.prepare(tails, in, 2).smallPartialWork()).isZero();
+    JobSpec boot = JobSpec.builder(Analysis.BOOTSTRAP).replicates(5000).build();
+    assertThat(VoxelwiseAnalysis.prepare(boot, in, 2).smallPartialWork()).isZero();
   }
 }

@@ -202,7 +202,7 @@ public final class NlsparkOptions implements Serializable {
     return orderBy;
   }
 
-  /** Spark partitions for the tiles; null (default) = one tile per partition. */
+  /** Spark partitions for the tiles; null (default) = {@code TilePlanner.tasks}. */
   public Integer partitions() {
     return partitions;
   }
@@ -486,7 +486,7 @@ public final class NlsparkOptions implements Serializable {
     public Builder backend(String b) { this.backend = b; return this; }
     public Builder memoryBudgetGb(Double g) { this.memoryBudgetGb = g; return this; }
 
-    /** Spark partitions for the tiles; null (default) = one tile per partition. */
+    /** Spark partitions for the tiles; null (default) = {@code TilePlanner.tasks}. */
     public Builder partitions(Integer n) {
       if (n != null && n < 1) {
         throw new InvalidInputException("--partitions must be at least 1, but was: " + n);

@@ -52,8 +52,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Runs a job's tiles as one Spark job (DESIGN §2, §5). The driver plans tiles with core's
  * {@link TilePlanner} from the executor budget ({@link ExecutorBudget}) and the task slots,
- * broadcasts the inputs, and groups consecutive tiles into {@link TilePlanner#TILES_PER_SLOT}
- * partitions per task slot (or {@code --partitions} partitions). Each task runs core's {@link TileExecutor} and returns
+ * broadcasts the inputs, and groups consecutive tiles into {@link TilePlanner#tasks} partitions
+ * (or {@code --partitions} partitions). Each task runs core's {@link TileExecutor} and returns
  * {@link PartialResult#toBytes()}; the driver feeds the partials, as they arrive, to one
  * {@link ResultMerger}, which makes the outputs bit-identical to core's LocalEngine for any
  * partitioning and any retry.
@@ -89,7 +89,7 @@ public final class SparkEngine {
   private final boolean progress;
 
   /**
-   * @param partitions Spark partitions for the tiles, or null for TILES_PER_SLOT per task slot
+   * @param partitions Spark partitions for the tiles, or null for TilePlanner.tasks
    * @param progress print a progress line on stderr (callers pass true only for a terminal)
    */
   public SparkEngine(SparkSession spark, Grid grid, Integer partitions, boolean progress) {
@@ -346,12 +346,12 @@ public final class SparkEngine {
           NlsparkConf.BROADCAST_MAX_BYTES));
     }
     List<TileSpec> tiles = plan.tiles();
-    // By default TILES_PER_SLOT tasks per slot, each running a run of consecutive tiles: a task
-    // costs Spark tens of ms (more in a fresh JVM), a tile of a big job little more, so one task
-    // per tile spent a third of a cold job's time scheduling (docs/performance.md, "The cold
-    // job"). Tiles, not tasks, make the outputs: any count gives the same bytes.
+    // By default TilePlanner.tasks: each task a run of consecutive tiles, one per slot for a
+    // short run of small partials, else TILES_PER_SLOT per slot. A task costs Spark tens of ms
+    // (more in a fresh JVM), so one task per tile spent a third of a cold job's time scheduling
+    // (docs/performance.md, "The cold job"). Any count gives the same bytes.
     int numPartitions = partitions == null
-        ? Math.min(tiles.size(), TilePlanner.TILES_PER_SLOT * Math.max(1, slots))
+        ? TilePlanner.tasks(tiles.size(), slots, analysis.smallPartialWork())
         : Math.min(partitions, tiles.size()); // more than tiles would only add empty tasks
     TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = analysis.runner(plan);
