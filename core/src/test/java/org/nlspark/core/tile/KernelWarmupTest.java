@@ -2,6 +2,14 @@ package org.nlspark.core.tile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobSpec;
@@ -94,6 +102,27 @@ class KernelWarmupTest {
       assertThat(KernelWarmup.start(JobSpec.builder(Analysis.ONE_SAMPLE).build())).isNull();
     } finally {
       System.clearProperty(KernelWarmup.ENABLED_PROPERTY);
+    }
+  }
+
+  /**
+   * bin/nlspark's HOT_METHODS (per-method C2 thresholds) name methods by text: a rename would
+   * silently drop the launcher's setting, so each name must be a method of its class here.
+   */
+  @Test
+  void theLaunchersHotMethodsNameMethodsThatExist() throws IOException, ClassNotFoundException {
+    String launcher = Files.readString(Path.of("..", "bin", "nlspark"), StandardCharsets.UTF_8);
+    Matcher list = Pattern.compile("(?s)\\nHOT_METHODS=\\((.*?)\\)").matcher(launcher);
+    assertThat(list.find()).as("HOT_METHODS=( ... ) in bin/nlspark").isTrue();
+    List<String> names = Arrays.stream(list.group(1).trim().split("\\s+")).toList();
+    assertThat(names).hasSizeGreaterThanOrEqualTo(3)
+        .contains("org.nlspark.core.stats.SignFlipStatistic::foldWindowSimd");
+    for (String name : names) {
+      String[] parts = name.split("::");
+      assertThat(parts).as(name).hasSize(2);
+      Class<?> type = Class.forName(parts[0]);
+      assertThat(Arrays.stream(type.getDeclaredMethods()).map(java.lang.reflect.Method::getName))
+          .as(name).contains(parts[1]);
     }
   }
 }
