@@ -221,6 +221,18 @@ class TailAccumulatorTest {
     assertThatThrownBy(() -> TailAccumulator.fromBytes(cut))
         .hasMessage("Cannot read TailAccumulator: the header announces 32 more bytes, but 31"
             + " remain (truncated or corrupt)");
+    // each of the two tails read out of order: its first value made +Infinity (big-endian)
+    for (int tail = 0; tail < 2; tail++) {
+      byte[] unsorted = full.toBytes();
+      int firstValue = 2 + 4 + 4 + 8 + 8 + tail * 2 * 8;
+      for (int i = 0; i < 8; i++) {
+        unsorted[firstValue + i] = (byte) (i == 0 ? 0x7F : i == 1 ? 0xF0 : 0);
+      }
+      assertThatThrownBy(() -> TailAccumulator.fromBytes(unsorted)).as("tail " + tail)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Cannot read TailAccumulator: the tails of element 0 are not sorted or"
+              + " hold NaN");
+    }
     assertThatThrownBy(() -> new TailAccumulator(2, 3).update(new double[6], 0, 2, 3))
         .hasMessage("Cannot update TailAccumulator: window has 3 columns, but the accumulator has"
             + " 2 elements");
