@@ -23,6 +23,8 @@ LOCAL_SETTINGS = {
     "spark.executor.killOnFatalError.depth": "0",
     # Task results up to 64 MB go straight to the driver, not through the block manager.
     "spark.task.maxDirectResultSize": "64m",
+    # A broadcast is read in the same JVM as the value it holds: compressing its pieces is waste.
+    "spark.broadcast.compress": "false",
     # The SIMD kernels (without it they take the scalar path: same bits, slower).
     "spark.driver.extraJavaOptions": "--add-modules jdk.incubator.vector",
 }

@@ -49,6 +49,7 @@ def test_session_settings(spark):
     assert conf.get("spark.driver.host") == "127.0.0.1"
     assert conf.get("spark.ui.enabled") == "false"
     assert conf.get("spark.task.maxDirectResultSize") == "64m"
+    assert conf.get("spark.broadcast.compress") == "false"
     assert nlspark.jar_path() in conf.get("spark.jars").split(",")
 
 

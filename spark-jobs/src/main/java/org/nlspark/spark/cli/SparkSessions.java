@@ -29,6 +29,8 @@ public final class SparkSessions {
   static final String DIRECT_RESULT_SIZE = "spark.task.maxDirectResultSize";
   /** Its value in the local sessions nlspark starts. */
   static final String LOCAL_DIRECT_RESULT_SIZE = "64m";
+  /** Whether a broadcast's pieces are compressed (Spark: true); false in local sessions. */
+  static final String BROADCAST_COMPRESS = "spark.broadcast.compress";
 
   /** Spark's driver refuses a heap below 1.5 x its 300 MiB reserve (UnifiedMemoryManager). */
   public static final long SPARK_MIN_HEAP_BYTES = 300L * 1024 * 1024 * 3 / 2;
@@ -92,6 +94,11 @@ public final class SparkSessions {
     // loopback, 0.1-0.9 s a task on a cold 2-core run (docs/performance.md, "The JIT of a short
     // job, and task results in one JVM").
     conf.setIfMissing(DIRECT_RESULT_SIZE, LOCAL_DIRECT_RESULT_SIZE);
+    // In one JVM a broadcast is read from the driver's own block manager as the value it holds,
+    // never from the compressed pieces: compressing them (LZ4 over the inputs' doubles, which do
+    // not compress) only cost the command CPU before and in the job (docs/performance.md,
+    // "Broadcasts in one JVM").
+    conf.setIfMissing(BROADCAST_COMPRESS, "false");
   }
 
   /**

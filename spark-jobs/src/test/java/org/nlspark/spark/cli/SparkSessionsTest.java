@@ -157,13 +157,17 @@ class SparkSessionsTest {
       SparkSessions.localDefaults(conf);
       assertThat(conf.get("spark.task.maxDirectResultSize")).isEqualTo("64m");
       assertThat(conf.get("spark.executor.killOnFatalError.depth")).isEqualTo("0");
+      assertThat(conf.get("spark.broadcast.compress")).isEqualTo("false");
 
       System.setProperty("spark.task.maxDirectResultSize", "2m");
+      System.setProperty("spark.broadcast.compress", "true");
       org.apache.spark.SparkConf mine = new org.apache.spark.SparkConf(true);
       SparkSessions.localDefaults(mine);
       assertThat(mine.get("spark.task.maxDirectResultSize")).isEqualTo("2m");
+      assertThat(mine.get("spark.broadcast.compress")).isEqualTo("true");
     } finally {
       System.clearProperty("spark.task.maxDirectResultSize");
+      System.clearProperty("spark.broadcast.compress");
       if (localDir == null) {
         System.clearProperty("spark.local.dir");
       } else {
