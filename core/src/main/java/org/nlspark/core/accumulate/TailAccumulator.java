@@ -833,8 +833,8 @@ public final class TailAccumulator {
 
   /**
    * Reads m ascending values into region[base ..) as keys, refusing unsorted or NaN values.
-   * Its own small method on purpose: the driver calls it twice per element of every tile's
-   * tails, so C2 compiles it alone in a few ms; inlined in {@link #fromBytes}, the whole
+   * Its own small method on purpose: the driver calls it for each tail of every element of every
+   * tile, so C2 compiles it alone in a few ms; inlined in {@link #fromBytes}, the whole
    * reader was one on-stack-replacement compile of 0.2-0.3 s inside a cold job
    * (docs/performance.md, "The fold's per-window methods").
    *

@@ -29,8 +29,6 @@ public final class SparkSessions {
   static final String DIRECT_RESULT_SIZE = "spark.task.maxDirectResultSize";
   /** Its value in the local sessions nlspark starts. */
   static final String LOCAL_DIRECT_RESULT_SIZE = "64m";
-  /** Whether a broadcast's pieces are compressed (Spark: true); false in local sessions. */
-  static final String BROADCAST_COMPRESS = "spark.broadcast.compress";
 
   /** Spark's driver refuses a heap below 1.5 x its 300 MiB reserve (UnifiedMemoryManager). */
   public static final long SPARK_MIN_HEAP_BYTES = 300L * 1024 * 1024 * 3 / 2;
@@ -98,7 +96,7 @@ public final class SparkSessions {
     // never from the compressed pieces: compressing them (LZ4 over the inputs' doubles, which do
     // not compress) only cost the command CPU before and in the job (docs/performance.md,
     // "Broadcasts in one JVM").
-    conf.setIfMissing(BROADCAST_COMPRESS, "false");
+    conf.setIfMissing("spark.broadcast.compress", "false");
   }
 
   /**
