@@ -178,6 +178,63 @@ public final class Report {
   }
 
   /**
+   * What each glm contrast tested, as weights on the design's named columns (after the contrast
+   * file's columns were matched to the design's by name), e.g. "tstat2 group = 1 group - 0.5 age"
+   * or "fstat1 mean+group joins tstat1, tstat2"; empty for the other commands.
+   */
+  public static List<String> contrastLines(Map<String, Object> summary) {
+    List<String> lines = new ArrayList<>();
+    Object resampling = summary.get("resampling");
+    Object per = resampling instanceof Map ? castMap(resampling).get("contrasts") : null;
+    if (!(per instanceof Map)) {
+      return lines;
+    }
+    List<String> tNames = new ArrayList<>();
+    for (Map.Entry<String, Object> e : castMap(per).entrySet()) {
+      if (!(e.getValue() instanceof Map)) {
+        continue;
+      }
+      Map<String, Object> c = castMap(e.getValue());
+      Object w = c.get("weights");
+      if (w instanceof Map) {
+        tNames.add(e.getKey());
+        lines.add(e.getKey() + " " + c.get("contrast") + " = " + weighted(castMap(w)));
+      } else if (w instanceof List) {
+        List<String> joined = new ArrayList<>();
+        String[] parts = String.valueOf(c.get("contrast")).split("\\+");
+        for (String part : parts) {
+          for (String t : tNames) {
+            Object tc = castMap(castMap(per).get(t)).get("contrast");
+            if (part.equals(String.valueOf(tc)) && !joined.contains(t)) {
+              joined.add(t);
+              break;
+            }
+          }
+        }
+        lines.add(e.getKey() + " " + c.get("contrast") + " joins " + (joined.size()
+            == parts.length ? String.join(", ", joined) : ((List<?>) w).size() + " rows"));
+      }
+    }
+    return lines;
+  }
+
+  private static String weighted(Map<String, Object> w) {
+    StringBuilder b = new StringBuilder();
+    for (Map.Entry<String, Object> e : w.entrySet()) {
+      double x = e.getValue() instanceof Number ? ((Number) e.getValue()).doubleValue() : 0;
+      if (x == 0) {
+        continue;
+      }
+      double a = Math.abs(x);
+      String mag = a == Math.rint(a) && a < 1e15 ? Long.toString((long) a)
+          : String.format(Locale.ROOT, "%.4g", a);
+      b.append(b.length() == 0 ? (x < 0 ? "-" : "") : (x < 0 ? " - " : " + "))
+          .append(mag.equals("1") ? "" : mag + " ").append(e.getKey());
+    }
+    return b.toString();
+  }
+
+  /**
    * What a run found, one line per inference and statistic, from summary.json's
    * {@code findings.inferences} (see core's {@code Findings}): e.g. "tstat1 TFCE: 123 voxels
    * p_fwer < 0.05, peak t 11.0 at (26, 8, 14) mm, upper tail". Family-wise (and FDR) inferences
@@ -440,6 +497,10 @@ public final class Report {
         if (run.summary.get(key) != null) {
           rows.add(row("name", key, "value", flat(run.summary.get(key))));
         }
+      }
+      List<String> tested = contrastLines(run.summary);
+      if (!tested.isEmpty()) {
+        rows.add(row("name", "contrasts tested", "value", String.join("; ", tested)));
       }
       if (!run.section("parameters").isEmpty()) {
         rows.add(row("name", "parameters", "value", joined(run.section("parameters"))));

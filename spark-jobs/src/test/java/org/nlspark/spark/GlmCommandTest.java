@@ -167,6 +167,47 @@ class GlmCommandTest {
         .isEqualTo(TestData.outputValues(two.resolve("p.npy")));
   }
 
+  /**
+   * Contrast columns are the design's by name: a header in another order, or naming only the
+   * tested column, tests the same contrast (the same bits); a misspelt name is exit 2. Each
+   * contrast's weights are in summary.json and on a result line.
+   */
+  @Test
+  void contrastColumnsAreMatchedByName() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path ordered = write("ordered.csv", "intercept,age,group", "0,1,0");
+    Path swapped = write("swapped.csv", "group,age,intercept", "0,1,0");
+    Path alone = write("alone.csv", "name,age", "age,1");
+    Path a = dir.resolve("a");
+    CliRun ra = glm(a, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        ordered.toString(), "--permutations", "100");
+    assertThat(ra.code()).as(ra.err()).isZero();
+    for (Path c : List.of(swapped, alone)) {
+      Path b = dir.resolve("b-" + c.getFileName());
+      CliRun rb = CliRun.of("glm", "--input", y.toString(), "--design", d.toString(),
+          "--contrasts", c.toString(), "--permutations", "100", "--output", b.toString());
+      assertThat(rb.code()).as(rb.err()).isZero();
+      assertThat(Files.readAllBytes(b.resolve("tstat1.npy")))
+          .isEqualTo(Files.readAllBytes(a.resolve("tstat1.npy")));
+      assertThat(Files.readAllBytes(b.resolve("p_tstat1.npy")))
+          .isEqualTo(Files.readAllBytes(a.resolve("p_tstat1.npy")));
+      assertThat(rb.out()).contains("contrast: tstat1 " + (c == alone ? "age" : "C1")
+          + " = age\n");
+      assertThat(Files.readString(b.resolve("summary.json")))
+          .containsPattern("\"design_column_names\": \\[\\s*\"intercept\",\\s*\"age\",\\s*"
+              + "\"group\"\\s*]")
+          .containsPattern("\"weights\": \\{\\s*\"intercept\": 0\\.0,\\s*\"age\": 1\\.0,"
+              + "\\s*\"group\": 0\\.0\\s*}");
+    }
+    Path misspelt = write("misspelt.csv", "intercept,agee,group", "0,1,0");
+    CliRun bad = glm(dir.resolve("bad"), "--input", y.toString(), "--design", d.toString(),
+        "--contrasts", misspelt.toString(), "--permutations", "100");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("the contrast column 'agee' names no design column (did you"
+        + " mean 'age'?)");
+  }
+
   /** F of a one-row contrast is t^2, and its (upper) p is t's two-tailed p on the same draws. */
   @Test
   void fOfOneRowIsTSquared() throws Exception {
@@ -345,10 +386,11 @@ class GlmCommandTest {
         "--input", y, "--design", d2.toString(), "--contrasts", c);
     refused("Cannot fit the design " + dn + ": row 4, column 2 (age) is NaN; every design value"
         + " must be a finite number", "--input", y, "--design", dn.toString(), "--contrasts", c);
-    // contrast length
+    // contrast columns are design columns by name (a positional reading would test another)
     String c4 = write("c4.csv", "a,b", "0,1").toString();
-    refused("Cannot use t contrast 1 (C1) of " + c4 + ": it has 2 values but the design " + d
-        + " has 3 columns; give one weight per design column",
+    refused("Cannot match the contrasts " + c4 + " to the design " + d + ": the contrast column"
+        + " 'a' names no design column; contrast columns are matched to the design's by name (the"
+        + " design's: intercept, age, group)",
         "--input", y, "--design", d, "--contrasts", c4);
     // unequal blocks with --whole-blocks
     List<String> uneven = new ArrayList<>(List.of("block"));

@@ -388,6 +388,7 @@ public final class GlmAnalysis implements TileAnalysis {
     input.put("samples", samples);
     input.put("voxels", voxels);
     input.put("design_columns", model.columns());
+    input.put("design_column_names", List.of(model.columnNames()));
     input.put("design_rank", model.rank());
     input.put("residual_degrees_of_freedom", model.degreesOfFreedom());
     m.put("input", input);
@@ -400,6 +401,7 @@ public final class GlmAnalysis implements TileAnalysis {
       GlmContrast c = model.contrasts().get(i);
       Map<String, Object> d = draws.get(i).toMap();
       d.put("contrast", c.name());
+      d.put("weights", weights(c));
       d.put("rank", c.rank());
       d.put("tail", GlmRun.tailOf(c, options.tTail()).cliName());
       per.put(c.outputName(), d);
@@ -409,6 +411,23 @@ public final class GlmAnalysis implements TileAnalysis {
     resampling.put("contrasts", per);
     m.put("resampling", resampling);
     return m;
+  }
+
+  /**
+   * A contrast's weights by design column, as tested (after matching the contrast's columns to
+   * the design's by name): one map for t, one per joined t contrast for F.
+   */
+  private Object weights(GlmContrast c) {
+    String[] names = model.columnNames();
+    List<Map<String, Object>> rows = new java.util.ArrayList<>();
+    for (double[] row : c.matrix()) {
+      Map<String, Object> w = new LinkedHashMap<>();
+      for (int j = 0; j < row.length; j++) {
+        w.put(names[j], row[j]);
+      }
+      rows.add(w);
+    }
+    return c.kind() == GlmContrast.Kind.T ? rows.get(0) : rows;
   }
 
   /**

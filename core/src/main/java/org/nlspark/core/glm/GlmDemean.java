@@ -36,6 +36,7 @@ public final class GlmDemean {
    * own column's.
    */
   public static Demeaned design(GlmDesign design, GlmContrasts contrasts) {
+    contrasts = contrasts.matchedTo(design);
     int n = design.rows();
     int k = design.columns();
     double[][] m = design.values();
@@ -89,8 +90,8 @@ public final class GlmDemean {
       }
     }
     return new Demeaned(null, new GlmDesign(centred, names, design.source()),
-        new GlmContrasts(ct, contrasts.tNames(), contrasts.f(), contrasts.source(),
-            contrasts.fSource()),
+        new GlmContrasts(ct, contrasts.tNames(), contrasts.positional() ? null : names,
+            contrasts.f(), contrasts.source(), contrasts.fSource()),
         intercept >= 0 ? design.names()[intercept] : null);
   }
 

@@ -7,8 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.nlspark.core.InvalidInputException;
 
 /**
@@ -48,7 +51,11 @@ public final class GlmFiles {
         fFile == null ? null : fFile.toString());
   }
 
-  /** As {@link #readContrasts(Path, Path)}, from the files' lines ({@code fLines} may be null). */
+  /**
+   * As {@link #readContrasts(Path, Path)}, from the files' lines ({@code fLines} may be null).
+   * A CSV/TSV contrast keeps its header's column names (matched to the design by name, {@link
+   * GlmContrasts#matchedTo}); a VEST one is positional.
+   */
   public static GlmContrasts readContrasts(List<String> tLines, String tFile, List<String> fLines,
       String fFile) {
     Table t = read(tLines, tFile, "contrasts");
@@ -57,15 +64,108 @@ public final class GlmFiles {
       throw new InvalidInputException("Cannot read the contrasts " + tFile + ": the file holds no"
           + " contrast; give one row per t contrast");
     }
-    int[][] f = new int[0][];
-    if (fLines != null) {
-      Table ft = read(fLines, fFile, "F contrasts");
-      f = new int[ft.rows.length][];
-      for (int i = 0; i < ft.rows.length; i++) {
-        f[i] = fRow(ft.rows[i], t.rows.length, fFile, ft.lines[i]);
+    int[][] f = fLines == null ? new int[0][] : readF(fLines, fFile, names);
+    return new GlmContrasts(t.rows, names, t.vest ? null : t.names, f, tFile,
+        fLines == null ? "f-contrasts" : fFile);
+  }
+
+  /**
+   * F contrasts over the t contrasts {@code tNames}: a VEST {@code design.fts} holds rows of 0/1
+   * flags, one per t contrast (its /NumWaves must be their number), as randomise reads it. A
+   * CSV/TSV whose header names t contrasts holds 0/1 flags over the named ones (any order, a t
+   * contrast left out is not joined). A header naming no t contrast keeps the older positional
+   * forms (flags over all t contrasts in order, or t contrast numbers), refused when a row could
+   * be read both ways with different meanings.
+   */
+  private static int[][] readF(List<String> fLines, String fFile, String[] tNames) {
+    Table ft = read(fLines, fFile, "F contrasts");
+    int tCount = tNames.length;
+    if (ft.vest && ft.names.length != tCount) {
+      throw new InvalidInputException("Cannot read the F contrasts " + fFile + ": its rows have "
+          + ft.names.length + " values (/NumWaves) but there are " + tCount + " t contrasts; a"
+          + " VEST F contrast file holds one 0/1 flag per t contrast");
+    }
+    int[] byName = ft.vest ? null : tContrastsNamed(ft.names, tNames, fFile);
+    int[][] f = new int[ft.rows.length][];
+    for (int i = 0; i < ft.rows.length; i++) {
+      f[i] = byName != null ? namedFlags(ft.rows[i], byName, tNames, fFile, ft.lines[i])
+          : ft.vest ? flags(ft.rows[i], fFile, ft.lines[i])
+          : fRow(ft.rows[i], tCount, fFile, ft.lines[i]);
+    }
+    return f;
+  }
+
+  /**
+   * The t contrast each header column of a CSV F file names, or null when it names none (the
+   * positional forms); refused when some columns name t contrasts and others do not.
+   */
+  private static int[] tContrastsNamed(String[] header, String[] tNames, String fFile) {
+    int[] at = new int[header.length];
+    int named = 0;
+    List<String> unknown = new ArrayList<>();
+    for (int c = 0; c < header.length; c++) {
+      at[c] = List.of(tNames).indexOf(header[c]);
+      if (at[c] >= 0) {
+        named++;
+        for (int d = 0; d < c; d++) {
+          if (at[d] == at[c]) {
+            throw new InvalidInputException("Cannot read the F contrasts " + fFile + ": the"
+                + " header names the t contrast '" + header[c] + "' twice");
+          }
+        }
+      } else {
+        unknown.add(header[c]);
       }
     }
-    return new GlmContrasts(t.rows, names, f, tFile, fLines == null ? "f-contrasts" : fFile);
+    if (named == 0) {
+      return null;
+    }
+    if (!unknown.isEmpty()) {
+      throw new InvalidInputException("Cannot read the F contrasts " + fFile + ": the header"
+          + " column '" + unknown.get(0) + "' names no t contrast"
+          + GlmContrasts.didYouMean(unknown.get(0), tNames) + "; the header names the t"
+          + " contrasts each F contrast joins (the t contrasts: " + String.join(", ", tNames)
+          + ")");
+    }
+    return at;
+  }
+
+  private static int[] namedFlags(double[] row, int[] byName, String[] tNames, String file,
+      int line) {
+    List<Integer> out = new ArrayList<>();
+    for (int c = 0; c < row.length; c++) {
+      if (row[c] != 0.0 && row[c] != 1.0) {
+        throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+            + " holds " + row[c] + " for the t contrast '" + tNames[byName[c]] + "'; give 1 to"
+            + " join it, 0 to leave it out");
+      }
+      if (row[c] == 1.0) {
+        out.add(byName[c]);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+          + " selects no t contrast");
+    }
+    return out.stream().sorted().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static int[] flags(double[] row, String file, int line) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < row.length; i++) {
+      if (row[i] != 0.0 && row[i] != 1.0) {
+        throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+            + " holds " + row[i] + "; a VEST F contrast row holds one 0/1 flag per t contrast");
+      }
+      if (row[i] == 1.0) {
+        out.add(i);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+          + " selects no t contrast");
+    }
+    return out.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** Reads exchangeability blocks: one integer per sample. */
@@ -75,6 +175,7 @@ public final class GlmFiles {
 
   /** Reads exchangeability blocks from the lines of a file. */
   public static int[] readBlocks(List<String> lines, String file) {
+    lines = withoutBom(lines);
     if (isVest(lines)) {
       Table t = readVest(lines, file, "exchangeability blocks");
       int[] out = new int[t.rows.length];
@@ -119,35 +220,58 @@ public final class GlmFiles {
     return (int) (double) v;
   }
 
+  /** A row of a CSV F file whose header names no t contrast: flags over all, or numbers. */
   private static int[] fRow(double[] row, int tCount, String file, int line) {
     boolean flags = row.length == tCount;
+    boolean any = false;
     for (double x : row) {
       flags &= x == 0.0 || x == 1.0;
+      any |= x == 1.0;
     }
-    if (flags) {
+    int[] asFlags = null;
+    if (flags && any) {
       List<Integer> out = new ArrayList<>();
       for (int i = 0; i < row.length; i++) {
         if (row[i] == 1.0) {
           out.add(i);
         }
       }
-      if (out.isEmpty()) {
-        throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
-            + " selects no t contrast");
-      }
-      return out.stream().mapToInt(Integer::intValue).toArray();
+      asFlags = out.stream().mapToInt(Integer::intValue).toArray();
     }
-    int[] out = new int[row.length];
-    for (int i = 0; i < row.length; i++) {
+    int[] asNumbers = new int[row.length];
+    java.util.BitSet seen = new java.util.BitSet();
+    for (int i = 0; i < row.length && asNumbers != null; i++) {
       double x = row[i];
-      if (x != Math.rint(x) || x < 1 || x > tCount) {
-        throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
-            + " holds " + x + ", which is neither a 0/1 flag row of " + tCount + " values nor a"
-            + " t contrast number in [1, " + tCount + "]");
+      if (x != Math.rint(x) || x < 1 || x > tCount || seen.get((int) x)) {
+        asNumbers = null;
+      } else {
+        seen.set((int) x);
+        asNumbers[i] = (int) x - 1;
       }
-      out[i] = (int) x - 1;
     }
-    return out;
+    if (asNumbers != null) {
+      Arrays.sort(asNumbers);
+    }
+    if (asFlags != null && asNumbers != null && !Arrays.equals(asFlags, asNumbers)) {
+      throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+          + " reads both as 0/1 flags over the " + tCount + " t contrasts and as t contrast"
+          + " numbers, with different meanings; name the t contrasts in the header and give 0/1"
+          + " flags under them");
+    }
+    if (asFlags != null) {
+      return asFlags;
+    }
+    if (asNumbers != null) {
+      return asNumbers;
+    }
+    if (flags) {
+      throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+          + " selects no t contrast");
+    }
+    throw new InvalidInputException("Cannot read the F contrasts " + file + ": line " + line
+        + " is neither a 0/1 flag row of " + tCount + " values nor distinct t contrast numbers"
+        + " in [1, " + tCount + "]; name the t contrasts in the header and give 0/1 flags under"
+        + " them");
   }
 
   /** Rows with their source line numbers; names of the columns and (contrasts) of the rows. */
@@ -156,9 +280,11 @@ public final class GlmFiles {
     int[] lines;
     String[] names;
     String[] rowNames;
+    boolean vest; // positional columns (EV1..), as randomise reads them
   }
 
   private static Table read(List<String> lines, String file, String what) {
+    lines = withoutBom(lines);
     if (file != null && file.toLowerCase(Locale.ROOT).endsWith(".npy")
         || !lines.isEmpty() && lines.get(0).startsWith("\uFFFDNUMPY")) {
       throw new InvalidInputException("Cannot read the " + what + " " + file + ": it is a numpy"
@@ -179,6 +305,16 @@ public final class GlmFiles {
     }
   }
 
+  /** Without the byte order mark some editors put first, which would join the first name. */
+  private static List<String> withoutBom(List<String> lines) {
+    if (lines.isEmpty() || !lines.get(0).startsWith("\uFEFF")) {
+      return lines;
+    }
+    List<String> out = new ArrayList<>(lines);
+    out.set(0, out.get(0).substring(1));
+    return out;
+  }
+
   private static boolean isVest(List<String> lines) {
     for (String l : lines) {
       String s = l.trim();
@@ -192,7 +328,7 @@ public final class GlmFiles {
   private static Table readVest(List<String> lines, String file, String what) {
     int waves = -1;
     int points = -1;
-    List<String> contrastNames = new ArrayList<>();
+    Map<Integer, String> contrastNames = new TreeMap<>(); // /ContrastName<i> by its i
     boolean inMatrix = false;
     List<double[]> rows = new ArrayList<>();
     List<Integer> at = new ArrayList<>();
@@ -212,7 +348,12 @@ public final class GlmFiles {
         } else if (key.equals("/NumPoints") || key.equals("/NumContrasts")) {
           points = vestCount(value, key, file, what, i + 1);
         } else if (key.startsWith("/ContrastName")) {
-          contrastNames.add(value);
+          int index = vestCount(key.substring("/ContrastName".length()), key, file, what, i + 1);
+          if (index < 1 || contrastNames.put(index, value) != null) {
+            throw new InvalidInputException("Cannot read the " + what + " " + file + ": line "
+                + (i + 1) + " (" + key + ") " + (index < 1 ? "numbers no contrast"
+                : "names contrast " + index + " a second time"));
+          }
         } else if (!key.startsWith("/")) {
           throw new InvalidInputException("Cannot read the " + what + " " + file + ": line "
               + (i + 1) + " comes before /Matrix but is not a /Key line: '" + s + "'");
@@ -228,6 +369,7 @@ public final class GlmFiles {
           + " has no /Matrix line");
     }
     Table t = new Table();
+    t.vest = true;
     t.rows = rows.toArray(new double[0][]);
     t.lines = at.stream().mapToInt(Integer::intValue).toArray();
     for (int r = 0; r < t.rows.length; r++) {
@@ -247,8 +389,8 @@ public final class GlmFiles {
     }
     t.rowNames = new String[t.rows.length];
     for (int r = 0; r < t.rows.length; r++) {
-      t.rowNames[r] = r < contrastNames.size() && !contrastNames.get(r).isEmpty()
-          ? contrastNames.get(r) : "C" + (r + 1);
+      String name = contrastNames.get(r + 1);
+      t.rowNames[r] = name != null && !name.isEmpty() ? name : "C" + (r + 1);
     }
     return t;
   }

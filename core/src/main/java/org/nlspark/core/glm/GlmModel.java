@@ -102,6 +102,7 @@ public final class GlmModel implements Serializable {
           + " leaves no residual degrees of freedom with " + n + " samples; use fewer columns or"
           + " more samples");
     }
+    contrasts = contrasts.matchedTo(design);
     double[][] t = contrasts.t();
     if (t.length == 0) {
       throw new InvalidInputException("Cannot test the design " + src + ": " + contrasts.source()
@@ -124,7 +125,7 @@ public final class GlmModel implements Serializable {
       String label = "t contrast " + (c + 1) + " (" + contrasts.tNames()[c] + ") of "
           + contrasts.source();
       out.add(partition(GlmContrast.Kind.T, c + 1, contrasts.tNames()[c], new double[][] {t[c]},
-          m, pinvM, projector, q, label, src));
+          m, pinvM, projector, q, label, src, names));
     }
     int[][] f = contrasts.f();
     for (int c = 0; c < f.length; c++) {
@@ -144,7 +145,7 @@ public final class GlmModel implements Serializable {
         name.append(i == 0 ? "" : "+").append(contrasts.tNames()[idx]);
       }
       out.add(partition(GlmContrast.Kind.F, c + 1, name.toString(), rows, m, pinvM, projector, q,
-          label, src));
+          label, src, names));
     }
     return new GlmModel(n, k, q, names.clone(), Collections.unmodifiableList(out),
         k == 1 && constant == 0);
@@ -180,9 +181,38 @@ public final class GlmModel implements Serializable {
     }
   }
 
+  /**
+   * Columns whose typical magnitudes (root mean square) differ by more than this are named when
+   * the model fails numerically: rounding in M+ M grows with that ratio.
+   */
+  static final double ILL_CONDITIONED_SCALES = 1e6;
+
+  /** "column 'a' is about 1.5e+09 times column 'b'" when the scales differ that much, or null. */
+  static String illConditioned(double[][] m, String[] names) {
+    int k = names.length;
+    int big = 0;
+    int small = 0;
+    double[] rms = new double[k];
+    for (int j = 0; j < k; j++) {
+      double sum = 0;
+      for (double[] row : m) {
+        sum += row[j] / m.length * row[j];
+      }
+      rms[j] = Math.sqrt(sum);
+      big = rms[j] > rms[big] ? j : big;
+      small = rms[j] < rms[small] ? j : small;
+    }
+    double ratio = rms[big] / rms[small];
+    if (!(ratio > ILL_CONDITIONED_SCALES)) {
+      return ratio == ratio ? null : "column '" + names[big] + "' overflows when squared";
+    }
+    return "column '" + names[big] + "' is about " + String.format(java.util.Locale.ROOT, "%.1e",
+        ratio) + " times column '" + names[small] + "' in magnitude";
+  }
+
   private static GlmContrast partition(GlmContrast.Kind kind, int number, String name,
       double[][] ct, double[][] m, double[][] pinvM, double[][] projector, int q, String label,
-      String src) {
+      String src, String[] names) {
     int n = m.length;
     // Estimability: C' must lie in the row space of M (C' M+ M = C').
     double[][] back = Linalg.multiply(ct, projector);
@@ -193,6 +223,12 @@ public final class GlmModel implements Serializable {
       }
     }
     if (Linalg.frobenius(diff) > ESTIMABILITY_TOLERANCE * Linalg.frobenius(ct)) {
+      String scales = illConditioned(m, names);
+      if (scales != null) {
+        throw new InvalidInputException("Cannot test " + label + ": the design " + src + " is"
+            + " ill-conditioned (" + scales + "), so its rank and what it can estimate are lost"
+            + " to rounding; rescale that column (divide it by a power of ten, or z-score it)");
+      }
       throw new InvalidInputException("Cannot test " + label + ": it is not estimable in the"
           + " design " + src + " (rank " + q + " of " + ct[0].length + " columns): it weights a"
           + " combination of columns the data cannot separate; change the contrast or the design");
@@ -215,6 +251,12 @@ public final class GlmModel implements Serializable {
     double[][] z = Linalg.multiply(m, Linalg.nullSpace(ct)); // Z = M null(C')
     double[][] nuisanceBasis = z[0].length == 0 ? new double[n][0] : Linalg.columnBasis(z);
     int zr = nuisanceBasis[0].length;
+    if (r + zr != q && illConditioned(m, names) != null) {
+      throw new InvalidInputException("Cannot test " + label + ": the design " + src + " is"
+          + " ill-conditioned (" + illConditioned(m, names) + "), so its partition for this"
+          + " contrast is lost to rounding; rescale that column (divide it by a power of ten, or"
+          + " z-score it)");
+    }
     if (r + zr != q) {
       throw new IllegalStateException("[BUG] partition of " + label + ": effect rank " + r
           + " + nuisance rank " + zr + " != design rank " + q);

@@ -87,8 +87,9 @@ class GlmFilesTest {
     Path con = write("c.csv", "a,b\n1,0\n");
     Path f = write("f.csv", "x\n5\n");
     assertThatThrownBy(() -> GlmFiles.readContrasts(con, f))
-        .hasMessage("Cannot read the F contrasts " + f + ": line 2 holds 5.0, which is neither a"
-            + " 0/1 flag row of 1 values nor a t contrast number in [1, 1]");
+        .hasMessage("Cannot read the F contrasts " + f + ": line 2 is neither a 0/1 flag row of 1"
+            + " values nor distinct t contrast numbers in [1, 1]; name the t contrasts in the"
+            + " header and give 0/1 flags under them");
     Path blocks = write("b.txt", "1\n1.5\n");
     assertThatThrownBy(() -> GlmFiles.readBlocks(blocks))
         .hasMessage("Cannot read the exchangeability blocks " + blocks + ": line 2 is not an"

@@ -66,6 +66,10 @@ public final class Summaries {
     if (HadoopReport.exists(conf, written)) {
       lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
     }
+    // What each glm contrast tested, by the design's column names.
+    for (String tested : Report.contrastLines(summary)) {
+      lines.add("contrast: " + Untrusted.escape(tested));
+    }
     // How the p-values were drawn and what they cannot reach (RunWarnings.resultNotes).
     if (summary.get("result_notes") instanceof List) {
       for (Object note : (List<?>) summary.get("result_notes")) {
