@@ -56,13 +56,14 @@ final class GlmCommand extends AnalysisCommand {
   String design;
 
   @Option(names = "--contrasts", paramLabel = "FILE", order = 3,
-      description = "(required) t contrasts, one row each with one weight per design column:"
-          + " CSV/TSV or an FSL VEST file")
+      description = "(required) t contrasts, one row each: CSV/TSV whose header names design"
+          + " columns (matched by name, in any order; columns left out weigh 0), or an FSL VEST"
+          + " file (one weight per design column, in order)")
   String contrasts;
 
   @Option(names = "--f-contrasts", paramLabel = "FILE", order = 4,
-      description = "F contrasts over the t contrasts: rows of 0/1 flags (as FSL's) or of t"
-          + " contrast numbers")
+      description = "F contrasts over the t contrasts: CSV/TSV whose header names t contrasts,"
+          + " with rows of 0/1 flags under them, or a VEST .fts (one 0/1 flag per t contrast)")
   String fContrasts;
 
   @Option(names = "--errors", paramLabel = "exchangeable|symmetric|both", order = 10,
