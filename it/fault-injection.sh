@@ -256,6 +256,24 @@ else
 fi
 verdict "kill -9 between renames: the next run completes the journal, then writes"
 
+# The report is written after the commit: a run killed there must not leave the earlier run's
+# report.html describing the new maps (it goes in the commit, with the files it described).
+OUT=$WORK/kill-report
+old_results "$OUT"
+[[ -s $OUT/report.html ]] || problem "the earlier run wrote no report.html (nothing to test)"
+NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=report:20000" \
+  start_nl --input "$X" --output "$OUT" "${ARGS[@]}" --overwrite
+if wait_for "paused at report" 120; then
+  signal_and_wait KILL
+  [[ $(seed_of "$OUT") == 1 ]] || problem "summary.json is not the new run's"
+  [[ ! -e $OUT/report.html ]] || problem "the earlier run's report.html is beside the new results"
+  [[ $(cat "$OUT/notes.txt") == "the user's own notes" ]] || problem "notes.txt touched"
+else
+  kill -9 "$(jvm_of "$PID")" 2>/dev/null; wait "$PID"
+  problem "never reached the report: $(tail -c 300 "$ERR")"
+fi
+verdict "kill -9 before the report: no earlier report.html beside the new results"
+
 OUT=$WORK/kill-write
 old_results "$OUT"
 BEFORE=$(snapshot "$OUT")

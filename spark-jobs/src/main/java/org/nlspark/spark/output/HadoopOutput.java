@@ -588,6 +588,9 @@ public final class HadoopOutput {
         }
       }
       listed.add("summary.json");
+      // the report beside nlspark's summary is nlspark's (written after the commit, so never
+      // listed): it goes with the files it describes, never left beside newer ones
+      listed.add(org.nlspark.report.Report.FILE);
       return new PreviousRun(listed, false);
     }
   }

@@ -66,6 +66,25 @@ class OutputDirTest {
         .containsExactly("observed.npy", "p.npy", "summary.json");
   }
 
+  /**
+   * The report beside an earlier result goes with it in the commit (the new one is written
+   * after), so a run stopped before its report never leaves the old page describing new maps;
+   * a report.html without nlspark's summary stays the user's and is refused.
+   */
+  @Test
+  void anEarlierReportGoesWithTheFilesItDescribed() throws IOException {
+    Path out = tmp.resolve("report");
+    run(out, false, 1, "p.npy", "tfce.npy");
+    Files.writeString(out.resolve("report.html"), "<p>run 1</p>");
+    run(out, true, 2, "p.npy");
+    assertThat(names(out)).containsExactly("p.npy", "summary.json");
+    Path users = Files.createDirectories(tmp.resolve("users"));
+    Files.writeString(users.resolve("report.html"), "<p>mine</p>");
+    assertThatThrownBy(() -> run(users, true, 3, "p.npy"))
+        .isInstanceOf(InvalidInputException.class);
+    assertThat(Files.readString(users.resolve("report.html"))).isEqualTo("<p>mine</p>");
+  }
+
   @Test
   void anExistingEmptyDirectoryIsFilledInPlaceNeverReplaced() throws IOException {
     Path out = Files.createDirectory(tmp.resolve("mount"));
