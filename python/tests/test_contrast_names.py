@@ -31,7 +31,6 @@ def test_a_dataframe_in_another_order_tests_the_named_columns(spark, tmp_path):
     assert np.array_equal(a["p_tstat1"], b["p_tstat1"])
     weights = b.summary["resampling"]["contrasts"]["tstat1"]["weights"]
     assert weights == {"intercept": 0.0, "group": 0.0, "age": 1.0}
-    assert "contrast: tstat1 age = age" in b.stdout
     # against numpy's least squares: the age column's t
     d = design.to_numpy()
     beta, *_ = np.linalg.lstsq(d, x, rcond=None)
