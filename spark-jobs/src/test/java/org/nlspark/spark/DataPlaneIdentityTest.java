@@ -358,7 +358,8 @@ class DataPlaneIdentityTest {
     assertThatThrownBy(() -> run("blocks", null, Analysis.ONE_SAMPLE, inputs,
         NlsparkOptions.builder().replicates(50).build()))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("s2.nii.gz").hasMessageContaining("NaN at voxel 5");
+        .hasMessageContaining("s2.nii.gz").hasMessageContaining("NaN at voxel (i, j, k) = ("
+            + mask.ijk(5)[0] + ", " + mask.ijk(5)[1] + ", " + mask.ijk(5)[2] + ")");
   }
 
   @Test

@@ -104,6 +104,6 @@ class StudySourcesTest {
     StudyInputs withNaN = resolve("nan", null, mask.toString());
     assertThatThrownBy(() -> Sources.of(spark, withNaN, null).load(files))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("s1.nii.gz").hasMessageContaining("NaN at voxel 2");
+        .hasMessageContaining("s1.nii.gz").hasMessageContaining("NaN at voxel (i, j, k) = (");
   }
 }

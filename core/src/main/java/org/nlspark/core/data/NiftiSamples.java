@@ -262,14 +262,22 @@ public final class NiftiSamples implements SampleSource {
 
   private void emit(int sample, float[] volume, float[] masked, Sink sink, String what) {
     mask.extract(volume, masked, 0);
-    SampleChecks.requireFinite(masked, masked.length, sampleName(sample), sample, what);
+    SampleChecks.requireFinite(masked, masked.length, sampleName(sample), sample, what,
+        this::voxelAt);
     sink.float32(sample, masked);
   }
 
   private void emit(int sample, double[] volume, double[] masked, Sink sink, String what) {
     mask.extract(volume, masked, 0);
-    SampleChecks.requireFinite(masked, masked.length, sampleName(sample), sample, what);
+    SampleChecks.requireFinite(masked, masked.length, sampleName(sample), sample, what,
+        this::voxelAt);
     sink.float64(sample, masked);
+  }
+
+  /** A masked voxel as the user finds it in a viewer: its (i, j, k) in the image. */
+  private String voxelAt(int masked) {
+    int[] ijk = mask.ijk(masked);
+    return "voxel (i, j, k) = (" + ijk[0] + ", " + ijk[1] + ", " + ijk[2] + ")";
   }
 
   private String sampleName(int sample) {
