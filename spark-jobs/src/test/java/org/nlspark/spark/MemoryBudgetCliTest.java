@@ -109,4 +109,32 @@ class MemoryBudgetCliTest {
         .contains("GB budget (set by --memory-budget-gb)");
     assertThat(out).doesNotExist();
   }
+
+  /**
+   * A billion permutations: the driver's null distributions (48 bytes per replicate each) are
+   * refused before any work, with the heap they need, instead of dying part-way (DESIGN §3.5).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("permutationCommands")
+  void aBillionPermutationsAreRefusedBeforeAnyWork(String command) throws Exception {
+    List<String> args = new ArrayList<>(inputs(command));
+    args.set(args.indexOf("--permutations") + 1, "1000000000");
+    if (command.equals("one-sample")) { // 2^12 sign flips would all be enumerated: 40 samples
+      args.set(args.indexOf("--input") + 1, TestData.matrix(dir, "x40.npy", 40, V,
+          TestData.gaussian(10, 40, V, 0.5)).toString());
+    }
+    Path out = dir.resolve("billion");
+    args.addAll(List.of("--output", out.toString(), "--quiet"));
+    CliRun r = CliRun.of(args.toArray(String[]::new));
+    assertThat(r.code()).as(r.err()).isEqualTo(3);
+    assertThat(r.err()).startsWith("nlspark " + command + ": Cannot start " + command
+        + ": the driver would hold ").contains("replicates, more than 60% of its")
+        .contains("give the driver a heap of at least");
+    assertThat(out).doesNotExist();
+  }
+
+  static Stream<String> permutationCommands() {
+    return Stream.of("one-sample", "two-sample", "correlation", "glm", "isc",
+        "timeseries-correlation");
+  }
 }

@@ -87,6 +87,7 @@ public final class LocalEngine {
     long start = System.nanoTime();
     MemoryBudget budget = budget(analysis.requestedBudgetGb(), analysis.backend().kind(), memory);
     analysis.preflight(budget);
+    org.nlspark.core.memory.DriverMemory.check(analysis.command(), analysis.driverMemory());
     int workers = analysis.workers(budget, threads);
     TilePlan plan = TilePlanner.plan(analysis, budget, workers);
     if (windowsPerTile != null) { // within what the analysis' tiles may hold

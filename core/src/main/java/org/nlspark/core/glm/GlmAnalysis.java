@@ -22,6 +22,7 @@ import org.nlspark.core.backend.BackendSupport;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.DriverMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
@@ -329,6 +330,13 @@ public final class GlmAnalysis implements TileAnalysis {
   }
 
   /** The most replicates any contrast draws (contrasts enumerated alone may draw fewer). */
+  /** One null distribution per contrast (and one across them), with FWER. */
+  @Override
+  public DriverMemory.Need driverMemory() {
+    return DriverMemory.nullDistributions(replicates(), !options.fwer() ? 0
+        : model.contrasts().size() + (options.fwerAcrossContrasts() ? 1 : 0));
+  }
+
   @Override
   public long replicates() {
     long most = 0;

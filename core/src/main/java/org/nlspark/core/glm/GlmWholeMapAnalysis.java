@@ -10,6 +10,7 @@ import org.nlspark.core.backend.Backend;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.DriverMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.result.Result;
@@ -128,6 +129,14 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   @Override
   public long replicates() {
     return glm.replicates();
+  }
+
+  /** glm's and, per contrast, one per whole-map statistic. */
+  @Override
+  public DriverMemory.Need driverMemory() {
+    return glm.driverMemory().plus(DriverMemory.nullDistributions(replicates(),
+        glm.options().fwer() ? glm.model().contrasts().size()
+            * org.nlspark.core.tfce.TfceAnalysis.wholeMapNulls(wholeMap.settings()) : 0));
   }
 
   @Override

@@ -122,6 +122,13 @@ public final class IscAnalysis implements TileAnalysis {
             options.saveSamples(), 1));
   }
 
+  /** The null distribution of maxima, with FWER. */
+  @Override
+  public org.nlspark.core.memory.DriverMemory.Need driverMemory() {
+    return org.nlspark.core.memory.DriverMemory.nullDistributions(replicates(),
+        options.fwer() ? 1 : 0);
+  }
+
   @Override
   public long replicates() {
     return options.samples();

@@ -15,6 +15,7 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.memory.DriverMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.result.PermutationResult;
@@ -152,6 +153,19 @@ public final class TfceAnalysis implements TileAnalysis {
   @Override
   public long replicates() {
     return job.replicates();
+  }
+
+  /** The voxelwise null distribution and one per whole-map statistic (TFCE, cluster, mass). */
+  @Override
+  public DriverMemory.Need driverMemory() {
+    return job.driverMemory().plus(DriverMemory.nullDistributions(replicates(),
+        job.spec.fwer() ? wholeMapNulls(wholeMap.settings()) : 0));
+  }
+
+  /** The null distributions of maxima whole-map inference adds per statistic map. */
+  public static int wholeMapNulls(WholeMapSettings s) {
+    return (s.tfce() ? 1 : 0) + (s.clusterThreshold() != null ? 1 : 0)
+        + (s.clusterMass() != null ? 1 : 0);
   }
 
   @Override

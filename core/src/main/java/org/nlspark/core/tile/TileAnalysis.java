@@ -3,6 +3,7 @@ package org.nlspark.core.tile;
 import java.io.Serializable;
 import java.util.Map;
 import org.nlspark.core.backend.Backend;
+import org.nlspark.core.memory.DriverMemory;
 import org.nlspark.core.memory.MemoryBudget;
 
 /**
@@ -39,6 +40,15 @@ public interface TileAnalysis {
    * more.
    */
   default void preflight(MemoryBudget budget) {}
+
+  /**
+   * What the driver holds for the run beyond its inputs and what grows with the replicates (the
+   * merged null distributions, a bootstrap's saved samples), checked by the engines against the
+   * driver's heap before any tile ({@link DriverMemory#check}); the default holds nothing such.
+   */
+  default DriverMemory.Need driverMemory() {
+    return DriverMemory.Need.NONE;
+  }
 
   /**
    * The grid, cells and replicates of the run and the windows a tile may hold, for the one

@@ -60,6 +60,13 @@ public final class TimeSeriesAnalysis implements TileAnalysis {
     return memoryBudgetGb;
   }
 
+  /** The null distribution of maxima, with FWER. */
+  @Override
+  public org.nlspark.core.memory.DriverMemory.Need driverMemory() {
+    return org.nlspark.core.memory.DriverMemory.nullDistributions(replicates(),
+        options.fwer() ? 1 : 0);
+  }
+
   @Override
   public long replicates() {
     return options.permutations();

@@ -115,6 +115,12 @@ public final class TimeSeriesCorrelation {
       throw new InvalidInputException("Cannot run " + COMMAND + ": the target series y is"
           + " constant, so its correlation with any voxel is undefined");
     }
+    // the surrogates are drawn here, on the driver: refused up front when they cannot fit
+    long table = o.method() == SurrogateMethod.CIRCLE_SHIFT ? 4L * o.permutations()
+        : 8L * o.permutations() * timepoints;
+    org.nlspark.core.memory.DriverMemory.check(COMMAND, new org.nlspark.core.memory.DriverMemory
+        .Need(table, o.permutations(), "the surrogates of y").plus(org.nlspark.core.memory
+        .DriverMemory.nullDistributions(o.permutations(), o.fwer() ? 1 : 0)));
     int p = (int) o.permutations();
     double[] surrogates;
     int[] shifts = null;

@@ -16,6 +16,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.memory.BootstrapMemory;
 import org.nlspark.core.memory.CpuWorkerPlanner;
+import org.nlspark.core.memory.DriverMemory;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.Gb;
 import org.nlspark.core.resample.ResamplingPlan;
@@ -129,6 +130,16 @@ public final class VoxelwiseAnalysis implements TileAnalysis {
       BootstrapMemory.preflight(inputs.voxels(), spec.replicates(), spec.confidence(),
           spec.saveSamples(), workers, budget);
     }
+  }
+
+  /** A bootstrap's saved samples, or a permutation test's null distribution (with FWER). */
+  @Override
+  public DriverMemory.Need driverMemory() {
+    if (spec.analysis() == Analysis.BOOTSTRAP) {
+      return spec.saveSamples() ? DriverMemory.savedSamples(replicates(), inputs.voxels())
+          : DriverMemory.Need.NONE;
+    }
+    return DriverMemory.nullDistributions(replicates(), spec.fwer() ? 1 : 0);
   }
 
   /** The GB a bootstrap retains (what {@link #preflight} checks); 0 for a permutation test. */

@@ -68,6 +68,11 @@ public final class DescribedAnalysis implements TileAnalysis {
   }
 
   @Override
+  public org.nlspark.core.memory.DriverMemory.Need driverMemory() {
+    return analysis.driverMemory();
+  }
+
+  @Override
   public TileShape shape(MemoryBudget budget) {
     return analysis.shape(budget);
   }

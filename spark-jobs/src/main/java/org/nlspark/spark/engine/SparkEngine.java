@@ -111,6 +111,7 @@ public final class SparkEngine {
   private ExecutorBudget budget(TileAnalysis analysis) {
     ExecutorBudget budget = ExecutorBudget.of(spark.sparkContext(), analysis.requestedBudgetGb());
     analysis.preflight(budget.perExecutor());
+    org.nlspark.core.memory.DriverMemory.check(analysis.command(), analysis.driverMemory());
     return budget;
   }
 
