@@ -456,7 +456,9 @@ public final class Report {
       s.put("id", run.name.isEmpty() ? "run" : run.name);
       List<String> lines = findingsLines(run.summary, run.mask);
       s.put("findings", lines.isEmpty() ? null : lines);
-      s.put("commandLine", run.summary.get("command_line"));
+      Object python = run.summary.get("python");
+      s.put("commandLine", python instanceof Map && ((Map<?, ?>) python).get("call") != null
+          ? ((Map<?, ?>) python).get("call") : run.summary.get("command_line"));
       s.put("facts", facts());
       List<String> warnings = warnings();
       s.put("warnings", warnings.isEmpty() ? null : warnings);

@@ -16,6 +16,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.spark.cli.Commands;
 import org.nlspark.spark.cli.NlsparkCommand;
+import org.nlspark.spark.cli.PythonCall;
 import org.nlspark.spark.cli.UsageErrors;
 import org.nlspark.spark.errors.TaskFailures;
 import picocli.CommandLine;
@@ -70,6 +71,27 @@ public final class CommandRunner {
     }
     return new String[] {
       out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+  }
+
+  /**
+   * As {@link #run(SparkSession, String[])}, for a call from Python: {@code callJson} (an
+   * object: the call as written and each input as the user gave it) goes to summary.json and the
+   * report in place of the command line, whose staged files are gone after the call
+   * ({@link PythonCall}).
+   */
+  public static String[] run(SparkSession spark, String[] args, String callJson) {
+    Object call = org.nlspark.core.io.Json.parse(callJson);
+    if (!(call instanceof java.util.Map)) {
+      throw new IllegalArgumentException("[BUG] the Python call is not a JSON object");
+    }
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> map = (java.util.Map<String, Object>) call;
+    PythonCall.set(map);
+    try {
+      return run(spark, args);
+    } finally {
+      PythonCall.set(null);
+    }
   }
 
   /**

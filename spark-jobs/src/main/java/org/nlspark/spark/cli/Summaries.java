@@ -21,7 +21,12 @@ public final class Summaries {
   /** summary.json: core's summary plus the command line that produced it and the files. */
   public static Map<String, Object> summary(RunReport report, String[] argv) {
     Map<String, Object> m = new LinkedHashMap<>(report.summary());
-    m.put("command_line", commandLine(argv));
+    Map<String, Object> python = PythonCall.current();
+    // a Python run's command line names staged files that are gone: its call is what reproduces
+    m.put("command_line", python == null ? commandLine(argv) : null);
+    if (python != null) {
+      m.put("python", python);
+    }
     List<String> files = new ArrayList<>();
     for (Output o : report.result.outputs()) {
       files.add(o.name() + ".npy");
