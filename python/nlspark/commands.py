@@ -82,7 +82,7 @@ def _run(command, spark, output, overwrite, staging_dir, build):
             jargs[i] = a
         printed = call(command, jvm.org.nlspark.spark.CommandRunner.run, spark._jsparkSession,
                        jargs)
-        return Result(command, local, printed[0], printed[1], cleanup)
+        return Result(command, local, printed[0], printed[1], cleanup, spark=spark)
     except BaseException:
         if cleanup is not None:
             cleanup()

@@ -73,6 +73,16 @@ public final class CommandRunner {
   }
 
   /**
+   * Copies a finished output directory (a Python Result's) into {@code toDir} under the command
+   * line's --output rules ({@link org.nlspark.spark.output.ResultCopy}); returns the directory.
+   */
+  public static String copyResult(SparkSession spark, String fromDir, String toDir,
+      boolean overwrite) {
+    return org.nlspark.spark.output.ResultCopy.copy(spark.sparkContext().hadoopConfiguration(),
+        fromDir, toDir, overwrite);
+  }
+
+  /**
    * The version of the jar this class was loaded from (its Maven pom.properties), or null when
    * it was loaded from a class directory; the Python package checks it against its own.
    */

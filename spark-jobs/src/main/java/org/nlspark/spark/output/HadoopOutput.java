@@ -334,6 +334,11 @@ public final class HadoopOutput {
       writeStream(fileName, out -> out.write(bytes));
     }
 
+    /** Copies a local file as it is, streamed (a map may pass 2 GiB), like {@link #writeBytes}. */
+    public void writeFile(String fileName, java.nio.file.Path source) {
+      writeStream(fileName, out -> java.nio.file.Files.copy(source, out));
+    }
+
     /** Writes one file under a temporary name ({@link AtomicFile}); {@link #commit} renames it. */
     private synchronized void writeStream(String fileName, AtomicFile.Body body) {
       Path temp = newTemp(fileName);
