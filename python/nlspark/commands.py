@@ -82,7 +82,13 @@ def _run(command, spark, output, overwrite, staging_dir, build):
             jargs[i] = a
         printed = call(command, jvm.org.nlspark.spark.CommandRunner.run, spark._jsparkSession,
                        jargs)
-        return Result(command, local, printed[0], printed[1], cleanup, spark=spark)
+        try:
+            return Result(command, local, printed[0], printed[1], cleanup, spark=spark)
+        except Exception as e:
+            cleanup = None  # the run succeeded: its results stay where they are
+            raise RuntimeError("nlspark %s finished, but its results in %s could not be read"
+                               " into Python (%s: %s); they are kept there"
+                               % (command, local, type(e).__name__, e)) from e
     except BaseException:
         if cleanup is not None:
             cleanup()

@@ -40,7 +40,7 @@ class Result:
                 with opener(full, "rb") as fh:
                     data = fh.read()
                 # read whole, so that the image outlives the directory
-                self.images[name] = nib.Nifti1Image.from_bytes(data)
+                self.images[name] = _nifti_class(data).from_bytes(data)
         with open(os.path.join(path, "summary.json"), encoding="utf-8") as fh:
             self.summary = json.load(fh)
         report = os.path.join(path, "report.html")
@@ -92,3 +92,11 @@ def _python_terms(message, target, given):
     message = message.replace("--output " + target, given)
     return message.replace("--overwrite", "overwrite=True").replace("--output", "output")
 
+
+def _nifti_class(data):
+    """NIfTI-1 or NIfTI-2, by sizeof_hdr (348 or 540, either byte order)."""
+    import nibabel as nib
+    head = bytes(data[:4])
+    if 540 in (int.from_bytes(head, "little"), int.from_bytes(head, "big")):
+        return nib.Nifti2Image
+    return nib.Nifti1Image

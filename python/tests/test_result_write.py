@@ -1,4 +1,5 @@
-"""Result.write under the command line's --output rules (issue 41, cases 5, 14)."""
+"""Result.write under the command line's --output rules (issue 41, cases 5, 14), and results
+read back whatever NIfTI version they were written in (case 20)."""
 
 import json
 import os
@@ -105,3 +106,28 @@ def test_writing_twice_with_overwrite(spark, tmp_path):
     assert snapshot(target) == snapshot(r.path)
     assert not [f for f in os.listdir(target) if f.startswith(".")]
 
+
+def test_nifti2_inputs_are_read_back_as_nifti2(spark, tmp_path):
+    data = RNG.normal(size=(4, 4, 3, 8)) + 0.5
+    img = nib.Nifti2Image(data, np.diag([2.0, 2.0, 2.0, 1.0]))
+    nib.save(img, tmp_path / "x.nii.gz")
+    r = nlspark.one_sample(str(tmp_path / "x.nii.gz"), permutations=20, spark=spark)
+    assert r.images, "no NIfTI maps read"
+    np.testing.assert_allclose(r.images["observed"].get_fdata().ravel(), r["observed"],
+                               rtol=1e-6)
+
+
+def test_a_failure_reading_the_results_keeps_them(spark, monkeypatch):
+    import nlspark.commands
+
+    def unreadable(*args, **kwargs):
+        raise OSError("cannot read")
+    monkeypatch.setattr(nlspark.commands, "Result", unreadable)
+    with pytest.raises(RuntimeError, match="they are kept there") as e:
+        nlspark.one_sample(RNG.normal(size=(8, 30)), permutations=20, spark=spark)
+    kept = str(e.value).split("results in ")[1].split(" could not")[0]
+    try:
+        assert "summary.json" in os.listdir(kept)
+    finally:
+        import shutil
+        shutil.rmtree(os.path.dirname(kept))
