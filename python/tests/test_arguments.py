@@ -1,6 +1,11 @@
-"""Arguments read as written and refused in Python's terms (issue 41, cases 10, 23): blocks as
-labels or whole numbers, numbers in the command line's types, tables checked before they become
-CSV, one contrast as a dict."""
+"""Arguments read as written and refused in Python's terms (issue 41, cases 10, 21, 23):
+blocks as labels or whole numbers, numbers in the command line's types, tables checked before
+they become CSV, one contrast as a dict, and no Java stack trace for a refused input."""
+
+import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -115,3 +120,39 @@ def test_a_named_contrast_over_an_array_design_is_refused(spark):
     with pytest.raises(ValueError, match=r"^contrasts= names columns \(age\)"):
         nlspark.glm(x, design.to_numpy(), pd.Series({"age": 1.0}), spark=spark)
 
+
+def test_a_refused_order_by_key_prints_no_java_stack(tmp_path):
+    script = textwrap.dedent("""
+        import numpy as np, nlspark
+        spark = nlspark.session(master="local[1]")
+        rows = [(None if i == 3 else i, [float(i), 1.0, 2.0]) for i in range(6)]
+        df = spark.createDataFrame(rows, "subject int, voxels array<double>")
+        jvm = spark.sparkContext._jvm
+        logger = jvm.org.apache.logging.log4j.LogManager.getLogger(
+            "org.apache.spark.executor.Executor")
+        print("Executor level before:", logger.getLevel().toString())
+        try:
+            nlspark.one_sample(df, column="voxels", order_by="subject", permutations=10)
+        except ValueError as e:
+            print("ValueError:", e)
+        print("Executor level after:", logger.getLevel().toString())
+        import sys
+        print("---- a failing job of the user's own", file=sys.stderr, flush=True)
+        try:
+            spark.range(1).rdd.map(lambda r: 1 / 0).collect()
+        except Exception:
+            pass
+        spark.stop()
+    """)
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1")
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=300, cwd=str(tmp_path))
+    assert "ValueError: Cannot order" in p.stdout, p.stdout + p.stderr
+    assert "has no key (null)" in p.stdout
+    ours, theirs = p.stderr.split("---- a failing job of the user's own")
+    assert "ERROR Executor" not in ours and "\tat org.nlspark" not in ours, ours
+    # quiet only while nlspark runs: the user's own failed task is logged as before
+    assert "ERROR Executor" in theirs, theirs
+    # the logger is as it was before the run
+    before = p.stdout.split("Executor level before: ")[1].split()[0]
+    assert "Executor level after: " + before in p.stdout, p.stdout
