@@ -55,18 +55,20 @@ class Result:
 
     def write(self, directory, overwrite=False):
         """Copies every output file (.npy, .nii.gz, summary.json, report.html) into directory
-        with the command line's --output rules: the directory must not exist or be empty;
-        with overwrite=True it may hold an earlier nlspark result, whose files (those its
-        summary.json lists, and its report.html) are replaced or removed, and nothing else.
-        Files are renamed into place, never written through links. Refusals raise ValueError.
-        Returns directory."""
+        (a local path or a Hadoop URI) under the command line's --output rules: the directory
+        must not exist or be empty; with overwrite=True it may hold an earlier nlspark result,
+        whose files (those its summary.json lists, and its report.html) are replaced or
+        removed, and nothing else. Files are renamed into place, never written through links.
+        Refusals raise ValueError. Returns directory."""
         from . import _session
         from ._errors import ResourceError, call
         if not isinstance(overwrite, bool):
             raise ValueError("Result.write(overwrite=) must be True or False, but was %r"
                              % (overwrite,))
         given = os.fspath(directory)
-        target = os.path.abspath(given)  # the JVM's working directory may differ
+        # a URI (hdfs://, s3a://, dbfs:/) as it is; a local path absolute, as the JVM's
+        # working directory may differ from Python's
+        target = given if ":" in given.split("/")[0] else os.path.abspath(given)
         spark = self._spark
         if spark is None or spark.sparkContext._jsc is None:
             spark = None  # stopped since: the active session, else a new one

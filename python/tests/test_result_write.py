@@ -131,3 +131,9 @@ def test_a_failure_reading_the_results_keeps_them(spark, monkeypatch):
     finally:
         import shutil
         shutil.rmtree(os.path.dirname(kept))
+
+
+def test_a_uri_is_written_through_hadoop(spark, tmp_path):
+    r = one_sample(spark, tmp_path, "run")
+    r.write("file://" + str(tmp_path / "uri"))
+    assert snapshot(tmp_path / "uri") == snapshot(r.path)
