@@ -84,6 +84,24 @@ class ResultCopyTest {
   }
 
   @Test
+  void aDirectoryInTheWayIsNamedAndNothingIsReplaced() throws IOException {
+    Path first = tmp.resolve("first");
+    run(first, false, 1, "p.npy", "observed.npy");
+    Path second = tmp.resolve("second");
+    run(second, false, 2, "p.npy", "observed.npy");
+    Path dst = tmp.resolve("dst");
+    ResultCopy.copy(conf, first.toString(), dst.toString(), false);
+    Files.delete(dst.resolve("p.npy"));
+    Files.createDirectory(dst.resolve("p.npy"));
+    byte[] observed = bytes(dst.resolve("observed.npy"));
+    assertThatThrownBy(() -> ResultCopy.copy(conf, second.toString(), dst.toString(), true))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("p.npy there is a directory");
+    assertThat(bytes(dst.resolve("observed.npy"))).isEqualTo(observed);
+    assertThat(Files.isDirectory(dst.resolve("p.npy"))).isTrue();
+  }
+
+  @Test
   void aDirectoryWithoutSummaryIsNotAResult() throws IOException {
     Path src = Files.createDirectories(tmp.resolve("src"));
     Files.writeString(src.resolve("p.npy"), "x");
