@@ -103,6 +103,9 @@ class Staging:
         path = self._path(name, ".csv")
         named = name == "contrasts" and not isinstance(t.index, pd.RangeIndex)
         out = t.copy()
+        for j in range(out.shape[1]):
+            if pd.api.types.is_bool_dtype(out.iloc[:, j]):
+                out.isetitem(j, out.iloc[:, j].astype(np.int64))  # as 0/1, not "True"
         if named:
             out.insert(0, "name", [str(i) for i in t.index])
         out.to_csv(path, index=False)

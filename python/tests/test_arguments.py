@@ -110,6 +110,18 @@ def test_a_dict_or_series_is_one_contrast_by_name(spark, tmp_path):
         np.testing.assert_array_equal(r["tstat1"], frame["tstat1"])
 
 
+def test_a_bool_column_is_an_indicator(spark, tmp_path):
+    x, design = design_and_data()
+    design["group"] = np.arange(10) % 2 == 0
+    numbers = design.assign(group=design["group"].astype(float))
+    contrast = {"intercept": 0, "age": 0, "group": 1}
+    a = nlspark.glm(x, design, contrast, permutations=20, seed=1, output=tmp_path / "b",
+                    spark=spark)
+    b = nlspark.glm(x, numbers, contrast, permutations=20, seed=1, output=tmp_path / "f",
+                    spark=spark)
+    np.testing.assert_array_equal(a["tstat1"], b["tstat1"])
+
+
 def test_a_named_contrast_over_an_array_design_is_refused(spark):
     x, design = design_and_data()
     with pytest.raises(ValueError, match=r"^contrasts= names columns \(age, intercept\) but"
