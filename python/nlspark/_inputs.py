@@ -82,20 +82,69 @@ class Staging:
         if isinstance(t, (str, os.PathLike)):
             return os.fspath(t)
         import pandas as pd
+        arg = name.replace("-", "_")
+        positional = False
         if not isinstance(t, pd.DataFrame):
-            a = np.asarray(t, dtype=np.float64)
+            try:
+                a = np.asarray(t, dtype=np.float64)
+            except (TypeError, ValueError) as e:
+                raise ValueError("%s= must hold numbers (or be a pandas DataFrame): %s"
+                                 % (arg, e)) from None
             if a.ndim == 1:
                 a = a[None, :] if name == "contrasts" else a[:, None]
+            if a.ndim != 2:
+                raise ValueError("%s= must be a table (2-D), but its shape is %s"
+                                 % (arg, a.shape))
             if columns is None or len(columns) != a.shape[1]:
                 columns = ["c%d" % (j + 1) for j in range(a.shape[1])]
+                positional = True
             t = pd.DataFrame(a, columns=list(columns))
+        _check_table(t, arg, positional)
         path = self._path(name, ".csv")
         named = name == "contrasts" and not isinstance(t.index, pd.RangeIndex)
         out = t.copy()
+        for j in range(out.shape[1]):
+            if pd.api.types.is_bool_dtype(out.iloc[:, j]):
+                out.isetitem(j, out.iloc[:, j].astype(np.int64))  # as 0/1, not "True"
         if named:
             out.insert(0, "name", [str(i) for i in t.index])
         out.to_csv(path, index=False)
         return path
+
+
+def _check_table(t, arg, positional):
+    """Every cell a finite number and every name one CSV field, said in Python's terms (the
+    CSV would say "not a number: ''" of a NaN, or miscount the fields of a name with a comma)."""
+    import pandas as pd
+    names = [("column", c) for c in t.columns]
+    if not isinstance(t.index, pd.RangeIndex):
+        names += [("row name", i) for i in t.index]
+    for what, n in names:
+        if any(ch in str(n) for ch in ',"\n\r'):
+            raise ValueError("%s= has the %s %r, which holds a comma, quote or line break that"
+                             " the CSV nlspark reads cannot carry; rename it" % (arg, what, n))
+    for j, col in enumerate(t.columns):
+        where = "column %d" % j if positional else "column %r" % (col,)
+        values = t.iloc[:, j]
+        try:
+            parsed = pd.to_numeric(values, errors="coerce").to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):  # a categorical column, say
+            parsed = np.full(len(values), np.nan)
+        bad = np.flatnonzero(~np.isfinite(parsed))
+        if bad.size:
+            i = int(bad[0])
+            v = values.iloc[i]
+            row = "row %d" % i
+            if not isinstance(t.index, pd.RangeIndex):
+                row += " (%r)" % (t.index[i],)
+            if pd.isna(v):
+                raise ValueError("%s= has NaN in %s at %s; drop or fill that row"
+                                 % (arg, where, row))
+            if isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
+                raise ValueError("%s= has %r in %s at %s; give finite numbers"
+                                 % (arg, v, where, row))
+            raise ValueError("%s= has %r in %s at %s, which is not a number; code it as"
+                             " numbers" % (arg, v, where, row))
 
 
 def _is_image(x):

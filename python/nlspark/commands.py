@@ -13,6 +13,8 @@ Bad input raises ValueError, refused resources nlspark.ResourceError, with the c
 one-sentence message.
 """
 
+import math
+import numbers
 import os
 import shutil
 import tempfile
@@ -30,12 +32,47 @@ def _flag(name):
     return "--" + name.replace("_", "-")
 
 
+# The command line's whole-number options and the range its types take (Long, Integer).
+_LONG = 2 ** 63 - 1
+_WHOLE = {"seed": (-_LONG - 1, _LONG), "permutations": (1, _LONG), "samples": (1, _LONG),
+          "partitions": (1, 2 ** 31 - 1)}
+_REAL = {"confidence", "memory_budget_gb", "alpha", "cluster_threshold", "variance_smoothing"}
+
+
+def _checked(name, value, default):
+    """value as the command line's option type takes it, else ValueError naming name=."""
+    import numpy as np
+    if value is None:
+        return None
+    if isinstance(default, bool):  # a switch
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError("%s= must be True or False, but was %r" % (name, value))
+        return bool(value)
+    numeric = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    if name in _WHOLE:
+        lo, hi = _WHOLE[name]
+        if numeric and not isinstance(value, numbers.Integral):
+            f = float(value)
+            if math.isfinite(f) and f.is_integer():
+                value = int(f)  # 1e9 is the whole number it writes
+        if not numeric or not isinstance(value, numbers.Integral):
+            raise ValueError("%s= must be a whole number, but was %r" % (name, value))
+        if not lo <= int(value) <= hi:
+            raise ValueError("%s= must be in [%d, %d], but was %d" % (name, lo, hi, value))
+        return int(value)
+    if name in _REAL:
+        if not numeric or not math.isfinite(float(value)):
+            raise ValueError("%s= must be a finite number, but was %r" % (name, value))
+    return value
+
+
 def _options(values, defaults):
     """Flags for the values that differ from the command line's defaults (so that the command
     runs with exactly what the user asked, and the same flags as a CLI run with defaults)."""
     args = []
     for name, value in values.items():
         default = defaults[name]
+        value = _checked(name, value, default)
         if value is None or value == default and type(value) is type(default):
             continue
         if isinstance(value, bool):
@@ -57,7 +94,16 @@ def _number(v):
 def _run(command, spark, output, overwrite, staging_dir, build):
     """Stages the inputs (build(staging) -> args), runs the command, reads the outputs."""
     spark = _session.resolve(spark)
-    stage = tempfile.mkdtemp(prefix="nlspark-in-", dir=staging_dir)
+    if staging_dir is not None:
+        staging_dir = os.fspath(staging_dir)
+        if not os.path.isdir(staging_dir):
+            raise ValueError("Cannot stage the inputs in staging_dir=%s: it is not an existing"
+                             " directory" % staging_dir)
+    try:
+        stage = tempfile.mkdtemp(prefix="nlspark-in-", dir=staging_dir)
+    except OSError as e:
+        raise ValueError("Cannot stage the inputs in staging_dir=%s: %s"
+                         % (staging_dir or tempfile.gettempdir(), e.strerror or e)) from None
     cleanup = None
     try:
         args = [command] + build(Staging(stage, spark))
@@ -82,7 +128,13 @@ def _run(command, spark, output, overwrite, staging_dir, build):
             jargs[i] = a
         printed = call(command, jvm.org.nlspark.spark.CommandRunner.run, spark._jsparkSession,
                        jargs)
-        return Result(command, local, printed[0], printed[1], cleanup)
+        try:
+            return Result(command, local, printed[0], printed[1], cleanup, spark=spark)
+        except Exception as e:
+            cleanup = None  # the run succeeded: its results stay where they are
+            raise RuntimeError("nlspark %s finished, but its results in %s could not be read"
+                               " into Python (%s: %s); they are kept there"
+                               % (command, local, type(e).__name__, e)) from e
     except BaseException:
         if cleanup is not None:
             cleanup()
@@ -187,9 +239,12 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
         spark=None):
     """nlspark glm: general linear model with permutation inference (Freedman-Lane).
     design: a pandas DataFrame (one row per sample, columns named), an array or a file;
-    contrasts: a DataFrame over the design's columns (index: contrast names), an array (one row
-    per contrast) or a file; errors: None (the command line's default: exchangeable, symmetric
-    for a design of one constant column), 'exchangeable', 'symmetric' or 'both';
+    contrasts: a DataFrame over the design's columns, matched by name (index: contrast names),
+    a dict or pandas Series of one contrast ({column: weight}), an array (one row per contrast,
+    in the design's column order) or a file; exchangeability_blocks: one id per sample (whole
+    numbers, or string labels, numbered 1, 2, ... in order of first appearance) or a file;
+    errors: None (the command line's default: exchangeable, symmetric for a design of one
+    constant column), 'exchangeable', 'symmetric' or 'both';
     variance_smoothing: sigma in mm (--variance-smoothing, randomise -v; images, t contrasts
     only): the t maps and their p-values are then of the pseudo-t.
     Maps per t contrast c: tstat{c} p_tstat{c} p_fwer_tstat{c} (null_max_tstat{c}), ..."""
@@ -197,7 +252,8 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
         columns = getattr(design, "columns", None)
         args = ["--input", s.samples(input, "input"),
                 "--design", s.table(design, "design"),
-                "--contrasts", s.table(contrasts, "contrasts", columns=columns)]
+                "--contrasts", s.table(_contrast_table(contrasts, design), "contrasts",
+                                       columns=columns)]
         if f_contrasts is not None:
             args += ["--f-contrasts", s.table(f_contrasts, "f-contrasts")]
         if exchangeability_blocks is not None:
@@ -272,6 +328,34 @@ def ridge_bootstrap(input, target, *, alpha=1.0, x_test=None, samples=5000, conf
     return _run("ridge-bootstrap", spark, output, overwrite, staging_dir, build)
 
 
+def _contrast_table(contrasts, design):
+    """contrasts as Staging.table writes them: a dict or Series is one contrast over design
+    column names (a one-row table whose header the command line matches by name); a
+    DataFrame without column names takes the design's, by position, as an array does."""
+    import numpy as np
+    import pandas as pd
+    if isinstance(contrasts, dict):
+        contrasts = pd.DataFrame([contrasts])
+    elif isinstance(contrasts, pd.Series):
+        index = None if contrasts.name is None else [contrasts.name]
+        contrasts = pd.DataFrame([contrasts.to_numpy()], columns=list(contrasts.index),
+                                 index=index)
+    if not isinstance(contrasts, pd.DataFrame) or isinstance(design, (str, os.PathLike)):
+        return contrasts
+    if isinstance(design, pd.DataFrame):
+        names = list(design.columns)
+    else:
+        if not isinstance(contrasts.columns, pd.RangeIndex):
+            raise ValueError("contrasts= names columns (%s) but design= is an array without"
+                             " column names; pass design as a pandas DataFrame"
+                             % ", ".join(map(str, contrasts.columns)))
+        shape = np.shape(design)
+        names = ["c%d" % (j + 1) for j in range(shape[1] if len(shape) == 2 else 1)]
+    if isinstance(contrasts.columns, pd.RangeIndex) and len(names) == contrasts.shape[1]:
+        contrasts = contrasts.set_axis(names, axis=1)
+    return contrasts
+
+
 def _vector(s, v, name):
     if isinstance(v, (str, os.PathLike)):
         return os.fspath(v)
@@ -279,10 +363,30 @@ def _vector(s, v, name):
 
 
 def _blocks(s, b):
+    """A blocks file as it is; else one id per sample, read as written: whole numbers, or
+    labels (strings) numbered 1, 2, ... in order of first appearance."""
     if isinstance(b, (str, os.PathLike)):
         return os.fspath(b)
     import numpy as np
+    values = list(np.asarray(b, dtype=object).ravel())
+    if not values:
+        raise ValueError("exchangeability_blocks= is empty; give one block id per sample")
+    labels = [isinstance(v, str) for v in values]
+    if all(labels):
+        numbered = {}
+        ids = [numbered.setdefault(v, len(numbered) + 1) for v in values]
+    else:
+        ids = []
+        for i, v in enumerate(values):
+            whole = (isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                     and math.isfinite(float(v)) and float(v).is_integer()
+                     and abs(float(v)) <= 2 ** 31 - 1)
+            if not whole:
+                raise ValueError("exchangeability_blocks= holds %r at position %d, which is not"
+                                 " a whole-number block id; give whole numbers, or labels as"
+                                 " strings (all of them)" % (v, i))
+            ids.append(int(v))
     path = os.path.join(s.dir, "blocks.txt")
     with open(path, "w", encoding="utf-8") as f:
-        f.write("".join("%d\n" % int(v) for v in np.asarray(b).ravel()))
+        f.write("".join("%d\n" % v for v in ids))
     return path

@@ -27,21 +27,24 @@ import numpy as np
 from . import commands
 
 
-def _refuse(name, why):
-    raise ValueError("Cannot run non_parametric_inference with %s: %s" % (name, why))
+def _refuse(name, why, function="non_parametric_inference"):
+    raise ValueError("Cannot run %s with %s: %s" % (function, name, why))
 
 
-def _seed(random_state):
+def _seed(random_state, function):
     if random_state is None:
         return int(np.random.SeedSequence().entropy % (2 ** 63))
-    if isinstance(random_state, (int, np.integer)):
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if not -2 ** 63 <= int(random_state) < 2 ** 63:
+            _refuse("random_state=%d" % random_state, "nlspark's seed is a 64-bit integer,"
+                    " in [-2**63, 2**63 - 1]", function)
         return int(random_state)
     if isinstance(random_state, np.random.RandomState):
         return int(random_state.randint(0, np.iinfo(np.int32).max))
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(0, 2 ** 63 - 1))
     _refuse("random_state", "expected None, an int or a numpy RandomState, but was: %s"
-            % type(random_state).__name__)
+            % type(random_state).__name__, function)
 
 
 def _model(tested_vars, confounding_vars, model_intercept):
@@ -80,18 +83,18 @@ def _model(tested_vars, confounding_vars, model_intercept):
 
 
 def _glm(images4d, mask_img, design, contrast, intercept_test, n_perm, two_sided_test,
-         random_state, tfce, spark):
+         random_state, tfce, spark, function):
     import pandas as pd
     if n_perm is None or int(n_perm) < 1:
         _refuse("n_perm=%r" % (n_perm,), "nlspark needs at least one permutation (nilearn's"
-                " n_perm=0, t maps only, is not offered)")
+                " n_perm=0, t maps only, is not offered)", function)
     names = ["tested"] + ["confound%d" % j for j in range(1, design.shape[1])]
     frame = pd.DataFrame(design, columns=names)
     con = pd.DataFrame([contrast], columns=names, index=["tested"])
     return commands.glm(images4d, frame, con, mask=mask_img,
                         errors="symmetric" if intercept_test else "exchangeable",
                         permutations=int(n_perm), tail="two" if two_sided_test else "upper",
-                        tfce=bool(tfce), seed=_seed(random_state), spark=spark)
+                        tfce=bool(tfce), seed=_seed(random_state, function), spark=spark)
 
 
 def _as_float32(img):
@@ -172,7 +175,7 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
     design, con, intercept_test = _model(tested, conf, model_intercept)
 
     r = _glm(imgs, masker.mask_img_, design, con, intercept_test, n_perm, two_sided_test,
-             random_state, tfce, spark)
+             random_state, tfce, spark, "non_parametric_inference")
 
     def img(name, transform=None):
         # nlspark's maps list the mask's voxels in nilearn's order (C order of the grid)
@@ -199,7 +202,12 @@ def _contrast(second_level_contrast, design_matrix):
                     " name of the design matrix (%s) or a vector, not an expression"
                     % ", ".join(map(str, columns)))
         return np.array([1.0 if c == second_level_contrast else 0.0 for c in columns])
-    c = np.asarray(second_level_contrast, dtype=np.float64).ravel()
+    try:
+        c = np.asarray(second_level_contrast, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        _refuse("second_level_contrast=%r" % (second_level_contrast,), "nlspark takes one"
+                " column name of the design matrix as a string (%s) or a vector of %d weights"
+                % (", ".join(map(str, columns)), len(columns)))
     if c.size != len(columns):
         _refuse("second_level_contrast", "it has %d weights for %d design columns"
                 % (c.size, len(columns)))
@@ -232,10 +240,10 @@ def permuted_ols(tested_vars, target_vars, confounding_vars=None, model_intercep
     if tfce:
         data = masker.inverse_transform(y)
         r = _glm(data, masker.mask_img_, design, con, intercept_test, n_perm, two_sided_test,
-                 random_state, True, spark)
+                 random_state, True, spark, "permuted_ols")
     else:
         r = _glm(y, None, design, con, intercept_test, n_perm, two_sided_test, random_state,
-                 False, spark)
+                 False, spark, "permuted_ols")
 
     def order(v):
         return v

@@ -3,7 +3,6 @@
 import gzip
 import json
 import os
-import shutil
 import weakref
 
 
@@ -18,10 +17,11 @@ class Result:
     result["p"] is result.maps["p"].
     """
 
-    def __init__(self, command, path, stdout="", stderr="", cleanup=None):
+    def __init__(self, command, path, stdout="", stderr="", cleanup=None, spark=None):
         import numpy as np
         import nibabel as nib
         self.command = command
+        self._spark = spark  # Result.write copies through this session's JVM
         self.path = path
         self.stdout = stdout
         self.stderr = stderr
@@ -40,7 +40,7 @@ class Result:
                 with opener(full, "rb") as fh:
                     data = fh.read()
                 # read whole, so that the image outlives the directory
-                self.images[name] = nib.Nifti1Image.from_bytes(data)
+                self.images[name] = _nifti_class(data).from_bytes(data)
         with open(os.path.join(path, "summary.json"), encoding="utf-8") as fh:
             self.summary = json.load(fh)
         report = os.path.join(path, "report.html")
@@ -54,19 +54,51 @@ class Result:
         return self.maps[name]
 
     def write(self, directory, overwrite=False):
-        """Copies every output file (.npy, .nii.gz, summary.json, report.html) into directory,
-        which must not exist, or be empty, unless overwrite. Returns directory."""
-        if os.path.isdir(directory) and os.listdir(directory) and not overwrite:
-            raise ValueError("Cannot write the results into %s: it exists and is not empty;"
-                             " pass overwrite=True to replace its files" % directory)
-        os.makedirs(directory, exist_ok=True)
-        for f in sorted(os.listdir(self.path)):
-            src = os.path.join(self.path, f)
-            if os.path.isfile(src) and not f.startswith("."):
-                shutil.copyfile(src, os.path.join(directory, f))
+        """Copies every output file (.npy, .nii.gz, summary.json, report.html) into directory
+        (a local path or a Hadoop URI) under the command line's --output rules: the directory
+        must not exist or be empty; with overwrite=True it may hold an earlier nlspark result,
+        whose files (those its summary.json lists, and its report.html) are replaced or
+        removed, and nothing else. Files are renamed into place, never written through links.
+        Refusals raise ValueError. Returns directory."""
+        from . import _session
+        from ._errors import ResourceError, call
+        if not isinstance(overwrite, bool):
+            raise ValueError("Result.write(overwrite=) must be True or False, but was %r"
+                             % (overwrite,))
+        given = os.fspath(directory)
+        # a URI (hdfs://, s3a://, dbfs:/) as it is; a local path absolute, as the JVM's
+        # working directory may differ from Python's
+        target = given if ":" in given.split("/")[0] else os.path.abspath(given)
+        spark = self._spark
+        if spark is None or spark.sparkContext._jsc is None:
+            spark = None  # stopped since: the active session, else a new one
+        spark = _session.resolve(spark)
+        runner = spark.sparkContext._jvm.org.nlspark.spark.CommandRunner
+        try:
+            call("Result.write", runner.copyResult, spark._jsparkSession, self.path, target,
+                 overwrite)
+        except (ValueError, ResourceError) as e:
+            raise type(e)(_python_terms(str(e), target, given)) from None
         return directory
 
     def __repr__(self):
         return "<nlspark %s result: maps %s, null_max %s, images %s; %s>" % (
             self.command, sorted(self.maps), sorted(self.null_max), sorted(self.images),
             self.path)
+
+
+def _python_terms(message, target, given):
+    """The command line's refusal in Result.write's terms."""
+    message = message.replace("Cannot write --output " + target,
+                              "Result.write cannot write into " + given)
+    message = message.replace("--output " + target, given)
+    return message.replace("--overwrite", "overwrite=True").replace("--output", "output")
+
+
+def _nifti_class(data):
+    """NIfTI-1 or NIfTI-2, by sizeof_hdr (348 or 540, either byte order)."""
+    import nibabel as nib
+    head = bytes(data[:4])
+    if 540 in (int.from_bytes(head, "little"), int.from_bytes(head, "big")):
+        return nib.Nifti2Image
+    return nib.Nifti1Image

@@ -108,7 +108,7 @@ def test_the_t_map_under_smoothing_is_nilearns(spark):
 @pytest.mark.parametrize("argument, value", [
     ("threshold", 0.001), ("confounds", pd.DataFrame({"subject_label": ["a"], "x": [1]})),
     ("first_level_contrast", "a"), ("second_level_contrast", "age - intercept"),
-    ("n_perm", 0)])
+    ("second_level_contrast", ["age"]), ("random_state", 2 ** 70), ("n_perm", 0)])
 def test_arguments_nlspark_cannot_honour_are_refused_by_name(spark, argument, value):
     imgs, age = study()
     dm = pd.DataFrame({"age": age, "intercept": np.ones(N)})
@@ -152,3 +152,9 @@ def test_permuted_ols_refuses_what_it_cannot_do(spark):
         permuted_ols(np.ones(5), np.ones((5, 3)), threshold=0.01, spark=spark)
     with pytest.raises(ValueError, match="one variable at a time"):
         permuted_ols(np.ones((5, 2)), np.ones((5, 3)), spark=spark)
+
+
+@pytest.mark.parametrize("argument, value", [("n_perm", 0), ("random_state", 2 ** 64)])
+def test_permuted_ols_errors_name_permuted_ols(spark, argument, value):
+    with pytest.raises(ValueError, match="^Cannot run permuted_ols with %s" % argument):
+        permuted_ols(np.ones(6), np.ones((6, 3)), spark=spark, **{argument: value})

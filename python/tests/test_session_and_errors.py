@@ -71,11 +71,14 @@ def test_bad_input_is_a_value_error_with_the_command_lines_sentence(spark, cli, 
     x = np.zeros((5, 4)) + np.arange(4)
     np.save(tmp_path / "x.npy", x)
     with pytest.raises(ValueError) as e:
-        nlspark.one_sample(x, permutations=0, spark=spark)
-    p = cli.run("one-sample", "--input", tmp_path / "x.npy", "--permutations", 0, "--output",
+        nlspark.one_sample(x, tail="sideways", spark=spark)
+    p = cli.run("one-sample", "--input", tmp_path / "x.npy", "--tail", "sideways", "--output",
                 tmp_path / "o", expect=2)
     assert p.stderr.strip().splitlines()[-1] == "nlspark one-sample: " + str(e.value)
-    assert str(e.value) == "--permutations must be at least 1, but was: 0"
+    assert str(e.value) == "--tail must be one of two, upper, lower, but was: 'sideways'"
+    # numbers are checked in Python first, in Python's terms
+    with pytest.raises(ValueError, match=r"^permutations= must be in \[1, "):
+        nlspark.one_sample(x, permutations=0, spark=spark)
 
 
 def test_a_bad_file_is_a_value_error(spark, tmp_path):

@@ -43,6 +43,17 @@ public final class CommandRunner {
    */
   public static String[] run(SparkSession spark, String[] args) {
     SparkSession.setActiveSession(spark);
+    boolean quiet = spark.sparkContext().isLocal() && TaskFailureLogs.quiet();
+    try {
+      return runQuietly(spark, args);
+    } finally {
+      if (quiet) {
+        TaskFailureLogs.restore();
+      }
+    }
+  }
+
+  private static String[] runQuietly(SparkSession spark, String[] args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
@@ -92,6 +103,82 @@ public final class CommandRunner {
     } finally {
       PythonCall.set(null);
     }
+  }
+
+  /**
+   * The stack a failed task prints in this JVM (local masters: "ERROR Executor: Exception in
+   * task", then TaskSetManager's "Lost task") is off while commands run, as the command line's
+   * log4j2 configuration keeps Executor off: the failure comes back to the caller as one
+   * exception, its stack in the Py4J cause. Counted, so overlapping runs restore once.
+   */
+  static final class TaskFailureLogs {
+    private static final String[] NAMES = {
+      "org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager"};
+    private static int running;
+    private static final java.util.Map<String, org.apache.logging.log4j.Level> before =
+        new java.util.HashMap<>();
+
+    private TaskFailureLogs() {}
+
+    /** Turns the loggers off for the first run; false when logging is not log4j 2's core. */
+    static synchronized boolean quiet() {
+      try {
+        if (running == 0) {
+          org.apache.logging.log4j.core.LoggerContext ctx = context();
+          org.apache.logging.log4j.core.config.Configuration c = ctx.getConfiguration();
+          before.clear();
+          for (String name : NAMES) {
+            org.apache.logging.log4j.core.config.LoggerConfig own = c.getLoggers().get(name);
+            before.put(name, own == null ? null : own.getLevel());
+            if (own == null) {
+              c.addLogger(name, new org.apache.logging.log4j.core.config.LoggerConfig(name,
+                  org.apache.logging.log4j.Level.OFF, true));
+            } else {
+              own.setLevel(org.apache.logging.log4j.Level.OFF);
+            }
+          }
+          ctx.updateLoggers();
+        }
+        running++;
+        return true;
+      } catch (ClassCastException | LinkageError e) {
+        return false; // another logging backend: its own settings stay
+      }
+    }
+
+    /** After the last run, each logger as it was (one without its own level gets none). */
+    static synchronized void restore() {
+      if (--running > 0) {
+        return;
+      }
+      org.apache.logging.log4j.core.LoggerContext ctx = context();
+      for (String name : NAMES) {
+        org.apache.logging.log4j.Level level = before.get(name);
+        if (level == null) {
+          ctx.getConfiguration().removeLogger(name);
+        } else {
+          ctx.getConfiguration().getLoggers().get(name).setLevel(level);
+        }
+      }
+      ctx.updateLoggers();
+    }
+
+    private static org.apache.logging.log4j.core.LoggerContext context() {
+      // Spark's own context (this jar may sit in a child class loader)
+      return (org.apache.logging.log4j.core.LoggerContext)
+          org.apache.logging.log4j.LogManager.getContext(
+              org.apache.spark.SparkContext.class.getClassLoader(), false);
+    }
+  }
+
+  /**
+   * Copies a finished output directory (a Python Result's) into {@code toDir} under the command
+   * line's --output rules ({@link org.nlspark.spark.output.ResultCopy}); returns the directory.
+   */
+  public static String copyResult(SparkSession spark, String fromDir, String toDir,
+      boolean overwrite) {
+    return org.nlspark.spark.output.ResultCopy.copy(spark.sparkContext().hadoopConfiguration(),
+        fromDir, toDir, overwrite);
   }
 
   /**

@@ -334,6 +334,11 @@ public final class HadoopOutput {
       writeStream(fileName, out -> out.write(bytes));
     }
 
+    /** Copies a local file as it is, streamed (a map may pass 2 GiB), like {@link #writeBytes}. */
+    public void writeFile(String fileName, java.nio.file.Path source) {
+      writeStream(fileName, out -> java.nio.file.Files.copy(source, out));
+    }
+
     /** Writes one file under a temporary name ({@link AtomicFile}); {@link #commit} renames it. */
     private synchronized void writeStream(String fileName, AtomicFile.Body body) {
       Path temp = newTemp(fileName);
@@ -424,8 +429,9 @@ public final class HadoopOutput {
       try {
         List<String> old = oldFiles();
         for (String name : finals) {
-          if (!old.contains(name) && fs.exists(new Path(dir, name))) {
-            throw notListed(uri, name);
+          Path p = new Path(dir, name);
+          if (!old.contains(name) && fs.exists(p)) {
+            throw fs.getFileStatus(p).isFile() ? notListed(uri, name) : notAFile(uri, name);
           }
         }
         int i = 0;
@@ -498,6 +504,12 @@ public final class HadoopOutput {
           + " exists there and no earlier nlspark run listed it in a summary.json nlspark"
           + " wrote, so --overwrite does not replace it; move it away or choose another"
           + " directory");
+    }
+
+    private static InvalidInputException notAFile(String uri, String name) {
+      return new InvalidInputException("Cannot write --output " + uri + ": " + name
+          + " there is a directory (or another non-file), which --overwrite does not replace;"
+          + " move it away or choose another directory");
     }
 
     public String target() {
