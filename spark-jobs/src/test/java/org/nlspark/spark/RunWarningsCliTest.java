@@ -81,4 +81,47 @@ class RunWarningsCliTest {
         .contains("a subject is constant there");
     assertThat(warnings(out)).hasSize(1);
   }
+
+  /**
+   * Issue 41 case 3: without --mask, a NaN patch leaves the default mask; the voxels it takes are
+   * counted on stderr and in summary.json (warnings, grid.mask_left_out), the same whichever way
+   * the samples travel (read by executors into blocks, or on the driver and broadcast).
+   */
+  @Test
+  void defaultMaskSaysHowManyNonFiniteVoxelsItLeftOut() throws Exception {
+    NiftiStudy study = new NiftiStudy(41, 6, 0.5);
+    int[] order = study.maskOrder();
+    study.volumes[2][order[0]] = Float.NaN; // three masked voxels, non-finite in one sample
+    study.volumes[4][order[1]] = Float.POSITIVE_INFINITY;
+    study.volumes[0][order[2]] = Float.NaN;
+    study.volumes[5][order[2]] = Float.NaN;
+    for (int s = 0; s < study.subjects; s++) {
+      study.writeSubject(dir.resolve("nan/sub-" + s + ".nii.gz"), s);
+    }
+    int grid = NiftiStudy.NX * NiftiStudy.NY * NiftiStudy.NZ;
+    long zero = grid - study.maskCount;
+    org.apache.spark.sql.SparkSession spark = SharedSpark.get();
+    try {
+      for (String ingest : List.of("blocks", "broadcast")) {
+        spark.conf().set(org.nlspark.spark.conf.NlsparkConf.INGEST, ingest);
+        Path out = dir.resolve("nan-" + ingest);
+        CliRun r = CliRun.of("one-sample", "--input", dir.resolve("nan").toString(),
+            "--permutations", "19", "--quiet", "--output", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        String expected = "the default mask left out 3 voxels that are NaN or infinite in some"
+            + " sample (and " + zero + " that are zero in every sample), analysing "
+            + (study.maskCount - 3);
+        assertThat(r.err()).as(ingest).contains("warning: " + expected);
+        assertThat(warnings(out)).as(ingest).anySatisfy(w -> assertThat(w).startsWith(expected));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> g = (Map<String, Object>) ((Map<String, Object>) Json.parse(
+            Files.readString(out.resolve("summary.json")))).get("grid");
+        assertThat(g.get("mask_left_out")).as(ingest)
+            .isEqualTo(Map.of("non_finite", 3L, "zero_in_every_sample", zero));
+        assertThat(out.resolve("mask.nii.gz")).exists();
+      }
+    } finally {
+      spark.conf().unset(org.nlspark.spark.conf.NlsparkConf.INGEST);
+    }
+  }
 }
