@@ -35,6 +35,8 @@ public final class RunReport {
   public final Map<String, Object> engineFacts;
   private NiftiMask mask;
   private String maskSource;
+  private Map<String, Object> inputs;
+  private java.util.List<String> inputWarnings = java.util.List.of();
 
   public RunReport(TileAnalysis analysis, TilePlan plan, Result result, String engine,
       int parallelism, double setupSeconds, double computeSeconds, double mergeSeconds,
@@ -59,6 +61,19 @@ public final class RunReport {
   /** Where the mask came from: the mask file, "computed" (DESIGN §8 default), or null. */
   public RunReport maskSource(String source) { this.maskSource = source; return this; }
   public String maskSource() { return maskSource; }
+
+  /**
+   * The inputs as summary.json's {@code inputs} records them (files, sample order), or null, and
+   * what they warn of (a sample order by bytes that the numbers in the names contradict).
+   */
+  public RunReport inputs(Map<String, Object> described, java.util.List<String> warnings) {
+    this.inputs = described;
+    this.inputWarnings = java.util.List.copyOf(warnings);
+    return this;
+  }
+
+  public Map<String, Object> inputs() { return inputs; }
+  public java.util.List<String> inputWarnings() { return inputWarnings; }
 
   public Backend backend() {
     return analysis.backend();
@@ -98,6 +113,9 @@ public final class RunReport {
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());
     m.put("findings", Findings.of(result, m, mask));
+    if (inputs != null) {
+      m.put("inputs", inputs);
+    }
     m.put("warnings", RunWarnings.of(this));
     java.util.List<String> notes = RunWarnings.resultNotes(this);
     if (!notes.isEmpty()) {

@@ -17,7 +17,7 @@ public final class RunWarnings {
 
   /** The notices of {@code report}, in a fixed order; empty when there is nothing to say. */
   public static List<String> of(RunReport report) {
-    List<String> warnings = new ArrayList<>();
+    List<String> warnings = new ArrayList<>(report.inputWarnings());
     String mask = defaultMaskWarning(report.mask());
     if (mask != null) {
       warnings.add(mask);

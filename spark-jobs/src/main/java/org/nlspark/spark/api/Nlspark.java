@@ -251,7 +251,8 @@ public final class Nlspark {
   static RunReport run(SparkSession spark, TileAnalysis analysis, ResolvedInputs images,
       NlsparkOptions o, boolean progress) {
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
-        .mask(images.mask()).maskSource(images.maskSource()), o);
+        .mask(images.mask()).maskSource(images.maskSource())
+        .inputs(images.described(), images.warnings()), o);
   }
 
   /**
@@ -316,7 +317,7 @@ public final class Nlspark {
     return new RunReport(report.analysis, report.plan, r, report.engine,
         report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
         report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
-        .maskSource(report.maskSource());
+        .maskSource(report.maskSource()).inputs(report.inputs(), report.inputWarnings());
   }
 
   /**
@@ -485,7 +486,8 @@ public final class Nlspark {
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), images.grid(), o))
         : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return withFdr(report.mask(mask).maskSource(images.maskSource()), o);
+    return withFdr(report.mask(mask).maskSource(images.maskSource())
+        .inputs(images.described(), images.warnings()), o);
   }
 
   /**
@@ -526,11 +528,13 @@ public final class Nlspark {
       TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(),
           resolved.grid(), o);
       RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
-      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource()), o);
+      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource())
+        .inputs(resolved.described(), resolved.warnings()), o);
     }
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
         .run(o.toSpec(analysis), inputs).mask(resolved.mask())
-        .maskSource(resolved.maskSource()), o);
+        .maskSource(resolved.maskSource())
+        .inputs(resolved.described(), resolved.warnings()), o);
   }
 
   /**

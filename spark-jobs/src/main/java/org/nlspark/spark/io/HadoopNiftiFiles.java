@@ -78,6 +78,23 @@ public final class HadoopNiftiFiles {
     }
   }
 
+  /**
+   * Whether {@link #resolveInputs} orders {@code uri}'s files by the bytes of their names: a
+   * glob or a directory (a list file keeps its own order; one image has none to choose).
+   */
+  public static boolean sortsByName(Configuration conf, String uri, String flag) {
+    Path path = UserPaths.toPath(uri, flag);
+    try {
+      FileSystem fs = UserPaths.fileSystem(path, conf, flag, uri);
+      if (ImageInputs.isGlob(uri) && !exists(fs, path)) {
+        return true;
+      }
+      return fs.getFileStatus(path).isDirectory();
+    } catch (IOException e) {
+      throw UserPaths.environment(e, "read", flag, uri);
+    }
+  }
+
   private static boolean exists(FileSystem fs, Path path) {
     try {
       return fs.exists(path);
