@@ -805,7 +805,8 @@ public final class Nlspark {
           fs.open(path), java.nio.charset.StandardCharsets.UTF_8))) {
         List<String> lines = new ArrayList<>();
         for (String line = r.readLine(); line != null; line = r.readLine()) {
-          lines.add(line);
+          // a byte-order mark some editors write: not part of the first header or block id
+          lines.add(lines.isEmpty() && line.startsWith("\uFEFF") ? line.substring(1) : line);
         }
         return lines;
       }
