@@ -122,6 +122,16 @@ public final class Report {
     return subs;
   }
 
+  /**
+   * Whether a report.html is a page nlspark wrote: its generator tag, or (pages written before
+   * the tag) its title.
+   */
+  public static boolean isNlsparksPage(byte[] html) {
+    String head = new String(html, 0, Math.min(html.length, 8192), StandardCharsets.UTF_8);
+    return head.contains("<meta name=\"generator\" content=\"nlspark\">")
+        || head.contains("<title>nlspark report: ");
+  }
+
   private static boolean isNlsparksSummary(byte[] json) {
     try {
       return OutputFormat.isNlsparks(Json.parse(new String(json, StandardCharsets.UTF_8)));
