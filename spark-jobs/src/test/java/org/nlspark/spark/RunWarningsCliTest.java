@@ -119,6 +119,7 @@ class RunWarningsCliTest {
         assertThat(g.get("mask_left_out")).as(ingest)
             .isEqualTo(Map.of("non_finite", 3L, "zero_in_every_sample", zero));
         assertThat(out.resolve("mask.nii.gz")).exists();
+        assertThat(Files.readString(out.resolve("report.html"))).contains(expected);
       }
     } finally {
       spark.conf().unset(org.nlspark.spark.conf.NlsparkConf.INGEST);
@@ -160,6 +161,9 @@ class RunWarningsCliTest {
         .get("input");
     assertThat(input.get("samples")).isEqualTo(byteOrder);
     assertThat(input.get("sample_order")).isEqualTo("byte order of the names");
+    assertThat(Files.readString(out.resolve("report.html"))).contains("sample order")
+        .contains("sub-1.nii.gz, sub-10.nii.gz, sub-11.nii.gz, sub-12.nii.gz, sub-2.nii.gz")
+        .contains("(sub-2.nii.gz before sub-10.nii.gz)");
 
     // glm through a glob: the same order, the same warning, the samples in its summary too
     List<String> design = new java.util.ArrayList<>(List.of("intercept"));
