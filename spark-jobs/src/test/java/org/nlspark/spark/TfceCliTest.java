@@ -134,5 +134,18 @@ class TfceCliTest {
     assertThat(backend.get("used")).isEqualTo("cpu");
     assertThat((String) backend.get("reason")).startsWith("auto: CPU, as ")
         .doesNotContain("requested: cpu");
+    // a CPU-only command records the request too (isc said "cpu" whatever was asked)
+    double[] d = TestData.gaussian(9, 4 * 20, 6, 0);
+    Path series = dir.resolve("series.npy");
+    org.nlspark.core.io.NpyWriter.writeFloat64(series, new long[] {4, 20, 6}, d);
+    Path iscOut = dir.resolve("isc");
+    CliRun isc = CliRun.of("isc", "--input", series.toString(), "--null", "circle-shift",
+        "--permutations", "10", "--backend", "auto", "--quiet", "--output", iscOut.toString());
+    assertThat(isc.code()).as(isc.err()).isZero();
+    java.util.Map<String, Object> iscBackend = (java.util.Map<String, Object>)
+        ((java.util.Map<String, Object>) org.nlspark.core.io.Json.parse(
+            java.nio.file.Files.readString(iscOut.resolve("summary.json")))).get("backend");
+    assertThat(iscBackend.get("requested")).isEqualTo("auto");
+    assertThat(iscBackend.get("reason")).isEqualTo("auto: isc runs on the CPU");
   }
 }

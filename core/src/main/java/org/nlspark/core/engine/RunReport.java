@@ -37,6 +37,7 @@ public final class RunReport {
   private String maskSource;
   private Map<String, Object> inputs;
   private java.util.List<String> inputWarnings = java.util.List.of();
+  private String backendRequested;
 
   public RunReport(TileAnalysis analysis, TilePlan plan, Result result, String engine,
       int parallelism, double setupSeconds, double computeSeconds, double mergeSeconds,
@@ -75,6 +76,18 @@ public final class RunReport {
   public Map<String, Object> inputs() { return inputs; }
   public java.util.List<String> inputWarnings() { return inputWarnings; }
 
+  /**
+   * The {@code --backend} the user gave, where the analysis does not record it (the CPU-only
+   * isc, timeseries-correlation and ridge-bootstrap say "cpu" whatever was asked); null: as
+   * the analysis records it.
+   */
+  public RunReport backendRequested(String requested) {
+    this.backendRequested = requested;
+    return this;
+  }
+
+  public String backendRequested() { return backendRequested; }
+
   public Backend backend() {
     return analysis.backend();
   }
@@ -109,6 +122,14 @@ public final class RunReport {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("command", analysis.command());
     m.putAll(analysis.describe(plan));
+    if (backendRequested != null && m.get("backend") instanceof Map
+        && !backendRequested.equals(((Map<?, ?>) m.get("backend")).get("requested"))) {
+      Map<String, Object> b = new LinkedHashMap<>();
+      ((Map<?, ?>) m.get("backend")).forEach((k, v) -> b.put(String.valueOf(k), v));
+      b.put("requested", backendRequested);
+      b.put("reason", backendRequested + ": " + b.get("reason"));
+      m.put("backend", b);
+    }
     m.put("blas", Blas.describe());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());

@@ -252,7 +252,8 @@ public final class Nlspark {
       NlsparkOptions o, boolean progress) {
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
         .mask(images.mask()).maskSource(images.maskSource())
-        .inputs(images.described(), images.warnings()), o);
+        .inputs(images.described(), images.warnings())
+        .backendRequested(o.backendRequested()), o);
   }
 
   /**
@@ -317,7 +318,8 @@ public final class Nlspark {
     return new RunReport(report.analysis, report.plan, r, report.engine,
         report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
         report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
-        .maskSource(report.maskSource()).inputs(report.inputs(), report.inputWarnings());
+        .maskSource(report.maskSource()).inputs(report.inputs(), report.inputWarnings())
+        .backendRequested(report.backendRequested());
   }
 
   /**
