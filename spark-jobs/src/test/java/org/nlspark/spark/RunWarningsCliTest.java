@@ -153,7 +153,8 @@ class RunWarningsCliTest {
     assertThat(r.err()).contains("takes its 12 files in the byte order of their names (sub-1.nii.gz,"
         + " sub-10.nii.gz, sub-11.nii.gz, sub-12.nii.gz, sub-2.nii.gz, sub-3.nii.gz, ...)")
         .contains("(sub-2.nii.gz before sub-10.nii.gz)")
-        .contains("design rows and exchangeability blocks are matched to samples in that order")
+        .contains("design rows, --target values and exchangeability blocks are matched to samples"
+            + " in that order")
         .contains("list file").contains("zero-padded");
     assertThat(warnings(out)).singleElement().asString().contains("byte order of their names");
     Map<String, Object> input = (Map<String, Object>) ((Map<String, Object>) ((Map<String,

@@ -138,8 +138,9 @@ public final class ImageInputs {
     return what + " takes its " + names.size() + " files in the byte order of their names ("
         + String.join(", ", shown) + (shown.size() < names.size() ? ", ..." : "")
         + "), not in the order of the numbers in them (" + natural.get(k) + " before "
-        + names.get(k) + "), and design rows and exchangeability blocks are matched to samples"
-        + " in that order; give a list file in the order you mean, or zero-padded names";
+        + names.get(k) + "), and design rows, --target values and exchangeability blocks are"
+        + " matched to samples in that order; give a list file in the order you mean, or"
+        + " zero-padded names (sub-02)";
   }
 
   /** Whether a path holds glob characters ({@code * ? [ {}), as Hadoop's globStatus reads them. */
