@@ -4,7 +4,8 @@
 # symlinks, FIFOs, bad schemes and small heaps, the user's own files beside or instead of an
 # earlier run, listeners that are not Spark masters, immutable files, a hostile environment
 # (scratch directories, SPARK_LOCAL_IP, JVM options, a deleted working directory, open-file limits
-# of ulimit -n), colons in NIfTI file names and GLM files whose values overflow. For each case
+# of ulimit -n), colons in NIfTI file names, GLM files whose values overflow, and inputs of
+# another kind (MGH, random bytes, a path under a file, TFCE exponents that overflow). For each case
 # it checks the exit code, the message (one sentence, no stack trace), and the state of the
 # output directory: the old results intact or the new ones complete, no other file touched, no
 # temporary file or lock left.
@@ -409,6 +410,49 @@ expect_code 2
 expect_message "summary.json there was not written by nlspark"
 expect_same "$OUT" "$BEFORE"
 verdict "report DIR leaves another tool's report.html alone"
+
+# ---- inputs of another kind: named, never printed (issue 41) -----------------------------------
+printf '\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x00\x01\x00\x00\xff' >"$WORK/brain.mgz"
+run_nl --input "$WORK/brain.mgz" --output "$WORK/o-mgz" "${ARGS[@]}"
+expect_code 2
+expect_message "brain.mgz is FreeSurfer MGH, not supported as input yet; convert it to NIfTI"
+expect_one_sentence
+expect_no_traces
+verdict "an .mgz as --input names the format"
+
+head -c 4096 /dev/urandom >"$WORK/noise.bin"
+printf '\0' >>"$WORK/noise.bin"
+run_nl --input "$WORK/noise.bin" --output "$WORK/o-noise" "${ARGS[@]}"
+expect_code 2
+expect_message "noise.bin: it is a binary file, not a NIfTI image"
+expect_one_sentence
+expect_no_traces
+verdict "random bytes as --input are refused, their bytes never printed"
+
+printf 'intercept\n1\n' >"$WORK/design.csv"
+run_nl --input "$WORK/design.csv/X.npy" --output "$WORK/o-under" "${ARGS[@]}"
+expect_code 2
+expect_message "design.csv is a file, not a directory"
+expect_one_sentence
+verdict "an input path under a regular file names the file"
+
+run_nl --input "$X" --output "$WORK/o-tfce-e" "${ARGS[@]}" --tfce --tfce-e 1e300
+expect_code 2
+expect_message "--tfce-e must be in (0, 10]"
+expect_one_sentence
+verdict "a TFCE exponent whose scores overflow is refused"
+
+OUT=$WORK/study-with-notes
+run_nl --input "$X" --output "$OUT/run" "${ARGS[@]}"
+echo '<html>my notes</html>' >"$OUT/report.html"
+BEFORE=$(snapshot "$OUT")
+timeout 300 "$NL" report "$OUT" 2>"$ERR" >/dev/null
+RC=$?
+expect_code 2
+expect_message "its report.html was not written by nlspark"
+expect_one_sentence
+expect_same "$OUT" "$BEFORE"
+verdict "report DIR with a run below and the user's report.html leaves the page alone"
 
 # ---- inputs that would block: FIFOs wherever a NIfTI input stands -------------------------------
 command -v mkfifo >/dev/null || problem "mkfifo is missing"

@@ -122,6 +122,16 @@ public final class Report {
     return subs;
   }
 
+  /**
+   * Whether a report.html is a page nlspark wrote: its generator tag, or (pages written before
+   * the tag) its title.
+   */
+  public static boolean isNlsparksPage(byte[] html) {
+    String head = new String(html, 0, Math.min(html.length, 8192), StandardCharsets.UTF_8);
+    return head.contains("<meta name=\"generator\" content=\"nlspark\">")
+        || head.contains("<title>nlspark report: ");
+  }
+
   private static boolean isNlsparksSummary(byte[] json) {
     try {
       return OutputFormat.isNlsparks(Json.parse(new String(json, StandardCharsets.UTF_8)));
@@ -487,6 +497,10 @@ public final class Report {
       if (!input.isEmpty()) {
         rows.add(row("name", "input", "value", joined(input)));
       }
+      String samples = sampleOrder();
+      if (samples != null) {
+        rows.add(row("name", "sample order", "value", samples));
+      }
       if (run.mask != null) {
         int[] d = run.mask.grid().dims();
         rows.add(row("name", "mask", "value", String.format(Locale.ROOT,
@@ -545,6 +559,36 @@ public final class Report {
         rows.add(row("name", "versions", "value", joined(run.section("versions"))));
       }
       return rows;
+    }
+
+    /**
+     * The image files in the order the samples were taken (summary.json's inputs), the first
+     * twenty, then how many more; null when the summary lists none.
+     */
+    private String sampleOrder() {
+      Object inputs = run.summary.get("inputs");
+      if (!(inputs instanceof Map)) {
+        return null;
+      }
+      List<String> parts = new ArrayList<>();
+      for (var e : castMap(inputs).entrySet()) {
+        if (!(e.getValue() instanceof Map)
+            || !(castMap(e.getValue()).get("samples") instanceof List)) {
+          continue;
+        }
+        List<?> names = (List<?>) castMap(e.getValue()).get("samples");
+        StringBuilder b = new StringBuilder(parts.isEmpty() && e.getKey().equals("input") ? ""
+            : e.getKey() + ": ");
+        for (int i = 0; i < Math.min(20, names.size()); i++) {
+          b.append(i == 0 ? "" : ", ").append(names.get(i));
+        }
+        if (names.size() > 20) {
+          b.append(", ... (").append(names.size() - 20).append(" more)");
+        }
+        Object how = castMap(e.getValue()).get("sample_order");
+        parts.add(b + (how == null ? "" : " (" + how + ")"));
+      }
+      return parts.isEmpty() ? null : String.join("; ", parts);
     }
 
     private List<String> warnings() {

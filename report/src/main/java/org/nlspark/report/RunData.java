@@ -57,7 +57,14 @@ final class RunData {
     if (json == null) {
       return null;
     }
-    Object parsed = Json.parse(new String(json, StandardCharsets.UTF_8));
+    Object parsed;
+    try {
+      parsed = Json.parse(new String(json, StandardCharsets.UTF_8));
+    } catch (InvalidInputException e) { // a truncated or edited file: name it
+      throw new InvalidInputException("Cannot read " + prefix + "summary.json in "
+          + files.location() + ": it is not valid JSON ("
+          + e.getMessage().replaceFirst("^Cannot parse JSON: ", "") + "); is it truncated?");
+    }
     if (!(parsed instanceof Map)) {
       throw new InvalidInputException("Cannot read " + prefix + "summary.json in "
           + files.location() + ": it must hold a JSON object, but holds: "

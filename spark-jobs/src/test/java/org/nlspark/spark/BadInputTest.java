@@ -190,4 +190,75 @@ class BadInputTest {
         "--samples", "20000", "--save-samples", "--memory-budget-gb", "0.1");
     assertThat(r.err()).contains("GB");
   }
+
+  /**
+   * Issue 41 case 17: a single binary file as --input was read as a list file (exit 1, "Nul
+   * character not allowed" and its bytes on the terminal); now exit 2 naming the file and, where
+   * it is recognisable, its format, and never its bytes.
+   */
+  @Test
+  void aBinaryFileIsNotReadAsAListOfPaths() throws IOException {
+    byte[] random = new byte[600];
+    new java.util.Random(41).nextBytes(random);
+    random[7] = 0;
+    Path mgz = dir.resolve("brain.mgz");
+    Files.write(mgz, gzip(new byte[] {0, 0, 0, 1, 0, 0, 1, 0}));
+    CliRun m = expect(2, "brain.mgz is FreeSurfer MGH, not supported as input yet; convert it to"
+        + " NIfTI", "one-sample", "--input", mgz.toString());
+    Path gz = dir.resolve("subjects.gz");
+    Files.write(gz, gzip("a.nii.gz\nb.nii.gz\n".getBytes(StandardCharsets.UTF_8)));
+    CliRun g = expect(2, "it is gzip-compressed, not a text list of image paths", "one-sample",
+        "--input", gz.toString());
+    Path bin = dir.resolve("noise.dat");
+    Files.write(bin, random);
+    CliRun b = expect(2, "noise.dat: it is a binary file, not a NIfTI image", "one-sample",
+        "--input", bin.toString());
+    Path gii = dir.resolve("lh.func.gii");
+    Files.writeString(gii, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<GIFTI Version=\"1.0\">"
+        + "</GIFTI>\n");
+    expect(2, "GIFTI surface data is not supported as input yet", "one-sample", "--input",
+        gii.toString());
+    Path latin1 = dir.resolve("list.txt");
+    Files.write(latin1, "sub-\u00e9.nii.gz\n".getBytes(StandardCharsets.ISO_8859_1));
+    CliRun l = expect(2, "list.txt: it is a binary file", "one-sample", "--input",
+        latin1.toString());
+    for (CliRun r : new CliRun[] {m, g, b, l}) {
+      assertThat(r.err()).doesNotContain("Nul character").doesNotContain("\u0000")
+          .doesNotContain("\ufffd").doesNotContain("Exception");
+    }
+  }
+
+  private static byte[] gzip(byte[] content) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(bytes)) {
+      z.write(content);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Issue 41 case 22: a CIFTI file is named as CIFTI, not told to split into 3-D or 4-D. */
+  @Test
+  void aCiftiFileIsNamed() throws IOException {
+    Path cifti = dir.resolve("sub-01.dtseries.nii");
+    NiftiStudy.write(cifti, org.nlspark.core.io.nifti.NiftiHeader.builder()
+        .datatype(org.nlspark.core.io.nifti.NiftiDatatype.FLOAT32)
+        .shape(1, 1, 1, 1, 3, 5).pixdim(1, 1, 1, 1, 1, 1, 1, 1).build(), new float[15]);
+    CliRun r = expect(2, "it is a CIFTI file", "one-sample", "--input", cifti.toString());
+    assertThat(r.err()).contains("CIFTI data are not supported as input yet")
+        .doesNotContain("split it into");
+  }
+
+  /**
+   * Issue 41 case 18: an input path under a regular file (design.csv/X.npy) was exit 1,
+   * "UncheckedIOException ... Not a directory"; now exit 2 naming the file in the way.
+   */
+  @Test
+  void aPathUnderAFileNamesTheFile() throws IOException {
+    Path design = dir.resolve("design.csv");
+    Files.writeString(design, "intercept\n1\n");
+    expect(2, design + " is a file, not a directory", "one-sample", "--input",
+        design.resolve("X.npy").toString());
+    expect(2, design + " is a file, not a directory", "one-sample", "--input",
+        design.resolve("sub-01.nii.gz").toString());
+  }
 }

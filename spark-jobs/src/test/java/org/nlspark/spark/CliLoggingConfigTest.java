@@ -34,4 +34,48 @@ class CliLoggingConfigTest {
     // a free racing SparkContext.stop() logs an InterruptedException stack (fault injection)
     assertThat(off).contains("org.apache.spark.ContextCleaner");
   }
+
+  /**
+   * Issue 41 case 21: the routine notes of large runs (task binaries broadcast, blocks spilled
+   * to disk instead of memory) are filtered out by the CLI's logging file; other lines of those
+   * loggers are not.
+   */
+  @Test
+  void routineNotesOfLargeRunsAreFilteredOut() throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Main.class.getClassLoader()
+        .getResourceAsStream("nlspark-log4j2.properties")) {
+      p.load(in);
+    }
+    String[][] routine = {
+      {"org.apache.spark.scheduler.DAGScheduler", "Broadcasting large task binary with size 1.4 MiB"},
+      {"org.apache.spark.storage.memory.MemoryStore",
+          "Not enough space to cache rdd_12_3 in memory! (computed 384.0 MiB so far)"},
+      {"org.apache.spark.storage.BlockManager", "Persisting block rdd_12_3 to disk instead."},
+    };
+    for (String[] r : routine) {
+      boolean denied = false;
+      boolean others = true;
+      for (String key : p.stringPropertyNames()) {
+        if (key.endsWith(".name") && key.startsWith("logger.")
+            && p.getProperty(key).trim().equals(r[0])) {
+          String id = key.substring(0, key.length() - ".name".length());
+          for (String f : p.stringPropertyNames()) {
+            if (f.startsWith(id + ".filter.") && f.endsWith(".regex")) {
+              String filter = f.substring(0, f.length() - ".regex".length());
+              if (p.getProperty(filter + ".onMatch").trim().equals("DENY")
+                  && r[1].matches(p.getProperty(f).trim())) {
+                denied = true;
+                others &= !"Lost executor 1 on host: heartbeat timed out"
+                    .matches(p.getProperty(f).trim());
+              }
+            }
+          }
+          assertThat(p.getProperty(id + ".level")).as(r[0] + " keeps its level").isNull();
+        }
+      }
+      assertThat(denied).as(r[0] + ": " + r[1]).isTrue();
+      assertThat(others).isTrue();
+    }
+  }
 }

@@ -415,4 +415,40 @@ class GlmCommandTest {
         + ": no such file; check the path", "--input", y, "--design",
         dir.resolve("missing.csv").toString(), "--contrasts", c);
   }
+
+  /**
+   * Issue 41 case 22: a UTF-8 byte-order mark at the start of a contrasts or blocks file was
+   * read as part of the first name or id ("column 1 (\ufeffname) is not a number"; a block
+   * id lost, then "15 values"); it is dropped, and the run equals the one without it.
+   */
+  @Test
+  void aByteOrderMarkIsNotPartOfTheFirstNameOrId() throws Exception {
+    Path y = data();
+    Path d = design();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      ids.add(Integer.toString(i / 4));
+    }
+    Path plainBlocks = dir.resolve("blocks.txt");
+    Files.write(plainBlocks, ids);
+    Path bomBlocks = dir.resolve("bom-blocks.txt");
+    Files.writeString(bomBlocks, "\uFEFF" + String.join("\n", ids) + "\n");
+    Path plainCon = write("con.csv", "name,intercept,age,group", "age,0,1,0");
+    Path bomCon = dir.resolve("bom-con.csv");
+    Files.writeString(bomCon, "\uFEFFname,intercept,age,group\nage,0,1,0\n");
+    Path plain = dir.resolve("plain");
+    CliRun a = glm(plain, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        plainCon.toString(), "--exchangeability-blocks", plainBlocks.toString(),
+        "--permutations", "200");
+    assertThat(a.code()).as(a.err()).isZero();
+    Path bom = dir.resolve("bom");
+    CliRun b = glm(bom, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        bomCon.toString(), "--exchangeability-blocks", bomBlocks.toString(),
+        "--permutations", "200");
+    assertThat(b.code()).as(b.err()).isZero();
+    assertThat(Files.readAllBytes(bom.resolve("null_max_tstat1.npy")))
+        .isEqualTo(Files.readAllBytes(plain.resolve("null_max_tstat1.npy")));
+    assertThat(Files.readAllBytes(bom.resolve("tstat1.npy")))
+        .isEqualTo(Files.readAllBytes(plain.resolve("tstat1.npy")));
+  }
 }

@@ -124,6 +124,49 @@ class ReportCliTest {
     assertThat(dir.resolve("report.html")).hasContent("mine");
   }
 
+  /**
+   * Issue 41 case 15: DIR holds a run in DIR/run/ and the user's own report.html, no
+   * summary.json at its top: the page of the runs below is not written over the user's (exit 2);
+   * without that file, or over nlspark's own page, it is (the demo's layout).
+   */
+  @Test
+  void aRunInASubdirectoryNeverReplacesTheUsersOwnReport() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 10, V, TestData.gaussian(4, 10, V, 1.0));
+    Path study = dir.resolve("study");
+    CliRun run = CliRun.of("one-sample", "--input", x.toString(), "--output",
+        study.resolve("run").toString(), "--permutations", "20", "--quiet");
+    assertThat(run.code()).as(run.err()).isZero();
+    Files.writeString(study.resolve("report.html"), "<html>my own notes</html>");
+    CliRun r = CliRun.of("report", study.toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err().strip()).isEqualTo("nlspark report: Cannot write a report of " + study
+        + ": it has no summary.json of its own, and its report.html was not written by nlspark,"
+        + " so it is left as it is; name a run's own directory, or move that report.html away");
+    assertThat(study.resolve("report.html")).hasContent("<html>my own notes</html>");
+    Files.delete(study.resolve("report.html"));
+    CliRun fresh = CliRun.of("report", study.toString(), "--quiet");
+    assertThat(fresh.code()).as(fresh.err()).isZero();
+    CliRun again = CliRun.of("report", study.toString(), "--quiet"); // its own page: replaced
+    assertThat(again.code()).as(again.err()).isZero();
+  }
+
+  /** Issue 41 case 23: a truncated summary.json is named, not "Cannot parse JSON" alone. */
+  @Test
+  void aTruncatedSummaryIsNamed() throws Exception {
+    Path x = TestData.matrix(dir, "x.npy", 10, V, TestData.gaussian(5, 10, V, 1.0));
+    Path out = dir.resolve("cut");
+    CliRun run = CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
+        "--permutations", "20", "--quiet");
+    assertThat(run.code()).as(run.err()).isZero();
+    byte[] summary = Files.readAllBytes(out.resolve("summary.json"));
+    Files.write(out.resolve("summary.json"), Arrays.copyOf(summary, summary.length / 2));
+    CliRun r = CliRun.of("report", out.toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).startsWith("nlspark report: Cannot read summary.json in " + out
+        + ": it is not valid JSON (").contains("is it truncated?");
+    assertThat(r.err().strip().split("\n")).hasSize(1);
+  }
+
   static String lineNumber(double v) {
     double a = Math.abs(v);
     return String.format(Locale.ROOT, a >= 100 ? "%.1f" : "%.3g", v);

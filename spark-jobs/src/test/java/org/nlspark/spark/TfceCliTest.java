@@ -90,4 +90,62 @@ class TfceCliTest {
     assertThat(gpu.code()).as(gpu.err()).isEqualTo(3);
     assertThat(gpu.err()).contains("--backend cpu or auto");
   }
+
+  /** Issue 41 case 13: exponents whose scores overflow to Inf are refused, naming the range. */
+  @Test
+  void tfceExponentsOutsideTheFiniteRangeExitTwo() {
+    for (String[] bad : new String[][] {{"--tfce-e", "1e300"}, {"--tfce-h", "10.5"},
+        {"--tfce-e", "-1"}, {"--tfce-h", "0"}}) {
+      CliRun r = CliRun.of("one-sample", "--input", "x.npy", "--output",
+          dir.resolve("o").toString(), "--tfce", bad[0], bad[1]);
+      assertThat(r.code()).as(r.err()).isEqualTo(2);
+      assertThat(r.err()).as(bad[1]).contains(bad[0] + " must be in (0, 10], but was: ")
+          .contains("overflow to infinity");
+    }
+    Path x = TestData.matrix(dir, "x.npy", 8, 30, TestData.gaussian(5, 8, 30, 0.5));
+    CliRun ten = CliRun.of("one-sample", "--input", x.toString(), "--output",
+        dir.resolve("o").toString(), "--tfce", "--tfce-e", "10", "--tfce-h", "10", "--quiet");
+    assertThat(ten.err()).contains("TFCE needs a mask image"); // past the exponents' check
+  }
+
+  /**
+   * Issue 41 case 4: --backend auto with TFCE stays on the CPU; summary.json records "auto" as
+   * asked and why it fell back, not "requested: cpu".
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void autoBackendIsRecordedAsAskedWithTheReason() throws Exception {
+    NiftiStudy study = new NiftiStudy(7, 6, 0.8);
+    Path mask = dir.resolve("mask.nii.gz");
+    study.writeMask(mask);
+    study.write4d(dir.resolve("all.nii.gz"));
+    Path out = dir.resolve("auto");
+    CliRun r = CliRun.of("one-sample", "--input", dir.resolve("all.nii.gz").toString(),
+        "--mask", mask.toString(), "--tfce", "--permutations", "19", "--backend", "auto",
+        "--quiet", "--output", out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    java.util.Map<String, Object> s = (java.util.Map<String, Object>)
+        org.nlspark.core.io.Json.parse(java.nio.file.Files.readString(
+            out.resolve("summary.json")));
+    assertThat(((java.util.Map<String, Object>) s.get("parameters")).get("backend_requested"))
+        .isEqualTo("auto");
+    java.util.Map<String, Object> backend = (java.util.Map<String, Object>) s.get("backend");
+    assertThat(backend.get("requested")).isEqualTo("auto");
+    assertThat(backend.get("used")).isEqualTo("cpu");
+    assertThat((String) backend.get("reason")).startsWith("auto: CPU, as ")
+        .doesNotContain("requested: cpu");
+    // a CPU-only command records the request too (isc said "cpu" whatever was asked)
+    double[] d = TestData.gaussian(9, 4 * 20, 6, 0);
+    Path series = dir.resolve("series.npy");
+    org.nlspark.core.io.NpyWriter.writeFloat64(series, new long[] {4, 20, 6}, d);
+    Path iscOut = dir.resolve("isc");
+    CliRun isc = CliRun.of("isc", "--input", series.toString(), "--null", "circle-shift",
+        "--permutations", "10", "--backend", "auto", "--quiet", "--output", iscOut.toString());
+    assertThat(isc.code()).as(isc.err()).isZero();
+    java.util.Map<String, Object> iscBackend = (java.util.Map<String, Object>)
+        ((java.util.Map<String, Object>) org.nlspark.core.io.Json.parse(
+            java.nio.file.Files.readString(iscOut.resolve("summary.json")))).get("backend");
+    assertThat(iscBackend.get("requested")).isEqualTo("auto");
+    assertThat(iscBackend.get("reason")).isEqualTo("auto: isc runs on the CPU");
+  }
 }

@@ -35,6 +35,9 @@ public final class RunReport {
   public final Map<String, Object> engineFacts;
   private NiftiMask mask;
   private String maskSource;
+  private Map<String, Object> inputs;
+  private java.util.List<String> inputWarnings = java.util.List.of();
+  private String backendRequested;
 
   public RunReport(TileAnalysis analysis, TilePlan plan, Result result, String engine,
       int parallelism, double setupSeconds, double computeSeconds, double mergeSeconds,
@@ -59,6 +62,31 @@ public final class RunReport {
   /** Where the mask came from: the mask file, "computed" (DESIGN §8 default), or null. */
   public RunReport maskSource(String source) { this.maskSource = source; return this; }
   public String maskSource() { return maskSource; }
+
+  /**
+   * The inputs as summary.json's {@code inputs} records them (files, sample order), or null, and
+   * what they warn of (a sample order by bytes that the numbers in the names contradict).
+   */
+  public RunReport inputs(Map<String, Object> described, java.util.List<String> warnings) {
+    this.inputs = described;
+    this.inputWarnings = java.util.List.copyOf(warnings);
+    return this;
+  }
+
+  public Map<String, Object> inputs() { return inputs; }
+  public java.util.List<String> inputWarnings() { return inputWarnings; }
+
+  /**
+   * The {@code --backend} the user gave, where the analysis does not record it (the CPU-only
+   * isc, timeseries-correlation and ridge-bootstrap say "cpu" whatever was asked); null: as
+   * the analysis records it.
+   */
+  public RunReport backendRequested(String requested) {
+    this.backendRequested = requested;
+    return this;
+  }
+
+  public String backendRequested() { return backendRequested; }
 
   public Backend backend() {
     return analysis.backend();
@@ -94,10 +122,21 @@ public final class RunReport {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("command", analysis.command());
     m.putAll(analysis.describe(plan));
+    if (backendRequested != null && m.get("backend") instanceof Map
+        && !backendRequested.equals(((Map<?, ?>) m.get("backend")).get("requested"))) {
+      Map<String, Object> b = new LinkedHashMap<>();
+      ((Map<?, ?>) m.get("backend")).forEach((k, v) -> b.put(String.valueOf(k), v));
+      b.put("requested", backendRequested);
+      b.put("reason", backendRequested + ": " + b.get("reason"));
+      m.put("backend", b);
+    }
     m.put("blas", Blas.describe());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());
     m.put("findings", Findings.of(result, m, mask));
+    if (inputs != null) {
+      m.put("inputs", inputs);
+    }
     m.put("warnings", RunWarnings.of(this));
     java.util.List<String> notes = RunWarnings.resultNotes(this);
     if (!notes.isEmpty()) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
  * What a finished run should tell its user although it succeeded: results that are undefined
@@ -16,7 +17,11 @@ public final class RunWarnings {
 
   /** The notices of {@code report}, in a fixed order; empty when there is nothing to say. */
   public static List<String> of(RunReport report) {
-    List<String> warnings = new ArrayList<>();
+    List<String> warnings = new ArrayList<>(report.inputWarnings());
+    String mask = defaultMaskWarning(report.mask());
+    if (mask != null) {
+      warnings.add(mask);
+    }
     Map<String, Object> parameters = parameters(report);
     Object samples = parameters.get("samples");
     Object confidence = parameters.get("confidence");
@@ -52,6 +57,21 @@ public final class RunWarnings {
     }
     warnings.addAll(drawWarnings(report, false));
     return warnings;
+  }
+
+  /**
+   * Voxels a default mask left out for a NaN or infinity in some sample (DESIGN §8), with those
+   * left out as zero in every sample beside them; null when none was non-finite. Zero
+   * everywhere is the usual outside of the brain, so it alone is no warning.
+   */
+  static String defaultMaskWarning(NiftiMask mask) {
+    if (mask == null || mask.droppedNonFinite() <= 0) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "the default mask left out %d voxels that are NaN or"
+        + " infinite in some sample (and %d that are zero in every sample), analysing %d;"
+        + " replace the non-finite values or give --mask to choose the voxels",
+        mask.droppedNonFinite(), Math.max(0, mask.droppedAllZero()), mask.count());
   }
 
   /**

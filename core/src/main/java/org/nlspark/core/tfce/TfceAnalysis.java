@@ -109,10 +109,8 @@ public final class TfceAnalysis implements TileAnalysis {
     // auto stays on the CPU: the size rule of the voxelwise tests does not weigh the maps that
     // come back from the device for TFCE. An explicit gpu is resolved (and refused, exit 3,
     // without a usable GPU) as for every command.
-    if ("auto".equals(spec.backend())) {
-      spec = spec.toBuilder().backend("cpu").build();
-    }
-    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs, workers, grid, gpu);
+    VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs, workers, grid, gpu,
+        "the size rule does not weigh the whole maps that TFCE and clusters bring back");
     return new TfceAnalysis(job, wholeMap);
   }
 

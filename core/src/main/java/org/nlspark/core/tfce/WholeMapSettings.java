@@ -24,13 +24,18 @@ public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfc
   public static final double TWO_D_HEIGHT_EXPONENT = 2.0;
   public static final int TWO_D_CONNECTIVITY = 26;
 
+  /**
+   * The largest TFCE exponent E or H accepted (DESIGN §9). A score is at most extent^E · 100 ·
+   * max^H (100 levels of h^H); with E, H ≤ 10 and a cluster of at most 2^31 voxels that is
+   * below 2^310 · 100 · max^10, finite in double for every map maximum below 1e21. Larger
+   * exponents overflow to Inf on ordinary maps (E = 40 at 2^31 voxels, H = 300 at t = 11), and
+   * every p_fwer_tfce would be 1.
+   */
+  public static final double MAX_TFCE_EXPONENT = 10;
+
   public WholeMapSettings {
-    if (!(tfceE > 0) || Double.isInfinite(tfceE)) {
-      throw new InvalidInputException("--tfce-e must be finite and > 0, but was: " + tfceE);
-    }
-    if (!(tfceH > 0) || Double.isInfinite(tfceH)) {
-      throw new InvalidInputException("--tfce-h must be finite and > 0, but was: " + tfceH);
-    }
+    checkExponent(tfceE, "--tfce-e", "extent exponent E");
+    checkExponent(tfceH, "--tfce-h", "height exponent H");
     MaskGrid.checkConnectivity(tfceConnectivity, "--tfce-connectivity");
     if (clusterThreshold != null) {
       ClusterExtent.checkThreshold(clusterThreshold, "--cluster-threshold");
@@ -39,6 +44,13 @@ public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfc
       ClusterExtent.checkThreshold(clusterMass, "--cluster-mass");
     }
     MaskGrid.checkConnectivity(clusterConnectivity, "--connectivity");
+  }
+
+  private static void checkExponent(double value, String flag, String what) {
+    if (!(value > 0 && value <= MAX_TFCE_EXPONENT)) {
+      throw new InvalidInputException(flag + " must be in (0, 10], but was: " + value
+          + " (the TFCE " + what + "; beyond 10 the scores can overflow to infinity)");
+    }
   }
 
   /** TFCE with FSL's {@code -T} parameters and/or cluster extent at {@code clusterThreshold}. */

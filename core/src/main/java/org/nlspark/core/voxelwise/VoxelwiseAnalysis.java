@@ -73,12 +73,25 @@ public final class VoxelwiseAnalysis implements TileAnalysis {
    */
   public static VoxelwiseAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       GpuProbe gpu) {
+    return prepare(spec, inputs, workers, grid, gpu, null);
+  }
+
+  /**
+   * The same, where {@code autoOnCpu} (when not null) is why {@code --backend auto} stays on the
+   * CPU for this run: recorded as the reason, with "auto" still the backend requested.
+   */
+  public static VoxelwiseAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
+      GpuProbe gpu, String autoOnCpu) {
     inputs.validate(spec.analysis());
     MemoryBudget.checkExplicit(spec.memoryBudgetGb());
     boolean nullTails = spec.tailApproximation() && spec.analysis() != Analysis.BOOTSTRAP;
-    // auto stays on the CPU, which keeps the per-voxel null tails; an explicit gpu is refused
-    Backend backend = resolveBackend(nullTails && "auto".equals(spec.backend()) ? "cpu"
-        : spec.backend(), inputs, spec.replicates(), gpu);
+    if (autoOnCpu == null && nullTails) {
+      autoOnCpu = "the per-voxel null tails of --tail-approximation are kept by the CPU tiles";
+    }
+    // auto stays on the CPU where it must (and says why); an explicit gpu is refused
+    Backend backend = autoOnCpu != null && "auto".equals(spec.backend())
+        ? Backend.cpu("auto: CPU, as " + autoOnCpu)
+        : resolveBackend(spec.backend(), inputs, spec.replicates(), gpu);
     if (backend.kind() == BackendKind.GPU && nullTails) {
       throw new org.nlspark.core.InvalidInputException("Cannot run --tail-approximation on the"
           + " GPU backend: the per-voxel null tails of the uncorrected p are kept by the CPU"

@@ -96,10 +96,12 @@ class TfceAnalysisTest {
   void badTfceParametersAreRefused() {
     assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(0.0, null, null))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("--tfce-e must be finite and > 0, but was: 0.0");
+        .hasMessage("--tfce-e must be in (0, 10], but was: 0.0 (the TFCE extent exponent E;"
+            + " beyond 10 the scores can overflow to infinity)");
     assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(null, Double.NaN, null))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("--tfce-h must be finite and > 0, but was: NaN");
+        .hasMessage("--tfce-h must be in (0, 10], but was: NaN (the TFCE height exponent H;"
+            + " beyond 10 the scores can overflow to infinity)");
     assertThatThrownBy(() -> WholeMapSettings.of(true, null).withTfce(null, null, 8))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("--tfce-connectivity must be 6 (faces), 18 (faces and edges) or 26 (faces,"

@@ -251,7 +251,9 @@ public final class Nlspark {
   static RunReport run(SparkSession spark, TileAnalysis analysis, ResolvedInputs images,
       NlsparkOptions o, boolean progress) {
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
-        .mask(images.mask()).maskSource(images.maskSource()), o);
+        .mask(images.mask()).maskSource(images.maskSource())
+        .inputs(images.described(), images.warnings())
+        .backendRequested(o.backendRequested()), o);
   }
 
   /**
@@ -316,7 +318,8 @@ public final class Nlspark {
     return new RunReport(report.analysis, report.plan, r, report.engine,
         report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
         report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
-        .maskSource(report.maskSource());
+        .maskSource(report.maskSource()).inputs(report.inputs(), report.inputWarnings())
+        .backendRequested(report.backendRequested());
   }
 
   /**
@@ -485,7 +488,8 @@ public final class Nlspark {
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), images.grid(), o))
         : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return withFdr(report.mask(mask).maskSource(images.maskSource()), o);
+    return withFdr(report.mask(mask).maskSource(images.maskSource())
+        .inputs(images.described(), images.warnings()), o);
   }
 
   /**
@@ -526,11 +530,13 @@ public final class Nlspark {
       TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(),
           resolved.grid(), o);
       RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
-      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource()), o);
+      return withFdr(report.mask(resolved.mask()).maskSource(resolved.maskSource())
+        .inputs(resolved.described(), resolved.warnings()), o);
     }
     return withFdr(new SparkEngine(spark, o.grid(), o.partitions(), progress)
         .run(o.toSpec(analysis), inputs).mask(resolved.mask())
-        .maskSource(resolved.maskSource()), o);
+        .maskSource(resolved.maskSource())
+        .inputs(resolved.described(), resolved.warnings()), o);
   }
 
   /**
@@ -801,7 +807,8 @@ public final class Nlspark {
           fs.open(path), java.nio.charset.StandardCharsets.UTF_8))) {
         List<String> lines = new ArrayList<>();
         for (String line = r.readLine(); line != null; line = r.readLine()) {
-          lines.add(line);
+          // a byte-order mark some editors write: not part of the first header or block id
+          lines.add(lines.isEmpty() && line.startsWith("\uFEFF") ? line.substring(1) : line);
         }
         return lines;
       }

@@ -17,12 +17,27 @@ import org.nlspark.spark.io.StudyInputs;
  * @param mask the mask of image inputs, or null
  * @param maskSource where {@code mask} came from, or null
  */
-public record ResolvedInputs(DistributedInputs samples, NiftiMask mask, String maskSource) {
+public record ResolvedInputs(DistributedInputs samples, NiftiMask mask, String maskSource,
+    StudyInputs study) {
+
+  public ResolvedInputs(DistributedInputs samples, NiftiMask mask, String maskSource) {
+    this(samples, mask, maskSource, null);
+  }
+
+  /** summary.json's {@code inputs} of the study resolved, or null (inputs given in memory). */
+  public java.util.Map<String, Object> described() {
+    return study == null ? null : study.describe();
+  }
+
+  /** What the study's inputs warn of ({@link StudyInputs#warnings}); empty without one. */
+  public java.util.List<String> warnings() {
+    return study == null ? java.util.List.of() : study.warnings();
+  }
 
   /** The inputs of {@code study} as sources ({@link Sources}), with their mask. */
   public static ResolvedInputs of(SparkSession spark, StudyInputs study, double[] target) {
     DistributedInputs inputs = Sources.of(spark, study, target);
-    return new ResolvedInputs(inputs, inputs.mask(), study.maskSource());
+    return new ResolvedInputs(inputs, inputs.mask(), study.maskSource(), study);
   }
 
   /** Inputs read by their own reader (a time series), with the mask they were read through. */

@@ -36,11 +36,12 @@ public final class TfceOptions {
   Integer connectivity;
 
   @Option(names = "--tfce-e", paramLabel = "E", order = 25,
-      description = "TFCE extent exponent (default 0.5, as FSL's --tfce_E; 1 with --tfce-2d)")
+      description = "TFCE extent exponent, in (0, 10] (default 0.5, as FSL's --tfce_E; 1 with"
+          + " --tfce-2d)")
   Double tfceE;
 
   @Option(names = "--tfce-h", paramLabel = "H", order = 25,
-      description = "TFCE height exponent (default 2, as FSL's --tfce_H)")
+      description = "TFCE height exponent, in (0, 10] (default 2, as FSL's --tfce_H)")
   Double tfceH;
 
   @Option(names = "--tfce-connectivity", paramLabel = "6|18|26", order = 25,

@@ -78,6 +78,23 @@ public final class HadoopNiftiFiles {
     }
   }
 
+  /**
+   * Whether {@link #resolveInputs} orders {@code uri}'s files by the bytes of their names: a
+   * glob or a directory (a list file keeps its own order; one image has none to choose).
+   */
+  public static boolean sortsByName(Configuration conf, String uri, String flag) {
+    Path path = UserPaths.toPath(uri, flag);
+    try {
+      FileSystem fs = UserPaths.fileSystem(path, conf, flag, uri);
+      if (ImageInputs.isGlob(uri) && !exists(fs, path)) {
+        return true;
+      }
+      return fs.getFileStatus(path).isDirectory();
+    } catch (IOException e) {
+      throw UserPaths.environment(e, "read", flag, uri);
+    }
+  }
+
   private static boolean exists(FileSystem fs, Path path) {
     try {
       return fs.exists(path);
@@ -192,7 +209,7 @@ public final class HadoopNiftiFiles {
     checkLocal(list.getPath(), "the input list " + what, false);
     String content;
     try (InputStream in = fs.open(list.getPath())) {
-      content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      content = listText(in.readAllBytes(), list.getPath().getName(), what);
     }
     if (content.startsWith("\uFEFF")) {
       content = content.substring(1); // a byte-order mark some editors write
@@ -220,6 +237,49 @@ public final class HadoopNiftiFiles {
       files.add(status.getPath().toString());
     }
     return files;
+  }
+
+  /**
+   * A list file's bytes as text, or exit 2 naming what the file is when it is not text (a NUL
+   * byte, gzip, bytes that are not UTF-8) or is a format nlspark does not read: its bytes are
+   * never printed.
+   */
+  static String listText(byte[] bytes, String name, String what) {
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    String head = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.ISO_8859_1);
+    if (lower.endsWith(".gii") || lower.endsWith(".gii.gz") || head.contains("<GIFTI")) {
+      throw new InvalidInputException("Cannot read " + what + ": it is a GIFTI file, and"
+          + " GIFTI surface data is not supported as input yet; give NIfTI volumes");
+    }
+    if (lower.endsWith(".mgz") || lower.endsWith(".mgh")) {
+      throw new InvalidInputException("Cannot read " + what + ": " + name + " is FreeSurfer"
+          + " MGH, not supported as input yet; convert it to NIfTI (e.g. mri_convert " + name
+          + " " + name.replaceFirst("(?i)\\.mg[hz]$", ".nii.gz") + ")");
+    }
+    if (bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
+      throw new InvalidInputException("Cannot read " + what + ": it is gzip-compressed, not a"
+          + " text list of image paths; a compressed image must be named .nii.gz, and a list"
+          + " file must be plain text");
+    }
+    boolean text = true;
+    for (byte b : bytes) {
+      if (b == 0) {
+        text = false;
+        break;
+      }
+    }
+    if (text) {
+      try {
+        return StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+            .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+      } catch (java.nio.charset.CharacterCodingException e) {
+        // not UTF-8: refused below as binary
+      }
+    }
+    throw new InvalidInputException("Cannot read " + what + ": it is a binary file, not a NIfTI"
+        + " image (.nii, .nii.gz) nor a text list of image paths (one per line, UTF-8)");
   }
 
   /**

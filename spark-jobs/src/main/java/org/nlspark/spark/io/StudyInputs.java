@@ -59,12 +59,19 @@ public final class StudyInputs implements Serializable {
     public final Format format;
     /** Files in sample order (NIfTI: each contributes its volumes; Parquet: its rows). */
     public final List<String> files;
+    /** Whether that order is the byte order of the names (a directory or glob of images). */
+    public final boolean sortedByName;
 
     Source(String flag, String uri, Format format, List<String> files) {
+      this(flag, uri, format, files, false);
+    }
+
+    Source(String flag, String uri, Format format, List<String> files, boolean sortedByName) {
       this.flag = flag;
       this.uri = uri;
       this.format = format;
       this.files = List.copyOf(files);
+      this.sortedByName = sortedByName;
     }
   }
 
@@ -173,7 +180,9 @@ public final class StudyInputs implements Serializable {
         return new Source(flag, uri, Format.PARQUET, parquet);
       }
     }
-    return new Source(flag, uri, Format.NIFTI, HadoopNiftiFiles.resolveInputs(conf, uri, flag));
+    List<String> files = HadoopNiftiFiles.resolveInputs(conf, uri, flag);
+    return new Source(flag, uri, Format.NIFTI, files,
+        files.size() > 1 && HadoopNiftiFiles.sortsByName(conf, uri, flag));
   }
 
   /**
@@ -301,7 +310,28 @@ public final class StudyInputs implements Serializable {
     m.put("path", s.uri);
     m.put("format", s.format.label());
     m.put("files", s.files.size());
+    if (s.format == Format.NIFTI && s.files.size() > 1) {
+      // the sample order taken (DESIGN §8), named without the files' common directory
+      m.put("sample_order", s.sortedByName ? "byte order of the names" : "as listed");
+      m.put("samples", ImageInputs.displayNames(s.files));
+    }
     return m;
+  }
+
+  /**
+   * What the inputs warn of, for summary.json's {@code warnings} and stderr: images taken in the
+   * byte order of their names where the numbers in the names order them otherwise (DESIGN §8).
+   */
+  public List<String> warnings() {
+    List<String> w = new ArrayList<>();
+    for (Source s : y == null ? List.of(x) : List.of(x, y)) {
+      String order = s.sortedByName
+          ? ImageInputs.byteOrderWarning(s.flag + " " + s.uri, s.files) : null;
+      if (order != null) {
+        w.add(order);
+      }
+    }
+    return w;
   }
 
   /**

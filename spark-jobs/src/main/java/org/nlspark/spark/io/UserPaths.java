@@ -212,10 +212,34 @@ public final class UserPaths {
     if (e instanceof FileNotFoundException || e instanceof NoSuchFileException) {
       return new InvalidInputException(what + "no such file or directory; check the path");
     }
+    if (lower.contains("not a directory")) { // ENOTDIR: a file where the path needs a directory
+      String file = fileInTheWay(e);
+      return new InvalidInputException(what + (file == null ? "a name in the path is a file"
+          : file + " is a file") + ", not a directory; check the path");
+    }
     if (e instanceof org.apache.hadoop.fs.UnsupportedFileSystemException) {
       return new InvalidInputException(what + reason);
     }
     return new UncheckedIOException(what + reason, e);
+  }
+
+  /** The regular file among the parents of the path {@code e} names, or null. */
+  private static String fileInTheWay(IOException e) {
+    String file = e instanceof FileSystemException ? ((FileSystemException) e).getFile() : null;
+    if (file == null) {
+      return null;
+    }
+    try {
+      for (java.nio.file.Path p = java.nio.file.Paths.get(file).getParent(); p != null;
+          p = p.getParent()) {
+        if (Files.isRegularFile(p)) {
+          return p.toString();
+        }
+      }
+    } catch (RuntimeException ignored) {
+      // an unparsable path: the message names none
+    }
+    return null;
   }
 
   private static String reason(IOException e) {

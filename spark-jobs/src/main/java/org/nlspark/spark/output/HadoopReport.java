@@ -114,7 +114,9 @@ public final class HadoopReport {
         throw UserPaths.environment(e, "read", "the underlay", underlay);
       }
     }
-    String html = Report.render(files(conf, dir), under, underlay);
+    ReportFiles runs = files(conf, dir);
+    String html = Report.render(runs, under, underlay);
+    refuseAnotherPage(runs);
     HadoopOutput.OutputDir.pause("report");
     Path root = UserPaths.toPath(dir, "DIR");
     FileSystem fs = NpyInputs.withoutChecksums(UserPaths.fileSystem(root, conf, "DIR", dir));
@@ -127,6 +129,28 @@ public final class HadoopReport {
       throw UserPaths.environment(e, "write", "the report of", dir);
     }
     return target.toString();
+  }
+
+  /**
+   * A directory without a summary.json of its own (its runs in sub-directories) gets one page
+   * for them all, but never over a report.html that nlspark did not write: nothing there says
+   * that file is ours to replace (exit 2).
+   */
+  private static void refuseAnotherPage(ReportFiles files) {
+    try {
+      if (files.read("summary.json") != null) {
+        return; // nlspark's (render refused any other): its report.html is the run's
+      }
+      byte[] page = files.read(Report.FILE);
+      if (page != null && !Report.isNlsparksPage(page)) {
+        throw new org.nlspark.core.InvalidInputException("Cannot write a report of "
+            + files.location() + ": it has no summary.json of its own, and its report.html was"
+            + " not written by nlspark, so it is left as it is; name a run's own directory, or"
+            + " move that report.html away");
+      }
+    } catch (IOException e) {
+      throw UserPaths.environment(e, "Cannot write a report of " + files.location() + ": ");
+    }
   }
 
   /**

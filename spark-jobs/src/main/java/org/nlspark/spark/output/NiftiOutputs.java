@@ -112,6 +112,12 @@ public final class NiftiOutputs {
     m.put("affine_source", mask.geometry().affineSource());
     m.put("mask_source", maskSource == null ? "given" : maskSource);
     m.put("mask_voxels", mask.count());
+    if (mask.droppedNonFinite() >= 0) { // a default mask: what it left out, and why
+      Map<String, Object> left = new LinkedHashMap<>();
+      left.put("non_finite", mask.droppedNonFinite());
+      left.put("zero_in_every_sample", mask.droppedAllZero());
+      m.put("mask_left_out", left);
+    }
     if (conf != null && maskSource != null && !StudyInputs.MASK_COMPUTED.equals(maskSource)) {
       try {
         Path p = UserPaths.toPath(maskSource, "--mask");

@@ -99,15 +99,22 @@ public final class DefaultMaskBuilder implements Serializable {
     }
     boolean[] selected = new boolean[voxels];
     int count = 0;
+    long droppedNonFinite = 0;
+    long droppedAllZero = 0; // a non-finite value is non-zero, so the two never overlap
     for (int f = 0; f < voxels; f++) {
-      selected[f] = (nonZero[f >>> 6] & (1L << f)) != 0 && (nonFinite[f >>> 6] & (1L << f)) == 0;
+      boolean finite = (nonFinite[f >>> 6] & (1L << f)) == 0;
+      boolean someNonZero = (nonZero[f >>> 6] & (1L << f)) != 0;
+      selected[f] = someNonZero && finite;
       count += selected[f] ? 1 : 0;
+      droppedNonFinite += finite ? 0 : 1;
+      droppedAllZero += someNonZero ? 0 : 1;
     }
     if (count == 0) {
       throw new InvalidInputException(
           "Cannot compute the default mask: no voxel is finite in all " + samples
               + " samples and non-zero in at least one; check the inputs or give --mask");
     }
-    return NiftiMask.fromSelection(geometry, selected, "the default mask");
+    return NiftiMask.fromSelection(geometry, selected, "the default mask")
+        .withDropped(droppedNonFinite, droppedAllZero);
   }
 }

@@ -36,6 +36,113 @@ public final class ImageInputs {
       (a, b) -> Arrays.compareUnsigned(
           a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
+  /**
+   * Orders names as a person counts: runs of digits by their number (sub-2 before sub-10), the
+   * rest by bytes; names equal so (sub-01, sub-1) by {@link #BYTE_ORDER}.
+   */
+  public static final Comparator<String> NATURAL_ORDER = ImageInputs::compareNatural;
+
+  private static int compareNatural(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      char x = a.charAt(i);
+      char y = b.charAt(j);
+      if (isDigit(x) && isDigit(y)) {
+        int ei = digitsEnd(a, i);
+        int ej = digitsEnd(b, j);
+        String na = a.substring(i, ei).replaceFirst("^0+(?=.)", "");
+        String nb = b.substring(j, ej).replaceFirst("^0+(?=.)", "");
+        int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length())
+            : na.compareTo(nb);
+        if (c != 0) {
+          return c;
+        }
+        i = ei;
+        j = ej;
+      } else {
+        int ea = textEnd(a, i);
+        int eb = textEnd(b, j);
+        int c = BYTE_ORDER.compare(a.substring(i, ea), b.substring(j, eb));
+        if (c != 0) {
+          return c;
+        }
+        i = ea;
+        j = eb;
+      }
+    }
+    int c = Integer.compare(a.length() - i, b.length() - j);
+    return c != 0 ? c : BYTE_ORDER.compare(a, b);
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static int digitsEnd(String s, int from) {
+    int e = from;
+    while (e < s.length() && isDigit(s.charAt(e))) {
+      e++;
+    }
+    return e;
+  }
+
+  private static int textEnd(String s, int from) {
+    int e = from;
+    while (e < s.length() && !isDigit(s.charAt(e))) {
+      e++;
+    }
+    return e;
+  }
+
+  /**
+   * The files' paths without their common directory (sub-1.nii.gz, or sub-1/anat.nii.gz for a
+   * glob over directories), in the given order: how summary.json and messages name samples.
+   */
+  public static List<String> displayNames(List<String> files) {
+    String prefix = files.isEmpty() ? "" : files.get(0);
+    for (String f : files) {
+      int n = 0;
+      while (n < prefix.length() && n < f.length() && prefix.charAt(n) == f.charAt(n)) {
+        n++;
+      }
+      prefix = prefix.substring(0, n);
+    }
+    int cut = prefix.lastIndexOf('/') + 1;
+    List<String> names = new java.util.ArrayList<>();
+    for (String f : files) {
+      names.add(f.substring(cut));
+    }
+    return names;
+  }
+
+  /**
+   * The warning of DESIGN §8 for files taken in the byte order of their names (a directory or
+   * a glob) where the numbers in the names order them otherwise (sub-10 before sub-2); null when
+   * the two orders agree. The order is kept: scripts depend on it.
+   *
+   * @param what the option and path as typed ("--input subjects/")
+   */
+  public static String byteOrderWarning(String what, List<String> files) {
+    List<String> names = displayNames(files);
+    List<String> natural = new java.util.ArrayList<>(names);
+    natural.sort(NATURAL_ORDER);
+    int k = 0;
+    while (k < names.size() && names.get(k).equals(natural.get(k))) {
+      k++;
+    }
+    if (k == names.size()) {
+      return null;
+    }
+    List<String> shown = names.subList(0, Math.min(names.size(), 6));
+    return what + " takes its " + names.size() + " files in the byte order of their names ("
+        + String.join(", ", shown) + (shown.size() < names.size() ? ", ..." : "")
+        + "), not in the order of the numbers in them (" + natural.get(k) + " before "
+        + names.get(k) + "), and design rows, --target values and exchangeability blocks are"
+        + " matched to samples in that order; give a list file in the order you mean, or"
+        + " zero-padded names (sub-02)";
+  }
+
   /** Whether a path holds glob characters ({@code * ? [ {}), as Hadoop's globStatus reads them. */
   public static boolean isGlob(String path) {
     return path.indexOf('*') >= 0 || path.indexOf('?') >= 0 || path.indexOf('[') >= 0

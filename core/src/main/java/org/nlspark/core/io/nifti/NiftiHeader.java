@@ -231,6 +231,13 @@ public final class NiftiHeader implements Serializable {
     }
     // Trailing singletons are ignored (nibabel keeps them, but they hold no data).
     int rank = rank(dim);
+    if (rank > 4 && name.toLowerCase(java.util.Locale.ROOT)
+        .matches(".*\\.(dtseries|dscalar|dlabel|ptseries|pscalar|plabel|pconn|dconn|pdconn|dpconn"
+            + "|pconnseries|pconnscalar|dfan)\\.nii(\\.gz)?")) {
+      throw new InvalidInputException("Cannot read " + name + ": it is a CIFTI file"
+          + " (grayordinates, dims " + formatDims(dim) + "), and CIFTI data are not supported"
+          + " as input yet; give NIfTI volumes");
+    }
     if (rank > 4) {
       throw new InvalidInputException(
           "Cannot read " + name + ": nlspark reads 3-D and 4-D images, but its dims are "

@@ -27,11 +27,37 @@ public final class NiftiMask implements Serializable {
   private final NiftiHeader geometry;
   private final NiftiGrid grid;
   private final int[] fileIndices;
+  /** A default mask's voxels left out as non-finite in some sample; -1 for any other mask. */
+  private final long droppedNonFinite;
+  /** A default mask's voxels left out as zero in every sample; -1 for any other mask. */
+  private final long droppedAllZero;
 
   private NiftiMask(NiftiHeader geometry, int[] fileIndices) {
+    this(geometry, fileIndices, -1, -1);
+  }
+
+  private NiftiMask(NiftiHeader geometry, int[] fileIndices, long droppedNonFinite,
+      long droppedAllZero) {
     this.geometry = geometry;
     this.grid = geometry.grid();
     this.fileIndices = fileIndices;
+    this.droppedNonFinite = droppedNonFinite;
+    this.droppedAllZero = droppedAllZero;
+  }
+
+  /** This mask, recorded as a default mask that left out these voxels (DESIGN §8). */
+  public NiftiMask withDropped(long nonFinite, long allZero) {
+    return new NiftiMask(geometry, fileIndices, nonFinite, allZero);
+  }
+
+  /** Voxels a default mask left out for a NaN or infinity in some sample; -1 if not one. */
+  public long droppedNonFinite() {
+    return droppedNonFinite;
+  }
+
+  /** Voxels a default mask left out for being zero in every sample; -1 if not one. */
+  public long droppedAllZero() {
+    return droppedAllZero;
   }
 
   /**

@@ -101,4 +101,45 @@ class ImageInputsTest {
     assertThat(ImageInputs.isNiftiName("A.NII.GZ")).isTrue();
     assertThat(ImageInputs.isNiftiName("a.npy")).isFalse();
   }
+
+  /** Issue 41 case 11: the numbers in names, counted, against the byte order taken. */
+  @Test
+  void byteOrderIsComparedWithTheNumbersInTheNames() {
+    List<String> names = new ArrayList<>(List.of("sub-2", "sub-10", "sub-1", "sub-01", "a",
+        "sub-1b", "run-10_sub-2", "run-9_sub-3"));
+    names.sort(ImageInputs.NATURAL_ORDER);
+    assertThat(names).containsExactly("a", "run-9_sub-3", "run-10_sub-2", "sub-01", "sub-1",
+        "sub-1b", "sub-2", "sub-10");
+    assertThat(ImageInputs.displayNames(List.of("file:/d/s/sub-1/a.nii", "file:/d/s/sub-2/a.nii")))
+        .containsExactly("sub-1/a.nii", "sub-2/a.nii");
+    List<String> files = new ArrayList<>();
+    for (int s = 1; s <= 12; s++) {
+      files.add("file:/data/sub-" + s + ".nii.gz");
+    }
+    files.sort(ImageInputs.BYTE_ORDER);
+    assertThat(ImageInputs.byteOrderWarning("--input /data", files)).startsWith("--input /data"
+        + " takes its 12 files in the byte order of their names (sub-1.nii.gz, sub-10.nii.gz,"
+        + " sub-11.nii.gz, sub-12.nii.gz, sub-2.nii.gz, sub-3.nii.gz, ...), not in the order of"
+        + " the numbers in them (sub-2.nii.gz before sub-10.nii.gz)");
+    List<String> padded = new ArrayList<>();
+    for (int s = 1; s <= 12; s++) {
+      padded.add(String.format("file:/data/sub-%02d.nii.gz", s));
+    }
+    assertThat(ImageInputs.byteOrderWarning("--input /data", padded)).isNull();
+  }
+
+  /** Issue 41 case 3: what a default mask left out, counted apart. */
+  @Test
+  void theDefaultMaskCountsWhatItLeftOut() {
+    DefaultMaskBuilder b = new DefaultMaskBuilder(6);
+    b.add(new float[] {1, 0, Float.NaN, 0, 2, Float.POSITIVE_INFINITY});
+    b.add(new double[] {1, 0, 3, 0, 0, 1});
+    NiftiMask m = b.build(NiftiHeader.builder().shape(6, 1, 1).build());
+    assertThat(m.count()).isEqualTo(2);
+    assertThat(m.droppedNonFinite()).isEqualTo(2);
+    assertThat(m.droppedAllZero()).isEqualTo(2);
+    NiftiMask given = NiftiMask.fromSelection(NiftiHeader.builder().shape(6, 1, 1).build(),
+        new boolean[] {true, true, true, true, true, true}, "given");
+    assertThat(given.droppedNonFinite()).isEqualTo(-1);
+  }
 }
