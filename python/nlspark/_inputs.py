@@ -15,10 +15,14 @@ class Staging:
         self.dir = directory
         self.spark = spark
         self._n = 0
+        # staged file -> the argument it came from ("design=", "input=[3]"), for messages
+        self.labels = {}
 
     def _path(self, name, suffix):
         self._n += 1
-        return os.path.join(self.dir, "%02d-%s%s" % (self._n, name, suffix))
+        path = os.path.join(self.dir, "%02d-%s%s" % (self._n, name, suffix))
+        self.labels[path] = argument(name)
+        return path
 
     def samples(self, x, name):
         """A samples input (--input, --input2, --x-test): path, array, image(s) or DataFrame."""
@@ -36,6 +40,13 @@ class Staging:
             if not x:
                 raise ValueError("Cannot stage %s: the list is empty" % name)
             if all(isinstance(i, (str, os.PathLike)) or _is_image(i) for i in x):
+                for i, item in enumerate(x):
+                    if not _is_image(item) and not _is_uri(os.fspath(item)) \
+                            and not os.path.isfile(os.fspath(item)):
+                        raise ValueError("%s names %s, which %s" % (
+                            argument("%s-%04d" % (name, i)), os.fspath(item),
+                            "is a directory, not an image file"
+                            if os.path.isdir(os.fspath(item)) else "does not exist"))
                 lines = []
                 for i, item in enumerate(x):
                     lines.append(os.path.abspath(os.fspath(item)) if not _is_image(item)
@@ -145,6 +156,22 @@ def _check_table(t, arg, positional):
                                  % (arg, v, where, row))
             raise ValueError("%s= has %r in %s at %s, which is not a number; code it as"
                              " numbers" % (arg, v, where, row))
+
+
+def argument(name):
+    """The keyword argument a staged name stands for: "design" -> "design=", "x-test" ->
+    "x_test=", "input-0003" (an item of a list) -> "input=[3]"."""
+    import re
+    item = re.fullmatch(r"(.+)-(\d{4})", name)
+    if item:
+        return "%s=[%d]" % (item.group(1).replace("-", "_"), int(item.group(2)))
+    return name.replace("-", "_") + "="
+
+
+def _is_uri(path):
+    """A Hadoop URI (hdfs:, s3a:, file:, ...): the command line reads it, not Python."""
+    head = path.split("/", 1)[0]
+    return ":" in head and len(head) > 2
 
 
 def _is_image(x):

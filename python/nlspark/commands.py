@@ -13,16 +13,134 @@ Bad input raises ValueError, refused resources nlspark.ResourceError, with the c
 one-sentence message.
 """
 
+import contextvars
+import functools
+import hashlib
+import inspect
+import json
 import math
 import numbers
 import os
+import re
 import shutil
 import tempfile
 
 from . import _session
-from ._errors import call
+from ._errors import ResourceError, call
 from ._inputs import Staging
 from .result import Result
+
+# The call being run (function name and the arguments as the user gave them), for the
+# provenance summary.json records, and its staged inputs, for messages.
+_CALL = contextvars.ContextVar("nlspark_call", default=None)
+_STAGING = contextvars.ContextVar("nlspark_staging", default=None)
+
+
+def _recorded(fn):
+    """Records the call (the arguments as given) for _provenance while fn runs."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        token = _CALL.set((fn.__name__, dict(bound.arguments)))
+        staged = _STAGING.set(None)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _CALL.reset(token)
+            _STAGING.reset(staged)
+    return wrapper
+
+
+def _provenance(output):
+    """summary.json's "python": the call as written (what reproduces the run; the staged
+    files and the command line naming them are gone once it returns) and each input as given:
+    paths as absolute paths, arrays, images and tables by shape and SHA-256 of their values."""
+    name, arguments = _CALL.get() or ("run", {})
+    inputs, shown = {}, []
+    for key, value in arguments.items():
+        if key in ("spark", "staging_dir"):
+            continue
+        described, text = _describe(value)
+        if key == "output" and value is None:
+            continue
+        inputs[key] = described
+        shown.append("%s=%s" % (key, text))
+    return {"call": "nlspark.%s(%s)" % (name, ", ".join(shown)), "arguments": inputs}
+
+
+def _sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _describe(value):
+    """(JSON-able description, text for the call) of one argument."""
+    import numpy as np
+    from ._inputs import _is_image, _is_spark_dataframe, _is_uri
+    if value is None or isinstance(value, (bool, numbers.Number, str)) \
+            and not isinstance(value, str):
+        v = value.item() if hasattr(value, "item") else value
+        return v, repr(v)
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        path = path if _is_uri(path) else os.path.abspath(path)
+        return path, repr(path)
+    if _is_image(value):
+        data = np.ascontiguousarray(np.asanyarray(value.dataobj))
+        digest = _sha256(data.tobytes() + np.asarray(value.affine, dtype=np.float64).tobytes())
+        d = {"kind": type(value).__name__, "shape": list(data.shape), "dtype": str(data.dtype),
+             "sha256": digest}
+        return d, "<%s %s sha256:%s>" % (d["kind"], tuple(data.shape), digest[:12])
+    if _is_spark_dataframe(value):
+        schema = value.schema.simpleString()
+        return {"kind": "Spark DataFrame", "schema": schema}, "<Spark DataFrame %s>" % schema
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None and isinstance(value, (pd.DataFrame, pd.Series)):
+        frame = value.to_frame().T if isinstance(value, pd.Series) else value
+        digest = _sha256(frame.to_csv().encode("utf-8"))
+        d = {"kind": "DataFrame", "shape": list(frame.shape),
+             "columns": [str(c) for c in frame.columns], "sha256": digest}
+        return d, "<DataFrame %dx%d (%s) sha256:%s>" % (
+            frame.shape[0], frame.shape[1], ", ".join(d["columns"]), digest[:12])
+    if isinstance(value, dict):
+        return {str(k): _describe(v)[0] for k, v in value.items()}, repr(value)
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(i, (str, os.PathLike)) or _is_image(i) for i in value):
+        items = [_describe(i) for i in value]
+        return [d for d, _ in items], "[%s]" % ", ".join(t for _, t in items)
+    try:
+        a = np.ascontiguousarray(np.asarray(value))
+    except Exception:
+        return repr(value), repr(value)
+    if a.dtype == object:
+        return repr(value), repr(value)
+    digest = _sha256(a.tobytes())
+    d = {"kind": "array", "shape": list(a.shape), "dtype": str(a.dtype), "sha256": digest}
+    return d, "<array %s %s sha256:%s>" % (tuple(a.shape), a.dtype, digest[:12])
+
+
+def _in_python_terms(message, staging):
+    """A command-line sentence as Python says it: staged files by the argument they came
+    from ("design="), flags as keyword arguments (--permutations -> permutations=)."""
+    if staging is not None:
+        for path in sorted(staging.labels, key=len, reverse=True):
+            for form in ("file:" + path, path):
+                message = message.replace(form, staging.labels[path])
+        message = message.replace(" (relative paths are relative to the list file)", "")
+        message = message.replace(staging.dir, "the staging directory")
+    message = message.replace("--overwrite", "overwrite=True").replace("--no-fwer", "fwer=False")
+    flag = r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)"
+    # a flag before the argument it names ("--design design=") is that argument
+    message = re.sub(flag + r" ([a-z_0-9]+=(?:\[\d+\])?)", r"\2", message)
+    # a flag with a word for its value, as in "(--backend gpu)" or "use --backend cpu or auto"
+    message = re.sub(flag + r" ([A-Za-z][A-Za-z0-9_.-]*)(?=\)|,|;|$| or )",
+                     lambda m: "%s=%r" % (m.group(1).replace("-", "_"), m.group(2)), message)
+    return re.sub(flag, lambda m: m.group(1).replace("-", "_") + "=", message)
+
 
 _COMMON_DEFAULTS = dict(seed=0, backend="cpu", precision="float64", memory_budget_gb=None,
                         partitions=None)
@@ -106,7 +224,9 @@ def _run(command, spark, output, overwrite, staging_dir, build):
                          % (staging_dir or tempfile.gettempdir(), e.strerror or e)) from None
     cleanup = None
     try:
-        args = [command] + build(Staging(stage, spark))
+        staging = Staging(stage, spark)
+        _STAGING.set(staging)
+        args = [command] + build(staging)
         if output is None:
             out_root = tempfile.mkdtemp(prefix="nlspark-out-", dir=staging_dir)
             output = os.path.join(out_root, "out")
@@ -126,10 +246,18 @@ def _run(command, spark, output, overwrite, staging_dir, build):
         jargs = gateway.new_array(jvm.java.lang.String, len(args))
         for i, a in enumerate(args):
             jargs[i] = a
-        printed = call(command, jvm.org.nlspark.spark.CommandRunner.run, spark._jsparkSession,
-                       jargs)
+        staging = _STAGING.get()
         try:
-            return Result(command, local, printed[0], printed[1], cleanup, spark=spark)
+            printed = call(command, jvm.org.nlspark.spark.CommandRunner.run,
+                           spark._jsparkSession, jargs,
+                           json.dumps(dict(_provenance(output), staged=staging.labels)))
+        except ValueError as e:
+            raise ValueError(_in_python_terms(str(e), staging)) from None
+        except ResourceError as e:
+            raise ResourceError(_in_python_terms(str(e), staging)) from None
+        try:
+            return Result(command, local, printed[0], _in_python_terms(printed[1], staging),
+                          cleanup, spark=spark)
         except Exception as e:
             cleanup = None  # the run succeeded: its results stay where they are
             raise RuntimeError("nlspark %s finished, but its results in %s could not be read"
@@ -168,6 +296,7 @@ def _study(s, input, mask, column, order_by, name="input"):
 _PERMUTATION = dict(permutations=5000, tail="two", fwer=True, tfce=False, cluster_threshold=None)
 
 
+@_recorded
 def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percentile",
               save_samples=False, mask=None, column=None, order_by=None, output=None,
               overwrite=False, seed=0, backend="cpu", precision="float64",
@@ -184,6 +313,7 @@ def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percenti
     return _run("bootstrap", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfce=False,
                cluster_threshold=None, mask=None, column=None, order_by=None, output=None,
                overwrite=False, seed=0, backend="cpu", precision="float64",
@@ -200,6 +330,7 @@ def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfc
     return _run("one-sample", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", fwer=True,
                tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
                output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
@@ -215,6 +346,7 @@ def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", 
     return _run("two-sample", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def correlation(input, target, *, method="pearson", permutations=5000, tail="two", fwer=True,
                 tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
                 output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
@@ -231,6 +363,7 @@ def correlation(input, target, *, method="pearson", permutations=5000, tail="two
     return _run("correlation", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
         exchangeability_blocks=None, whole_blocks=False, permutations=5000, tail="upper",
         fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None, mask=None,
@@ -273,6 +406,7 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
     return _run("glm", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def isc(input, *, mask=None, summary="pairwise", metric="median", null="bootstrap",
         samples=None, permutations=None, confidence=0.95, tail="two", fwer=True,
         save_samples=False, output=None, overwrite=False, seed=0, backend="cpu",
@@ -293,6 +427,7 @@ def isc(input, *, mask=None, summary="pairwise", metric="median", null="bootstra
     return _run("isc", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def timeseries_correlation(input, target, *, mask=None, null="circle-shift", permutations=5000,
                            tail="two", fwer=True, output=None, overwrite=False, seed=0,
                            backend="cpu", precision="float64", memory_budget_gb=None,
@@ -309,6 +444,7 @@ def timeseries_correlation(input, target, *, mask=None, null="circle-shift", per
     return _run("timeseries-correlation", spark, output, overwrite, staging_dir, build)
 
 
+@_recorded
 def ridge_bootstrap(input, target, *, alpha=1.0, x_test=None, samples=5000, confidence=0.95,
                     save_samples=False, output=None, overwrite=False, seed=0, backend="cpu",
                     precision="float64", memory_budget_gb=None, partitions=None,
@@ -387,6 +523,7 @@ def _blocks(s, b):
                                  " strings (all of them)" % (v, i))
             ids.append(int(v))
     path = os.path.join(s.dir, "blocks.txt")
+    s.labels[path] = "exchangeability_blocks="
     with open(path, "w", encoding="utf-8") as f:
         f.write("".join("%d\n" % v for v in ids))
     return path

@@ -74,8 +74,10 @@ def test_bad_input_is_a_value_error_with_the_command_lines_sentence(spark, cli, 
         nlspark.one_sample(x, tail="sideways", spark=spark)
     p = cli.run("one-sample", "--input", tmp_path / "x.npy", "--tail", "sideways", "--output",
                 tmp_path / "o", expect=2)
-    assert p.stderr.strip().splitlines()[-1] == "nlspark one-sample: " + str(e.value)
-    assert str(e.value) == "--tail must be one of two, upper, lower, but was: 'sideways'"
+    # the command line's sentence, in Python's terms (flags as keyword arguments)
+    sentence = "--tail must be one of two, upper, lower, but was: 'sideways'"
+    assert p.stderr.strip().splitlines()[-1] == "nlspark one-sample: " + sentence
+    assert str(e.value) == "tail= must be one of two, upper, lower, but was: 'sideways'"
     # numbers are checked in Python first, in Python's terms
     with pytest.raises(ValueError, match=r"^permutations= must be in \[1, "):
         nlspark.one_sample(x, permutations=0, spark=spark)
@@ -95,14 +97,18 @@ def test_refused_resources_are_a_resource_error(spark, cli, tmp_path):
     assert isinstance(e.value, MemoryError)
     p = cli.run("isc", "--input", tmp_path / "x.npy", "--backend", "gpu", "--output",
                 tmp_path / "o", expect=3)
-    assert p.stderr.strip().splitlines()[-1] == "nlspark isc: " + str(e.value)
+    from nlspark.commands import _in_python_terms
+    sentence = p.stderr.strip().splitlines()[-1]
+    assert sentence.startswith("nlspark isc: ") and "(--backend gpu)" in sentence
+    assert str(e.value) == _in_python_terms(sentence[len("nlspark isc: "):], None)
+    assert "(backend='gpu')" in str(e.value) and "--" not in str(e.value)
 
 
 def test_an_existing_output_is_refused_and_kept(spark, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "mine.txt").write_text("keep")
-    with pytest.raises(ValueError, match="--overwrite"):
+    with pytest.raises(ValueError, match="overwrite=True"):
         nlspark.one_sample(np.ones((4, 3)) + np.arange(3), permutations=10, output=out,
                            spark=spark)
     assert (out / "mine.txt").read_text() == "keep"

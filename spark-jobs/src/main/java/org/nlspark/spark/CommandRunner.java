@@ -16,7 +16,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.spark.cli.Commands;
 import org.nlspark.spark.cli.NlsparkCommand;
-import org.nlspark.spark.cli.PythonCall;
+import org.nlspark.spark.api.PythonCall;
 import org.nlspark.spark.cli.UsageErrors;
 import org.nlspark.spark.errors.TaskFailures;
 import picocli.CommandLine;

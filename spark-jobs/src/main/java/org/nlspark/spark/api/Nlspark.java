@@ -596,7 +596,10 @@ public final class Nlspark {
         full = new java.util.LinkedHashMap<>(summary);
         full.put("grid", NiftiOutputs.grid(report.mask(), report.maskSource(), conf));
       }
-      out.writeJson("summary.json", withWriteTime(full, (System.nanoTime() - start) / 1e9));
+      // a Python call's staged files are gone once it returns: named by their arguments
+      @SuppressWarnings("unchecked")
+      Map<String, Object> named = (Map<String, Object>) PythonCall.relabel(full);
+      out.writeJson("summary.json", withWriteTime(named, (System.nanoTime() - start) / 1e9));
       String written = out.commit();
       HadoopReport.writeOrWarn(conf, written); // report.html: last, from the finished directory
       return written;

@@ -21,7 +21,7 @@ public final class Summaries {
   /** summary.json: core's summary plus the command line that produced it and the files. */
   public static Map<String, Object> summary(RunReport report, String[] argv) {
     Map<String, Object> m = new LinkedHashMap<>(report.summary());
-    Map<String, Object> python = PythonCall.current();
+    Map<String, Object> python = org.nlspark.spark.api.PythonCall.current();
     // a Python run's command line names staged files that are gone: its call is what reproduces
     m.put("command_line", python == null ? commandLine(argv) : null);
     if (python != null) {
