@@ -20,7 +20,8 @@ PACKAGES=(pyspark==3.5.3 nilearn==0.14.1 nibabel==5.4.2 pandas==3.1.1 numpy==2.4
   scikit-learn==1.9.1 pytest==9.2.0 build==1.6.1 wheel==0.48.0
   matplotlib==3.11.2)
 PACKAGES_4_2=(pyspark==4.2.0 nibabel==5.4.2 pandas==3.1.1 numpy==2.4.6 pytest==9.2.0)
-TESTS_4_2=(test_commands.py test_session_and_errors.py test_result_write.py test_arguments.py)
+TESTS_4_2=(test_commands.py test_session_and_errors.py test_result_write.py test_arguments.py
+  test_contrast_names.py test_provenance_and_messages.py)
 
 PYTHON_BIN=${NLSPARK_PYTHON_BIN:-python3}
 T0=$SECONDS

@@ -1,8 +1,6 @@
 """A Python run records the call that reproduces it (the staged files it ran on are gone), and
 its errors name the arguments and the user's own paths, never a staged file or a flag."""
 
-import os
-
 import nibabel as nib
 import numpy as np
 import pandas as pd
@@ -42,14 +40,14 @@ def test_summary_and_report_record_the_python_call(spark, tmp_path):
     assert "nlspark-in-" not in r.report_html
 
 
-def test_paths_are_recorded_as_the_user_gave_them(spark, tmp_path):
+def test_paths_are_recorded_as_the_user_gave_them(spark, tmp_path, monkeypatch):
     files = []
     for i in range(6):
         img = nib.Nifti1Image(RNG.normal(size=(3, 3, 2)).astype(np.float32) + 1, np.eye(4))
         path = tmp_path / ("sub-%02d.nii.gz" % (i + 1))
         nib.save(img, path)
         files.append(str(path))
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     r = nlspark.one_sample(["sub-01.nii.gz"] + files[1:], permutations=20,
                            output=tmp_path / "o", spark=spark)
     assert r.summary["python"]["arguments"]["input"] == files
