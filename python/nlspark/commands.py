@@ -70,8 +70,12 @@ def _provenance(output):
     return {"call": "nlspark.%s(%s)" % (name, ", ".join(shown)), "arguments": inputs}
 
 
-def _sha256(data):
-    return hashlib.sha256(data).hexdigest()
+def _sha256(*parts):
+    """SHA-256 of bytes or C-contiguous arrays, read in place (a large image is not copied)."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(memoryview(part).cast("B") if not isinstance(part, bytes) else part)
+    return h.hexdigest()
 
 
 def _describe(value):
@@ -88,7 +92,7 @@ def _describe(value):
         return path, repr(path)
     if _is_image(value):
         data = np.ascontiguousarray(np.asanyarray(value.dataobj))
-        digest = _sha256(data.tobytes() + np.asarray(value.affine, dtype=np.float64).tobytes())
+        digest = _sha256(data, np.ascontiguousarray(value.affine, dtype=np.float64))
         d = {"kind": type(value).__name__, "shape": list(data.shape), "dtype": str(data.dtype),
              "sha256": digest}
         return d, "<%s %s sha256:%s>" % (d["kind"], tuple(data.shape), digest[:12])
@@ -118,7 +122,7 @@ def _describe(value):
         return repr(value), repr(value)
     if a.dtype == object:
         return repr(value), repr(value)
-    digest = _sha256(a.tobytes())
+    digest = _sha256(a)
     d = {"kind": "array", "shape": list(a.shape), "dtype": str(a.dtype), "sha256": digest}
     return d, "<array %s %s sha256:%s>" % (tuple(a.shape), a.dtype, digest[:12])
 
