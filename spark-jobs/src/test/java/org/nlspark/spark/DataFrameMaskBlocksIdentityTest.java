@@ -242,7 +242,7 @@ class DataFrameMaskBlocksIdentityTest {
     assertThatThrownBy(() -> Nlspark.oneSample(spark, broken,
         NlsparkOptions.builder().tfce(true).replicates(20).build()))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageStartingWith("TFCE needs a mask image: --tfce joins voxels");
+        .hasMessageStartingWith("--tfce needs a mask image: it joins voxels");
   }
 
   // ---- a driver heap smaller than the data ----

@@ -151,6 +151,6 @@ class GlmTfceSparkTest {
     DataMatrix y = data(mask, design, 64);
     assertThatThrownBy(() -> Nlspark.glm(spark, y, design, contrasts(), null,
         options(mask).toBuilder().mask(null).build())).isInstanceOf(InvalidInputException.class)
-        .hasMessageStartingWith("TFCE needs a mask image: --tfce and --cluster-threshold");
+        .hasMessageStartingWith("--tfce and --cluster-threshold needs a mask image");
   }
 }

@@ -227,7 +227,7 @@ class NiftiInputsCliTest {
     npyTfce.add("--tfce");
     CliRun noGrid = CliRun.of(npyTfce.toArray(new String[0]));
     assertThat(noGrid.code()).isEqualTo(2);
-    assertThat(noGrid.err()).contains("TFCE needs a mask image");
+    assertThat(noGrid.err()).contains("needs a mask image");
     try (NiftiReader r = NiftiReader.open(dir.resolve("glm-nifti/tstat2.nii.gz"));
         NiftiReader m = NiftiReader.open(mask)) {
       assertThat(r.header().grid().difference(m.header().grid(), "mask")).isNull();

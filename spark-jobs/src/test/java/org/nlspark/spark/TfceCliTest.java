@@ -38,13 +38,13 @@ class TfceCliTest {
     CliRun r = CliRun.of("one-sample", "--input", x.toString(), "--output", out.toString(),
         "--tfce", "--permutations", "20", "--quiet");
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).contains("TFCE needs a mask image");
+    assertThat(r.err()).contains("needs a mask image");
     assertThat(out).doesNotExist();
     Path y = TestData.vector(dir, "y.npy", TestData.gaussian(2, 1, 8, 0));
     CliRun c = CliRun.of("correlation", "--input", x.toString(), "--target", y.toString(),
         "--output", out.toString(), "--cluster-threshold", "3", "--quiet");
     assertThat(c.code()).as(c.err()).isEqualTo(2);
-    assertThat(c.err()).contains("TFCE needs a mask image").contains("--cluster-threshold");
+    assertThat(c.err()).contains("needs a mask image").contains("--cluster-threshold");
   }
 
   @Test
@@ -75,7 +75,7 @@ class TfceCliTest {
       args.addAll(java.util.List.of(flags));
       CliRun r = CliRun.of(args.toArray(new String[0]));
       assertThat(r.code()).as(r.err()).isEqualTo(2);
-      assertThat(r.err()).contains("TFCE needs a mask image")
+      assertThat(r.err()).contains("needs a mask image")
           .contains(flags.length == 1 ? "--tfce" : flags[0]);
       assertThat(out).doesNotExist();
     }
@@ -105,7 +105,7 @@ class TfceCliTest {
     Path x = TestData.matrix(dir, "x.npy", 8, 30, TestData.gaussian(5, 8, 30, 0.5));
     CliRun ten = CliRun.of("one-sample", "--input", x.toString(), "--output",
         dir.resolve("o").toString(), "--tfce", "--tfce-e", "10", "--tfce-h", "10", "--quiet");
-    assertThat(ten.err()).contains("TFCE needs a mask image"); // past the exponents' check
+    assertThat(ten.err()).contains("needs a mask image"); // past the exponents' check
   }
 
   /**

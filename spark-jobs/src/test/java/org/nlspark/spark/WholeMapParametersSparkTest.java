@@ -147,7 +147,7 @@ class WholeMapParametersSparkTest {
     r = CliRun.of("one-sample", "--input", x.toString(), "--tfce-2d", "--output",
         dir.resolve("c").toString());
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).contains("TFCE needs a mask image: --tfce");
+    assertThat(r.err()).contains("--tfce needs a mask image");
     assertThat(dir.resolve("c")).doesNotExist();
     r = CliRun.of("one-sample", "--input", x.toString(), "--cluster-mass", "-1", "--output",
         dir.resolve("d").toString());
@@ -161,6 +161,6 @@ class WholeMapParametersSparkTest {
     r = CliRun.of("one-sample", "--input", x.toString(), "--cluster-mass", "3", "--output",
         dir.resolve("f").toString());
     assertThat(r.code()).as(r.err()).isEqualTo(2);
-    assertThat(r.err()).contains("TFCE needs a mask image: --cluster-mass");
+    assertThat(r.err()).contains("--cluster-mass needs a mask image");
   }
 }

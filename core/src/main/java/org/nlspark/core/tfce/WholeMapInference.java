@@ -96,19 +96,22 @@ public final class WholeMapInference implements Serializable {
    */
   public static void requireGrid(boolean hasGrid, boolean tfce, Double clusterThreshold) {
     if (!hasGrid && (tfce || clusterThreshold != null)) {
-      throw new InvalidInputException("TFCE needs a mask image: " + flags(tfce, clusterThreshold)
-          + " joins voxels into clusters by their faces on the image grid, but this input has no"
-          + " grid (an .npy matrix); give NIfTI inputs (with --mask) instead");
+      throw noGrid(flags(tfce, clusterThreshold));
     }
   }
 
   /** {@link #requireGrid(boolean, boolean, Double)} for every whole-map setting. */
   public static void requireGrid(boolean hasGrid, WholeMapSettings settings) {
     if (!hasGrid && settings.any()) {
-      throw new InvalidInputException("TFCE needs a mask image: " + settings.flags()
-          + " joins voxels into clusters by their faces on the image grid, but this input has no"
-          + " grid (an .npy matrix); give NIfTI inputs (with --mask) instead");
+      throw noGrid(settings.flags());
     }
+  }
+
+  /** The one refusal of whole-map inference on an input without a grid, naming its flags. */
+  private static InvalidInputException noGrid(String flags) {
+    return new InvalidInputException(flags + " needs a mask image: it joins voxels into clusters"
+        + " by their neighbours on the image grid, but this input has no grid (an .npy matrix);"
+        + " give NIfTI inputs (with --mask) instead");
   }
 
   /** The flags in use, for messages: "--tfce", "--cluster-threshold" or both. */

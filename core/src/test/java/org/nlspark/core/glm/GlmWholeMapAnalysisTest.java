@@ -400,10 +400,10 @@ class GlmWholeMapAnalysisTest {
     GlmContrasts c = GlmContrasts.of(new double[][] {{0, 1, 0, 0}}, null);
     assertThatThrownBy(() -> prepare(y, design, c, o, null, true, null))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageStartingWith("TFCE needs a mask image: --tfce joins voxels");
+        .hasMessageStartingWith("--tfce needs a mask image: it joins voxels");
     assertThatThrownBy(() -> prepare(y, design, c, o, null, false, 3.0))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageStartingWith("TFCE needs a mask image: --cluster-threshold joins");
+        .hasMessageStartingWith("--cluster-threshold needs a mask image: it joins");
     assertThatThrownBy(() -> prepare(y, design, c, o, MaskGrid.full(2, 2, 2), true, null))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("the mask has 8 voxels, but the input has " + count(m));

@@ -57,7 +57,11 @@ public final class HadoopNiftiFiles {
       try {
         status = fs.getFileStatus(path);
       } catch (FileNotFoundException e) {
-        throw new InvalidInputException("Cannot read " + what + ": it does not exist");
+        Path q = fs.makeQualified(path);
+        InvalidInputException inTheWay = UserPaths.isLocal(q)
+            ? UserPaths.missing(what, UserPaths.localFile(q)) : null;
+        throw inTheWay != null && inTheWay.getMessage().contains("not a directory") ? inTheWay
+            : new InvalidInputException("Cannot read " + what + ": it does not exist");
       }
       if (status.isDirectory()) {
         List<String> files = UserPaths.isLocal(status.getPath())
@@ -344,7 +348,9 @@ public final class HadoopNiftiFiles {
       status = fs.getFileStatus(path);
     } catch (FileNotFoundException e) {
       checkLocal(fs.makeQualified(path), what, false); // a dangling link or a loop
-      throw UserPaths.noSuchFile(what);
+      Path q = fs.makeQualified(path);
+      throw UserPaths.isLocal(q) ? UserPaths.missing(what, UserPaths.localFile(q))
+          : UserPaths.noSuchFile(what);
     }
     if (status.isDirectory()) {
       throw new InvalidInputException(

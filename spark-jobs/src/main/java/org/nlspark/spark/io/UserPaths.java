@@ -133,7 +133,7 @@ public final class UserPaths {
         throw new InvalidInputException("Cannot read " + flag + " " + uri
             + ": it is a symbolic link to a file that does not exist; fix the link or the path");
       }
-      throw noSuchFile(flag + " " + uri);
+      throw missing(flag + " " + uri, file);
     } catch (IOException e) {
       throw environment(e, "read", flag, uri);
     }
@@ -266,12 +266,32 @@ public final class UserPaths {
     return new InvalidInputException("Cannot read " + what + ": no such file; " + advice);
   }
 
+  /**
+   * {@link #noSuchFile(String)} for a local path, or, when a parent of it is a regular file
+   * ({@code design.csv/X.npy}), the message naming that file: JDKs differ in whether they report
+   * such a path as missing or as "Not a directory".
+   */
+  public static InvalidInputException missing(String what, java.nio.file.Path local) {
+    try {
+      for (java.nio.file.Path p = local.getParent(); p != null; p = p.getParent()) {
+        if (Files.isRegularFile(p)) {
+          return new InvalidInputException("Cannot read " + what + ": " + p + " is a file, not"
+              + " a directory; check the path");
+        }
+      }
+    } catch (RuntimeException ignored) {
+      // an unusual path: the plain message below
+    }
+    return noSuchFile(what);
+  }
+
   /** The one way inputs are looked up: the file's status, or {@link #noSuchFile(String)}. */
   public static FileStatus status(FileSystem fs, Path path, String what) throws IOException {
     try {
       return fs.getFileStatus(path);
     } catch (java.io.FileNotFoundException e) {
-      throw noSuchFile(what);
+      Path q = fs.makeQualified(path);
+      throw isLocal(q) ? missing(what, localFile(q)) : noSuchFile(what);
     }
   }
 }
