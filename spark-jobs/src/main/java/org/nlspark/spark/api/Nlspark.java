@@ -810,8 +810,7 @@ public final class Nlspark {
           fs.open(path), java.nio.charset.StandardCharsets.UTF_8))) {
         List<String> lines = new ArrayList<>();
         for (String line = r.readLine(); line != null; line = r.readLine()) {
-          // a byte-order mark some editors write: not part of the first header or block id
-          lines.add(lines.isEmpty() && line.startsWith("\uFEFF") ? line.substring(1) : line);
+          lines.add(line); // GlmFiles drops a byte-order mark, for every front end
         }
         return lines;
       }
