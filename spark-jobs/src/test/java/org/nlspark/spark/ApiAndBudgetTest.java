@@ -107,6 +107,13 @@ class ApiAndBudgetTest {
     ExecutorBudget local = ExecutorBudget.compute(heap, 0.5, 2, 1, 1, true, null);
     assertThat(local.taskSlots()).isEqualTo(2);
     assertThat(local.executorMemory()).contains("driver (local mode)");
+    // What would do for a tile too large for the executor: the heap whose budget holds it.
+    assertThat(local.remedy(700L << 20)).isEqualTo("A heap of at least 1700 MiB would do"
+        + " (NLSPARK_JAVA_OPTS=-Xmx1700m bin/nlspark ..., or spark-submit --driver-memory in"
+        + " local mode), or mask to fewer voxels.");
+    assertThat(b.remedy(600L << 20)).isEqualTo("A heap of at least 1300 MiB would do"
+        + " (spark.executor.memory), or mask to fewer voxels.");
+    assertThat(e.remedy(3_000_000_000L)).isEqualTo("Raise --memory-budget-gb to at least 3.");
     assertThatThrownBy(() -> ExecutorBudget.compute(heap, 0.6, 8, 1, 1, false, -1.0))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--memory-budget-gb must be");

@@ -17,7 +17,8 @@ import org.nlspark.core.memory.BudgetSource;
 
 /**
  * Every command honours {@code --memory-budget-gb} (DESIGN §3.5): the Spark engine resolves the
- * budget the command was given, plans its tiles within each task's share of it, records it in
+ * budget the command was given, plans its tiles within it (each slot's share, or fewer tiles at
+ * once where one tile needs more than a share), records it in
  * summary.json, and refuses (exit 3) a budget too small for one tile, writing nothing.
  */
 class MemoryBudgetCliTest {
@@ -93,9 +94,11 @@ class MemoryBudgetCliTest {
         (Map<String, Object>) ((Map<String, Object>) summary.get("engine")).get("budget");
     assertThat(budget).containsEntry("executor_budget_gb", 2.0)
         .containsEntry("budget_source", BudgetSource.EXPLICIT.describe());
-    // each task's share of the executor's budget
+    // the executor's budget, shared by the tiles that run at once in it
     assertThat(((Number) plan.get("budget_gb")).doubleValue())
-        .isEqualTo(((Number) budget.get("task_budget_gb")).doubleValue());
+        .isEqualTo(((Number) budget.get("executor_budget_gb")).doubleValue());
+    assertThat(((Number) plan.get("concurrent_tiles")).intValue()).isBetween(1,
+        ((Number) budget.get("slots_per_executor")).intValue());
     assertThat(plan).containsEntry("budget_source", BudgetSource.EXPLICIT.describe());
   }
 

@@ -191,6 +191,39 @@ class WholeMapBlocksIdentityTest {
     assertThat(found).as("voxels of the group blob found by TFCE").isGreaterThan(10);
   }
 
+  /**
+   * DESIGN §3.5: a whole-map tile that fits the executor's budget but not a task slot's share of
+   * it runs one at a time (the gate), not refused, with the bytes of an unconstrained run; a
+   * budget below one tile is refused naming the budget that would do.
+   */
+  @Test
+  void aTileAboveATaskShareRunsAloneWithTheSameBytes() throws Exception {
+    NiftiMask mask = mask(NX, NY, NZ, 0.85);
+    Path y = study("gate", N, 24);
+    Path m = maskFile(mask);
+    Path d = design(N);
+    Path c = contrasts();
+    // 30 permutations and the identity: one window of the grid, so every budget plans one tile
+    Supplier<NlsparkOptions.Builder> options = () -> NlsparkOptions.builder()
+        .maskFile(m.toString()).tfce(true).replicates(30).seed(9).grid(GRID);
+    RunReport base = glm("broadcast", null, y, d, c, options.get().build());
+    long tile = glm("blocks", 2, y, d, c, options.get().build()).plan.bytesPerTile();
+    RunReport gated = glm("blocks", 2, y, d, c,
+        options.get().memoryBudgetGb(1.2 * tile / 1e9).build());
+    assertThat(gated.plan.concurrentTiles()).isEqualTo(1);
+    assertThat(gated.plan.bytesPerTile()).isEqualTo(tile);
+    // these blocks are small: they and the one tile fit (BlockStorageTest: where they do not)
+    assertThat(ingestOf(gated).get("block_storage")).isEqualTo("memory_and_disk");
+    assertThat((String) ingestOf(gated).get("block_storage_reason"))
+        .contains("and 1 tile at once of");
+    assertSameOutputs(base, gated, "glm --tfce, one tile at a time");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> glm("blocks", 2, y, d, c,
+        options.get().memoryBudgetGb(0.9 * tile / 1e9).build()))
+        .isInstanceOf(org.nlspark.core.ResourceRefusedException.class)
+        .hasMessageContaining("x 30 replicates needs")
+        .hasMessageContaining("even run one at a time. Raise --memory-budget-gb to at least");
+  }
+
   @Test
   void glmDemeanFromBlocksGivesTheBroadcastBytesWithAndWithoutTfce() throws Exception {
     NiftiMask mask = mask(NX, NY, NZ, 0.85);

@@ -27,6 +27,19 @@ public final class Gb {
   }
 
   /**
+   * {@code bytes} in GB rounded up to three significant digits, for a message's "at least": the
+   * figure printed is never below what is needed (0.000672 GB for 671,999 bytes).
+   */
+  public static String atLeast(long bytes) {
+    if (bytes <= 0) {
+      return "0";
+    }
+    BigDecimal up = new BigDecimal(bytes).movePointLeft(9)
+        .round(new MathContext(3, java.math.RoundingMode.CEILING));
+    return format(up.doubleValue());
+  }
+
+  /**
    * Six significant digits without trailing zeros, as Python's {@code format(x, ".6g")}: 0.5,
    * 2.928e-05, 1.23457e+06 — so messages read the same as the reference's.
    */

@@ -190,13 +190,14 @@ public final class WholeMapInference implements Serializable {
     int window = kernelGrid.window();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("layout", "whole_maps_per_replicate_window");
-    m.put("reason", String.format(Locale.ROOT, "TFCE needs each replicate's whole map;"
-        + " the inputs are on every executor, so each tile computes all %d voxels of its"
-        + " replicates (%d windows of %d, %.3g GB of maps and work space) within the %.3g GB"
-        + " per-task budget, with no shuffle", voxels, plan.windowsPerTile(), window,
-        plan.bytesPerTile() / 1e9, plan.budgetGb()));
+    long rows = Math.min(plan.replicates(), (long) plan.windowsPerTile() * window);
+    m.put("reason", String.format(Locale.ROOT, "TFCE needs each replicate's whole map, so each"
+        + " tile holds all %d voxels of its replicates (%d of them in %d windows of %d, %.3g GB"
+        + " of maps and work space); %d tile%s at once within the %.3g GB budget", voxels, rows,
+        plan.windowsPerTile(), window, plan.bytesPerTile() / 1e9, plan.concurrentTiles(),
+        plan.concurrentTiles() == 1 ? "" : "s", plan.budgetGb()));
     m.put("kernel_grid", kernelGrid.toMap());
-    m.put("replicates_per_tile", (long) plan.windowsPerTile() * window);
+    m.put("replicates_per_tile", rows);
     m.put("bytes_per_tile", plan.bytesPerTile());
     m.put("statistic_maps", statisticMaps);
     m.put("tfce_device", "executor cpu");

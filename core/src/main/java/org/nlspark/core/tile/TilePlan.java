@@ -109,7 +109,10 @@ public final class TilePlan implements Serializable {
         budgetGb, budgetSource);
   }
 
-  /** The budget a tile was sized against, in GB (a task's share on Spark). */
+  /**
+   * The budget the tiles were sized against, in GB: one process's (a Spark executor's, or the
+   * local JVM's), shared by the {@link #concurrentTiles} that run in it at once.
+   */
   public double budgetGb() {
     return budgetGb;
   }

@@ -8,6 +8,7 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.memory.Gb;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.stats.ParetoTail;
@@ -17,8 +18,11 @@ import org.nlspark.core.stats.ParetoTail;
  * or Spark task slots), never touching the grid. An analysis declares only its {@link TileShape}
  * and what a tile costs ({@link TileAnalysis#bytesPerTile}); the planner aims for about
  * {@value #TILES_PER_SLOT} tiles per slot so that uneven tiles balance, then lowers windows per
- * tile (within the shape's bounds) and tiles at once until a tile fits the budget, and refuses
- * (exit 3) when even the smallest tile does not.
+ * tile (within the shape's bounds) until a tile fits one slot's share of the budget. When even
+ * the smallest tile does not fit a share but fits the whole budget, fewer tiles run at once
+ * ({@link TilePlan#concurrentTiles}) rather than the run being refused; it is refused (exit 3,
+ * {@link TileTooLargeException}, with the budget that would do) only when one tile alone exceeds
+ * the whole budget (DESIGN §3.5).
  */
 public final class TilePlanner {
   /** Tiles per parallel slot to aim for (load balance versus per-tile overhead). */
@@ -54,8 +58,20 @@ public final class TilePlanner {
    * @param parallelism tiles that could run at once (threads or task slots)
    */
   public static TilePlan plan(TileAnalysis analysis, MemoryBudget budget, int parallelism) {
+    return plan(analysis, budget, parallelism, parallelism);
+  }
+
+  /**
+   * Plans {@code analysis} for one executor's budget shared by its task slots.
+   *
+   * @param budget memory of one process running tiles (an executor, or the local JVM)
+   * @param sharers tiles that could run at once in that process (its task slots or threads)
+   * @param slots tiles that could run at once over the whole job (for load balance)
+   */
+  public static TilePlan plan(TileAnalysis analysis, MemoryBudget budget, int sharers,
+      int slots) {
     return plan(analysis.shape(budget), analysis::bytesPerTile, analysis.command(), budget,
-        parallelism);
+        sharers, slots);
   }
 
   /** A resampling job's tiles (the cost of {@link #bytesPerTile}). */
@@ -73,6 +89,16 @@ public final class TilePlanner {
    */
   public static TilePlan plan(TileShape shape, IntToLongFunction bytesPerTile, String command,
       MemoryBudget budget, int parallelism) {
+    return plan(shape, bytesPerTile, command, budget, parallelism, parallelism);
+  }
+
+  /**
+   * @param budget memory of one process running tiles
+   * @param sharers tiles that could run at once in that process
+   * @param parallelism tiles that could run at once over the whole job
+   */
+  static TilePlan plan(TileShape shape, IntToLongFunction bytesPerTile, String command,
+      MemoryBudget budget, int sharers, int parallelism) {
     Grid grid = shape.grid();
     int cells = shape.cells();
     long replicates = shape.replicates();
@@ -84,8 +110,10 @@ public final class TilePlanner {
     int perTile = (windows + groups - 1) / groups;
     perTile = Math.max(shape.minWindowsPerTile(), Math.min(shape.maxWindowsPerTile(), perTile));
     long budgetBytes = budget.bytes();
+    int ways = Math.max(1, sharers);
+    long share = budgetBytes / ways;
     long bytes = bytesPerTile.applyAsLong(perTile);
-    while (perTile > shape.minWindowsPerTile() && (bytes > budgetBytes
+    while (perTile > shape.minWindowsPerTile() && (bytes > share
         || shape.cellsPerTile(perTile) > shape.maxCellsPerTile())) {
       perTile = Math.max(shape.minWindowsPerTile(), (perTile + 1) / 2);
       bytes = bytesPerTile.applyAsLong(perTile);
@@ -99,13 +127,18 @@ public final class TilePlanner {
           command, b, (long) perTile * grid.window(), values, shape.maxCellsPerTile()));
     }
     if (bytes > budgetBytes) {
-      throw new ResourceRefusedException(String.format(Locale.ROOT,
+      throw new TileTooLargeException(String.format(Locale.ROOT,
           "Cannot plan tiles: one %s tile of %d cells x %d replicates needs %.3g GB, more than the"
-              + " %.3g GB budget (%s). Raise --memory-budget-gb or give the job more memory.",
-          command, b, (long) perTile * grid.window(), bytes / 1e9, budget.gb(),
-          budget.source().describe()));
+              + " whole %.3g GB budget (%s), even run one at a time.",
+          command, b, Math.min(replicates, (long) perTile * grid.window()), bytes / 1e9,
+          budget.gb(), budget.source().describe()),
+          budget.source() == org.nlspark.core.memory.BudgetSource.EXPLICIT
+              ? "Raise --memory-budget-gb to at least " + Gb.atLeast(bytes) + "."
+              : "Give the job more memory (its budget must reach " + Gb.atLeast(bytes)
+                  + " GB), or mask to fewer voxels.", bytes);
     }
-    int concurrent = (int) Math.max(1, Math.min(slots, budgetBytes / Math.max(1, bytes)));
+    // Fewer tiles at once where a tile fits the budget but not one slot's share of it.
+    int concurrent = (int) Math.max(1, Math.min(ways, budgetBytes / Math.max(1, bytes)));
     return new TilePlan(grid, cells, replicates, perTile, concurrent, bytes, shape.tailSize(),
         budget.gb(), budget.source().describe());
   }

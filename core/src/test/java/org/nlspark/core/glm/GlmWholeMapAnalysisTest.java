@@ -417,7 +417,7 @@ class GlmWholeMapAnalysisTest {
         MemoryBudget.explicit(1e-6), 1))
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageStartingWith("Cannot plan tiles: one glm tile of " + count(m)
-            + " cells x 32 replicates needs ")
+            + " cells x 20 replicates needs ")
         .hasMessageContaining("GB budget (set by --memory-budget-gb)");
   }
 }

@@ -351,7 +351,7 @@ class TfceAnalysisTest {
         MemoryBudget.explicit(1e-6), 1))
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageStartingWith("Cannot plan tiles: one " + analysis.command() + " tile of "
-            + analysis.mask().voxels() + " cells x 32 replicates needs ")
+            + analysis.mask().voxels() + " cells x 10 replicates needs ")
         .hasMessageContaining("GB budget (set by --memory-budget-gb)");
   }
 
@@ -367,7 +367,7 @@ class TfceAnalysisTest {
     java.util.Map<String, Object> plan = (java.util.Map<String, Object>) summary.get("plan");
     assertThat(plan.get("layout")).isEqualTo("whole_maps_per_replicate_window");
     assertThat(plan.get("tfce_device")).isEqualTo("executor cpu");
-    assertThat((String) plan.get("reason")).contains("no shuffle");
+    assertThat((String) plan.get("reason")).contains("1 tile at once within the");
     assertThat(report.plan.blocks()).isEqualTo(1);
   }
 

@@ -72,6 +72,43 @@ class TilePlannerTest {
         .hasMessageContaining("--memory-budget-gb");
   }
 
+  /**
+   * A tile that fits the process' budget but not one slot's share runs with fewer tiles at once,
+   * not refused (DESIGN §3.5); windows are halved against the share first. Refused only when one
+   * tile alone exceeds the budget, with the budget that would do.
+   */
+  @Test
+  void aTileLargerThanAShareRunsFewerAtOnceAndOnlyATileLargerThanTheBudgetIsRefused() {
+    TileShape shape = TileShape.fixed(new Grid(4, 8), 16, 64, 0, 2); // one window count only
+    MemoryBudget budget = MemoryBudget.explicit(1e-6); // 1000 bytes
+    TilePlan two = TilePlanner.plan(shape, w -> 400, "x", budget, 4, 8);
+    assertThat(two.concurrentTiles()).isEqualTo(2); // a share is 250 bytes; two fit the 1000
+    TilePlan all = TilePlanner.plan(shape, w -> 250, "x", budget, 4, 8);
+    assertThat(all.concurrentTiles()).isEqualTo(4);
+    TilePlan one = TilePlanner.plan(shape, w -> 1000, "x", budget, 4, 8);
+    assertThat(one.concurrentTiles()).isEqualTo(1);
+    assertThatThrownBy(() -> TilePlanner.plan(shape, w -> 1001, "x", budget, 4, 8))
+        .isInstanceOf(TileTooLargeException.class)
+        .hasMessage("Cannot plan tiles: one x tile of 4 cells x 16 replicates needs 1.00e-06 GB,"
+            + " more than the whole 1.00e-06 GB budget (set by --memory-budget-gb), even run one"
+            + " at a time. Raise --memory-budget-gb to at least 1.01e-06.")
+        .extracting(e -> ((TileTooLargeException) e).bytesNeeded()).isEqualTo(1001L);
+    // windows halve against the share before tiles at once are lowered
+    TileShape free = TileShape.windows(new Grid(4, 8), 16, 64, 0);
+    TilePlan halved = TilePlanner.plan(free, w -> 100L * w, "x", budget, 4, 4);
+    assertThat(halved.windowsPerTile()).isEqualTo(2);
+    assertThat(halved.concurrentTiles()).isEqualTo(4);
+  }
+
+  /** A short run's tile is described by the replicates it holds, not the grid's window. */
+  @Test
+  void aShortRunIsRefusedNamingTheReplicatesItHolds() {
+    TileShape shape = TileShape.windows(new Grid(4, 128), 16, 21, 0);
+    assertThatThrownBy(() -> TilePlanner.plan(shape, w -> 2_000_000_000L, "glm",
+        MemoryBudget.explicit(1.0), 1)).hasMessageStartingWith(
+            "Cannot plan tiles: one glm tile of 4 cells x 21 replicates needs 2.00 GB");
+  }
+
   @Test
   void mergingATileTwiceIsABug() {
     JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).replicates(50).build();

@@ -75,6 +75,23 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
         Math.max(1, taskCpus), budget, memory);
   }
 
+  /**
+   * What would do for a tile of {@code tileBytes} run alone (one sentence): the executor heap
+   * whose budget holds it, or the explicit budget that would.
+   */
+  public String remedy(long tileBytes) {
+    if (perExecutor.source() == org.nlspark.core.memory.BudgetSource.EXPLICIT) {
+      return "Raise --memory-budget-gb to at least "
+          + org.nlspark.core.memory.Gb.atLeast(tileBytes) + ".";
+    }
+    long heapMiB = (long) Math.ceil((tileBytes / memoryFraction + RESERVED_BYTES) / (1 << 20));
+    return String.format(Locale.ROOT, "A heap of at least %d MiB would do (%s), or mask to fewer"
+        + " voxels.", heapMiB, executorMemory.startsWith("driver")
+            ? "NLSPARK_JAVA_OPTS=-Xmx" + heapMiB + "m bin/nlspark ..., or spark-submit"
+                + " --driver-memory in local mode"
+            : "spark.executor.memory");
+  }
+
   /** Tasks that run at once over the whole job: executors x slots per executor. */
   public int taskSlots() {
     return executors * slotsPerExecutor;

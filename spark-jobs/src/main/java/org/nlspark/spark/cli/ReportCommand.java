@@ -50,7 +50,7 @@ final class ReportCommand extends NlsparkCommand {
     Configuration conf = new Configuration();
     String written = HadoopReport.write(conf, dir, underlay);
     if (!quiet) {
-      out.println("report: " + Untrusted.escape(Summaries.displayPath(written)));
+      out.println("report: " + Untrusted.escape(org.nlspark.spark.io.UserPaths.displayPath(written)));
       byte[] summary = null;
       try {
         summary = HadoopReport.files(conf, dir).read("summary.json");

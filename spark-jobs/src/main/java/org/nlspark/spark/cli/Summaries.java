@@ -69,7 +69,8 @@ public final class Summaries {
       String written) {
     List<String> lines = new ArrayList<>();
     if (HadoopReport.exists(conf, written)) {
-      lines.add("report: " + Untrusted.escape(displayPath(written) + "/" + Report.FILE));
+      lines.add("report: " + Untrusted.escape(
+          org.nlspark.spark.io.UserPaths.displayPath(written) + "/" + Report.FILE));
     }
     // What each glm contrast tested, by the design's column names.
     for (String tested : Report.contrastLines(summary)) {
@@ -114,10 +115,6 @@ public final class Summaries {
     err.flush();
   }
 
-  /** A local directory as a plain path (file:/a/b -> /a/b); other schemes as they are. */
-  static String displayPath(String dir) {
-    return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
-  }
 
   public static boolean progressWanted(boolean quiet) {
     return !quiet && "1".equals(System.getenv(STDERR_TTY_ENV));

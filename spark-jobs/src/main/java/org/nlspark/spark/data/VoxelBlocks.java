@@ -20,8 +20,9 @@ import scala.reflect.ClassTag$;
 /**
  * The data plane of DESIGN §8: executors read the samples' splits, cut each masked sample into
  * the grid's voxel blocks, and one shuffle assembles every block (samples x block) in the
- * partition that will run its tiles. The result is persisted MEMORY_AND_DISK so all replicate
- * windows of a block (and a retried task) read it where it is; the driver sees none of it.
+ * partition that will run its tiles. The result is persisted (in memory where it fits beside the
+ * tiles, else on local disk: the engine's choice) so all replicate windows of a block (and a
+ * retried task) read it where it is; the driver sees none of it.
  */
 public final class VoxelBlocks {
   private VoxelBlocks() {}
@@ -32,7 +33,7 @@ public final class VoxelBlocks {
    */
   public static JavaPairRDD<Integer, VoxelBlock> build(JavaSparkContext jsc,
       DistributedInputs inputs, Grid grid, int partitions, SampleSource.Opener files,
-      LongAccumulator readNanos) {
+      LongAccumulator readNanos, StorageLevel storage) {
     int voxels = inputs.x().voxels();
     int blocks = grid.blocks(voxels);
     List<int[]> splits = new ArrayList<>();
@@ -63,7 +64,7 @@ public final class VoxelBlocks {
     }
     return shuffle(slices, partitioner)
         .mapPartitionsToPair(it -> assemble(it, grid, voxels, rows), true)
-        .persist(StorageLevel.MEMORY_AND_DISK());
+        .persist(storage);
   }
 
   /**

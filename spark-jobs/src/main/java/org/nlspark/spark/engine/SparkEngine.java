@@ -115,6 +115,21 @@ public final class SparkEngine {
     return budget;
   }
 
+  /**
+   * The one plan of a Spark run: tiles sized against one executor's budget shared by its task
+   * slots; where a tile fits the executor but not a slot's share, fewer tiles at once ({@link
+   * TileGate}); refused only when one tile alone exceeds the executor's budget, naming the heap
+   * that would do.
+   */
+  private static TilePlan plan(TileAnalysis analysis, ExecutorBudget budget) {
+    try {
+      return TilePlanner.plan(analysis, budget.perExecutor(), budget.slotsPerExecutor(),
+          budget.taskSlots());
+    } catch (org.nlspark.core.tile.TileTooLargeException e) {
+      throw e.withRemedy(budget.remedy(e.bytesNeeded()));
+    }
+  }
+
   /** Task slots of the session's cluster: what analyses prepare their preflight for. */
   public int parallelism() {
     return ExecutorBudget.of(spark.sparkContext(), null).taskSlots();
@@ -197,7 +212,7 @@ public final class SparkEngine {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     ExecutorBudget budget = budget(job);
     int slots = budget.taskSlots();
-    TilePlan plan = TilePlanner.plan(job, budget.perTask(), slots);
+    TilePlan plan = plan(job, budget);
     List<TileSpec> tiles = plan.tiles();
     int blocks = grid.blocks(shape.voxels());
     // Tasks are block partitions (a block's tiles run where the block is). By default about
@@ -212,11 +227,15 @@ public final class SparkEngine {
     TestHooks hooks = TestHooks.of(spark);
     TileRunner runner = job.runner(plan);
     String runId = UUID.randomUUID().toString();
+    TileGate gate = TileGate.of(runId, plan, budget);
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
     String oldDescription = sc.getLocalProperty("spark.job.description");
     org.apache.spark.util.LongAccumulator readNanos = sc.longAccumulator("nlspark.read.nanos");
+    BlockStorage storage = BlockStorage.choose(heldBytes, numPartitions, budget, plan);
+    ingest.put("block_storage", storage.level());
+    ingest.put("block_storage_reason", storage.reason());
     JavaPairRDD<Integer, VoxelBlock> blockRdd = VoxelBlocks.build(jsc, inputs, grid,
-        numPartitions, files, readNanos);
+        numPartitions, files, readNanos, storage.storageLevel());
     ProgressListener listener = new ProgressListener(runId, tiles.size(), job.replicates(),
         numPartitions, progress);
     MergeHandler handler;
@@ -262,9 +281,10 @@ public final class SparkEngine {
             .flatMapToPair(t -> slices(sliced, t._2().inputs(shape), t._1(), all))
             .partitionBy(new TilePartitioner(all.length));
         ingest.put("map_slice_partitions", all.length);
-        sc.runJob(byTile.rdd(), new AssembleTask(sliced, all, blocks, hooks), handler, tag);
+        sc.runJob(byTile.rdd(), new AssembleTask(sliced, all, blocks, hooks, gate), handler,
+            tag);
       } else {
-        sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, hooks),
+        sc.runJob(blockRdd.rdd(), new BlockTileTask(runner, shape, tilesByBlock, hooks, gate),
             handler, tag);
       }
       jobEnd = System.nanoTime();
@@ -276,6 +296,7 @@ public final class SparkEngine {
       sc.removeSparkListener(listener);
       listener.finish();
       blockRdd.unpersist(false);
+      TileGate.close(runId);
     }
     org.nlspark.core.result.Result result = merger.finish();
     long end = System.nanoTime();
@@ -335,7 +356,7 @@ public final class SparkEngine {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     ExecutorBudget budget = budget(analysis);
     int slots = budget.taskSlots();
-    TilePlan plan = TilePlanner.plan(analysis, budget.perTask(), slots);
+    TilePlan plan = plan(analysis, budget);
 
     Serializable data = analysis.data();
     long broadcastBytes = estimateBytes(data);
@@ -359,6 +380,7 @@ public final class SparkEngine {
     TileMerger merger = analysis.merger(plan);
     Broadcast<Serializable> shared = jsc.broadcast(data);
     String runId = UUID.randomUUID().toString();
+    TileGate gate = TileGate.of(runId, plan, budget);
     ProgressListener listener = new ProgressListener(runId, tiles.size(), analysis.replicates(),
         numPartitions, progress);
     sc.addSparkListener(listener);
@@ -372,7 +394,7 @@ public final class SparkEngine {
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, numPartitions);
       ClassTag<TaskOutcome> tag = ClassTag$.MODULE$.apply(TaskOutcome.class);
-      sc.runJob(rdd.rdd(), new TileTask(runner, shared, hooks), handler, tag);
+      sc.runJob(rdd.rdd(), new TileTask(runner, shared, hooks, gate), handler, tag);
     } catch (Exception e) { // Spark throws its (checked) SparkException undeclared
       throw TaskFailures.unwrapAny(e);
     } finally {
@@ -381,6 +403,7 @@ public final class SparkEngine {
       sc.removeSparkListener(listener);
       listener.finish();
       shared.destroy();
+      TileGate.close(runId);
     }
     long jobEnd = System.nanoTime();
     org.nlspark.core.result.Result result = merger.finish();
@@ -505,11 +528,13 @@ public final class SparkEngine {
     private final TileRunner runner;
     private final Broadcast<Serializable> inputs;
     private final TestHooks hooks;
+    private final TileGate gate;
 
-    TileTask(TileRunner runner, Broadcast<Serializable> inputs, TestHooks hooks) {
+    TileTask(TileRunner runner, Broadcast<Serializable> inputs, TestHooks hooks, TileGate gate) {
       this.runner = runner;
       this.inputs = inputs;
       this.hooks = hooks;
+      this.gate = gate;
     }
 
     @Override
@@ -522,7 +547,7 @@ public final class SparkEngine {
       while (tiles.hasNext()) {
         TileSpec tile = tiles.next();
         hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
-        out.add(runner.run(data, tile, gpuDevice(context)));
+        out.add(gate.through(() -> runner.run(data, tile, gpuDevice(context))));
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
           threadCpuNanos() - cpuStart, fetched - start);
@@ -537,13 +562,15 @@ public final class SparkEngine {
     private final JobInputs shape;
     private final TileSpec[][] tilesByBlock;
     private final TestHooks hooks;
+    private final TileGate gate;
 
     BlockTileTask(TileRunner runner, JobInputs shape, TileSpec[][] tilesByBlock,
-        TestHooks hooks) {
+        TestHooks hooks, TileGate gate) {
       this.runner = runner;
       this.shape = shape;
       this.tilesByBlock = tilesByBlock;
       this.hooks = hooks;
+      this.gate = gate;
     }
 
     @Override
@@ -559,7 +586,7 @@ public final class SparkEngine {
         fetchNanos += System.nanoTime() - fetch;
         for (TileSpec tile : tilesByBlock[next._1()]) {
           hooks.beforeTile(tile.index(), context.attemptNumber(), context.stageId());
-          out.add(runner.run(block, tile, gpuDevice(context)));
+          out.add(gate.through(() -> runner.run(block, tile, gpuDevice(context))));
         }
       }
       return new TaskOutcome(out.toArray(new byte[0][]), System.nanoTime() - start,
@@ -629,12 +656,15 @@ public final class SparkEngine {
     private final TileSpec[] tiles;
     private final int blocks;
     private final TestHooks hooks;
+    private final TileGate gate;
 
-    AssembleTask(SlicedTileRunner runner, TileSpec[] tiles, int blocks, TestHooks hooks) {
+    AssembleTask(SlicedTileRunner runner, TileSpec[] tiles, int blocks, TestHooks hooks,
+        TileGate gate) {
       this.runner = runner;
       this.tiles = tiles;
       this.blocks = blocks;
       this.hooks = hooks;
+      this.gate = gate;
     }
 
     @Override
@@ -654,7 +684,7 @@ public final class SparkEngine {
           return slices.next()._2();
         }
       };
-      byte[] partial = runner.assemble(tile, blocks, values);
+      byte[] partial = gate.through(() -> runner.assemble(tile, blocks, values));
       return new TaskOutcome(new byte[][] {partial}, System.nanoTime() - start,
           threadCpuNanos() - cpuStart, 0);
     }

@@ -115,7 +115,8 @@ public final class SparkJobWarmup {
     Broadcast<Serializable> shared = jsc.broadcast(new double[PARTIAL_BYTES / Double.BYTES]);
     try {
       JavaRDD<TileSpec> rdd = jsc.parallelize(tiles, tasks);
-      sc.runJob(rdd.rdd(), new SparkEngine.TileTask(new Echo(fail), shared, TestHooks.NONE),
+      sc.runJob(rdd.rdd(), new SparkEngine.TileTask(new Echo(fail), shared, TestHooks.NONE,
+          TileGate.OPEN),
           handler, ClassTag$.MODULE$.apply(SparkEngine.TaskOutcome.class));
     } finally {
       // blocking: an asynchronous removal still in flight when a failed command stops the

@@ -60,6 +60,15 @@ public final class UserPaths {
   }
 
   /** Whether {@code path} (qualified or not) names the local file system. */
+  /**
+   * A local directory as a plain path for messages (file:/a/b -> /a/b); other schemes as they
+   * are. Through Hadoop's Path, not URI.create: the string is a path, not an encoded URI, and
+   * may hold characters a URI may not ('[', spaces).
+   */
+  public static String displayPath(String dir) {
+    return dir.startsWith("file:") ? new Path(dir).toUri().getPath() : dir;
+  }
+
   public static boolean isLocal(Path path) {
     String scheme = path.toUri().getScheme();
     return scheme == null || scheme.equals("file");

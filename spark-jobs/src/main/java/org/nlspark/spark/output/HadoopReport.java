@@ -179,7 +179,7 @@ public final class HadoopReport {
       }
       throw new org.nlspark.core.ResourceRefusedException(said + "; the results are in place,"
           + " only report.html is missing: " + fix + ", then run nlspark report "
-          + displayPath(dir), e);
+          + org.nlspark.spark.io.UserPaths.displayPath(dir), e);
     } catch (RuntimeException | LinkageError | InternalError e) {
       // InternalError/LinkageError: AWT without fonts or native libraries on this host
       removeReport(conf, dir);
@@ -197,10 +197,6 @@ public final class HadoopReport {
     }
   }
 
-  /** A local directory as a plain path (file:/a/b -> /a/b); other schemes as they are. */
-  private static String displayPath(String dir) {
-    return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
-  }
 
   /** {@link #writeAfterRun}, with the reason on stderr when the report could not be written. */
   public static void writeOrWarn(Configuration conf, String dir) {
