@@ -110,10 +110,17 @@ class ApiAndBudgetTest {
     // What would do for a tile too large for the executor: the heap whose budget holds it.
     assertThat(local.remedy(700L << 20)).isEqualTo("A heap of at least 1700 MiB would do"
         + " (NLSPARK_JAVA_OPTS=-Xmx1700m bin/nlspark ..., or spark-submit --driver-memory in"
-        + " local mode), or mask to fewer voxels.");
+        + " local mode).");
     assertThat(b.remedy(600L << 20)).isEqualTo("A heap of at least 1300 MiB would do"
-        + " (spark.executor.memory), or mask to fewer voxels.");
+        + " (spark.executor.memory).");
     assertThat(e.remedy(3_000_000_000L)).isEqualTo("Raise --memory-budget-gb to at least 3.");
+    // What every executor holds beside the tiles (broadcast inputs) leaves the rest to them,
+    // and the heap that would do holds both; an explicit budget is the tiles' as given.
+    ExecutorBudget holding = local.holding(100L << 20);
+    assertThat(holding.perExecutor().bytes()).isCloseTo(
+        local.perExecutor().bytes() - (100L << 20), org.assertj.core.api.Assertions.within(2L));
+    assertThat(holding.remedy(600L << 20)).startsWith("A heap of at least 1700 MiB would do");
+    assertThat(e.holding(100L << 20)).isSameAs(e);
     assertThatThrownBy(() -> ExecutorBudget.compute(heap, 0.6, 8, 1, 1, false, -1.0))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--memory-budget-gb must be");

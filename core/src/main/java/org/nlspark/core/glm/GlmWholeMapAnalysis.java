@@ -165,8 +165,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     // defined flags, and the kernel's window of variances.
     long grid3 = (long) wholeMap.mask().ni() * wholeMap.mask().nj() * wholeMap.mask().nk();
     long smoother = smoothing == null ? 0 : 2 * grid3 * 8 + 4L * voxels * 8 + w * b * 8;
+    long rows = WholeMapInference.rowsOf(windows, (int) w, replicates());
     if (glm.data() == null) { // voxel blocks: a task holds every contrast's maps at once
-      long rows = Math.min(replicates(), (long) windows * w);
       // with smoothing each contrast's variance maps too (statistics C .. 2C - 1 of a slice)
       int statistics = (int) contrasts * (smoothing == null ? 1 : 2);
       return WholeMapInference.slicedTileBytes(rows, statistics, voxels,
@@ -174,9 +174,9 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     }
     if (smoothing != null) {
       // Each draw's variance map beside its t map.
-      kernel += (long) windows * w * voxels * 8 + smoother;
+      kernel += rows * voxels * 8 + smoother;
     }
-    return WholeMapInference.tileBytes(windows, grid.window(), voxels, kernel + partials);
+    return WholeMapInference.tileBytes(rows, voxels, kernel + partials);
   }
 
   @Override

@@ -76,11 +76,11 @@ public final class BootstrapMemory {
       String remedies = "Use fewer --samples, mask to fewer voxels, "
           + (keepSamples ? "drop --save-samples, " : "")
           + "or raise --memory-budget-gb.";
-      throw new ResourceRefusedException("Cannot start the bootstrap: it needs "
+      throw new BudgetExceededException("Cannot start the bootstrap: it needs "
           + Gb.format(requiredGb) + " GB to retain output of " + outputSize + " elements over "
           + nReplicates + " replicates (it keeps " + retained + "), which exceeds the "
-          + Gb.format(budget.gb()) + " GB budget (" + budget.source().describe() + "). "
-          + remedies);
+          + Gb.format(budget.gb()) + " GB budget (" + budget.source().describe() + ").",
+          remedies, Gb.toBytes(requiredGb));
     }
     return requiredGb;
   }

@@ -184,8 +184,8 @@ public final class TfceAnalysis implements TileAnalysis {
     long w = job.grid.window();
     long b = Math.min(job.grid.voxelBlock(), job.inputs.voxels());
     long kernel = 3 * n * b * 8 + w * n * 8 + 4 * w * b * 8; // one block's kernel and buffer
+    long rows = WholeMapInference.rowsOf(windows, (int) w, job.replicates());
     if (job.inputs.onExecutors()) { // voxel blocks: the assembling task holds the whole maps
-      long rows = Math.min(job.replicates(), (long) windows * w);
       if (onGpu()) {
         // the GPU kernels' maps of the block beside its slice, and the tile's draws on the host
         kernel += rows * b * 8 + (long) windows * w * n * 8;
@@ -193,7 +193,7 @@ public final class TfceAnalysis implements TileAnalysis {
       return WholeMapInference.slicedTileBytes(rows, 1, job.inputs.voxels(),
           kernel + job.inputs.blockBytes((int) b));
     }
-    return WholeMapInference.tileBytes(windows, job.grid.window(), job.inputs.voxels(), kernel);
+    return WholeMapInference.tileBytes(rows, job.inputs.voxels(), kernel);
   }
 
   private boolean onGpu() {

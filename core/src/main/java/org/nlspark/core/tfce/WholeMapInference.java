@@ -163,6 +163,14 @@ public final class WholeMapInference implements Serializable {
     return p;
   }
 
+  /**
+   * The replicates a tile of {@code windows} windows holds at most: the first tile's, the only
+   * one of a short run (fewer replicates than one window) — what its maps are allocated for.
+   */
+  public static long rowsOf(int windows, int window, long replicates) {
+    return Math.min(replicates, (long) windows * window);
+  }
+
   /** Most (replicate x voxel) values of one tile's maps: one Java array holds them. */
   public static final long MAX_MAP_VALUES = Integer.MAX_VALUE - 8;
 
@@ -205,12 +213,11 @@ public final class WholeMapInference implements Serializable {
   }
 
   /**
-   * A tile's working set: {@code windows} windows of whole maps (one statistic at a time), the
-   * per-voxel state of {@link #BYTES_PER_VOXEL}, the per-replicate maxima, and {@code kernelBytes}
-   * for the kernel and whatever else the command holds.
+   * A tile's working set: the whole maps of its {@code rows} replicates (one statistic at a
+   * time), the per-voxel state of {@link #BYTES_PER_VOXEL}, the per-replicate maxima, and {@code
+   * kernelBytes} for the kernel and whatever else the command holds.
    */
-  public static long tileBytes(int windows, int window, int voxels, long kernelBytes) {
-    long rows = (long) windows * window;
+  public static long tileBytes(long rows, int voxels, long kernelBytes) {
     return rows * voxels * 8 + voxels * BYTES_PER_VOXEL + kernelBytes + 3 * rows * 9;
   }
 

@@ -8,6 +8,7 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.CiMethod;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.memory.BudgetExceededException;
 import org.nlspark.core.memory.Gb;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
@@ -21,7 +22,7 @@ import org.nlspark.core.stats.ParetoTail;
  * tile (within the shape's bounds) until a tile fits one slot's share of the budget. When even
  * the smallest tile does not fit a share but fits the whole budget, fewer tiles run at once
  * ({@link TilePlan#concurrentTiles}) rather than the run being refused; it is refused (exit 3,
- * {@link TileTooLargeException}, with the budget that would do) only when one tile alone exceeds
+ * {@link BudgetExceededException}, with the budget that would do) only when one tile alone exceeds
  * the whole budget (DESIGN §3.5).
  */
 public final class TilePlanner {
@@ -127,7 +128,7 @@ public final class TilePlanner {
           command, b, (long) perTile * grid.window(), values, shape.maxCellsPerTile()));
     }
     if (bytes > budgetBytes) {
-      throw new TileTooLargeException(String.format(Locale.ROOT,
+      throw new BudgetExceededException(String.format(Locale.ROOT,
           "Cannot plan tiles: one %s tile of %d cells x %d replicates needs %.3g GB, more than the"
               + " whole %.3g GB budget (%s), even run one at a time.",
           command, b, Math.min(replicates, (long) perTile * grid.window()), bytes / 1e9,

@@ -10,6 +10,7 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
+import org.nlspark.core.memory.BudgetExceededException;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.resample.ResamplingPlan;
 import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
@@ -88,11 +89,11 @@ class TilePlannerTest {
     TilePlan one = TilePlanner.plan(shape, w -> 1000, "x", budget, 4, 8);
     assertThat(one.concurrentTiles()).isEqualTo(1);
     assertThatThrownBy(() -> TilePlanner.plan(shape, w -> 1001, "x", budget, 4, 8))
-        .isInstanceOf(TileTooLargeException.class)
+        .isInstanceOf(BudgetExceededException.class)
         .hasMessage("Cannot plan tiles: one x tile of 4 cells x 16 replicates needs 1.00e-06 GB,"
             + " more than the whole 1.00e-06 GB budget (set by --memory-budget-gb), even run one"
             + " at a time. Raise --memory-budget-gb to at least 1.01e-06.")
-        .extracting(e -> ((TileTooLargeException) e).bytesNeeded()).isEqualTo(1001L);
+        .extracting(e -> ((BudgetExceededException) e).bytesNeeded()).isEqualTo(1001L);
     // windows halve against the share before tiles at once are lowered
     TileShape free = TileShape.windows(new Grid(4, 8), 16, 64, 0);
     TilePlan halved = TilePlanner.plan(free, w -> 100L * w, "x", budget, 4, 4);

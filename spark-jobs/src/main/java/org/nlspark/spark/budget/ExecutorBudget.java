@@ -27,9 +27,32 @@ import org.nlspark.core.memory.MemoryBudget;
  * @param taskCpus {@code spark.task.cpus}
  * @param perExecutor the budget of one executor (explicit, or what Spark gives it)
  * @param executorMemory how Spark's figure was read, in words (for summary.json)
+ * @param heldBytes what each executor holds beside the tiles (the broadcast inputs), already
+ *     taken from a budget Spark gives ({@link #holding}); 0 for none
  */
 public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int slotsPerExecutor,
-    int executors, int taskCpus, MemoryBudget perExecutor, String executorMemory) {
+    int executors, int taskCpus, MemoryBudget perExecutor, String executorMemory,
+    long heldBytes) {
+
+  /**
+   * Copies of a broadcast's inputs one executor holds: the value the tiles read and its
+   * serialized pieces in the block manager (in local mode, the driver's inputs and the pieces).
+   */
+  public static final int BROADCAST_COPIES = 2;
+
+  /**
+   * This budget less {@code bytes} that every executor holds beside the tiles (what the tiles
+   * may use is the rest); an explicit budget stays as given (it is what the tiles may use).
+   */
+  public ExecutorBudget holding(long bytes) {
+    if (perExecutor.source() == org.nlspark.core.memory.BudgetSource.EXPLICIT || bytes <= 0) {
+      return this;
+    }
+    MemoryBudget rest = new MemoryBudget(Math.max(0, perExecutor.bytes() - bytes) / 1e9,
+        perExecutor.source(), false);
+    return new ExecutorBudget(executorHeapBytes, memoryFraction, slotsPerExecutor, executors,
+        taskCpus, rest, executorMemory, heldBytes + bytes);
+  }
 
   /** Spark's reserved system memory per executor (not usable by tasks). */
   public static final long RESERVED_BYTES = 300L * 1024 * 1024;
@@ -72,21 +95,22 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
         "%s heap %.3g GB minus 300 MB reserved, x spark.memory.fraction %s",
         local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9, memoryFraction);
     return new ExecutorBudget(heapBytes, memoryFraction, slots, Math.max(1, executors),
-        Math.max(1, taskCpus), budget, memory);
+        Math.max(1, taskCpus), budget, memory, 0);
   }
 
   /**
-   * What would do for a tile of {@code tileBytes} run alone (one sentence): the executor heap
-   * whose budget holds it, or the explicit budget that would.
+   * What would do for {@code tileBytes} of the budget (one sentence): the executor heap whose
+   * budget holds them, or the explicit budget that would.
    */
   public String remedy(long tileBytes) {
     if (perExecutor.source() == org.nlspark.core.memory.BudgetSource.EXPLICIT) {
       return "Raise --memory-budget-gb to at least "
           + org.nlspark.core.memory.Gb.atLeast(tileBytes) + ".";
     }
-    long heapMiB = (long) Math.ceil((tileBytes / memoryFraction + RESERVED_BYTES) / (1 << 20));
-    return String.format(Locale.ROOT, "A heap of at least %d MiB would do (%s), or mask to fewer"
-        + " voxels.", heapMiB, executorMemory.startsWith("driver")
+    long heapMiB = (long) Math.ceil(((tileBytes + heldBytes) / memoryFraction + RESERVED_BYTES)
+        / (1 << 20));
+    return String.format(Locale.ROOT, "A heap of at least %d MiB would do (%s).", heapMiB,
+        executorMemory.startsWith("driver")
             ? "NLSPARK_JAVA_OPTS=-Xmx" + heapMiB + "m bin/nlspark ..., or spark-submit"
                 + " --driver-memory in local mode"
             : "spark.executor.memory");
@@ -110,6 +134,9 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
     m.put("slots_per_executor", slotsPerExecutor);
     m.put("task_cpus", taskCpus);
     m.put("executor_budget_gb", perExecutor.gb());
+    if (heldBytes > 0) {
+      m.put("held_beside_tiles_bytes", heldBytes);
+    }
     m.put("task_budget_gb", perTask().gb());
     m.put("budget_source", perExecutor.source().describe());
     m.put("executor_memory", executorMemory);

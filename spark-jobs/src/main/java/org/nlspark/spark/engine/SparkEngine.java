@@ -110,7 +110,12 @@ public final class SparkEngine {
    */
   private ExecutorBudget budget(TileAnalysis analysis) {
     ExecutorBudget budget = ExecutorBudget.of(spark.sparkContext(), analysis.requestedBudgetGb());
-    analysis.preflight(budget.perExecutor());
+    try {
+      analysis.preflight(budget.perExecutor());
+    } catch (org.nlspark.core.memory.BudgetExceededException e) {
+      throw budget.perExecutor().source() == org.nlspark.core.memory.BudgetSource.EXPLICIT ? e
+          : e.withRemedy(e.remedy() + " " + budget.remedy(e.bytesNeeded()));
+    }
     org.nlspark.core.memory.DriverMemory.check(analysis.command(), analysis.driverMemory());
     return budget;
   }
@@ -125,8 +130,9 @@ public final class SparkEngine {
     try {
       return TilePlanner.plan(analysis, budget.perExecutor(), budget.slotsPerExecutor(),
           budget.taskSlots());
-    } catch (org.nlspark.core.tile.TileTooLargeException e) {
-      throw e.withRemedy(budget.remedy(e.bytesNeeded()));
+    } catch (org.nlspark.core.memory.BudgetExceededException e) {
+      throw e.withRemedy(budget.remedy(e.bytesNeeded())
+          + " So would a mask of fewer voxels.");
     }
   }
 
@@ -354,10 +360,6 @@ public final class SparkEngine {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    ExecutorBudget budget = budget(analysis);
-    int slots = budget.taskSlots();
-    TilePlan plan = plan(analysis, budget);
-
     Serializable data = analysis.data();
     long broadcastBytes = estimateBytes(data);
     long broadcastMax = NlsparkConf.broadcastMaxBytes(spark);
@@ -367,6 +369,11 @@ public final class SparkEngine {
           + " split the voxels into several runs.", broadcastBytes / 1e9, broadcastMax / 1e9,
           NlsparkConf.BROADCAST_MAX_BYTES));
     }
+    // every executor holds the broadcast inputs beside its tiles
+    ExecutorBudget budget = budget(analysis)
+        .holding(ExecutorBudget.BROADCAST_COPIES * broadcastBytes);
+    int slots = budget.taskSlots();
+    TilePlan plan = plan(analysis, budget);
     List<TileSpec> tiles = plan.tiles();
     // By default TilePlanner.tasks: each task a run of consecutive tiles, one per slot for a
     // short run of small partials, else TILES_PER_SLOT per slot. A task costs Spark tens of ms
