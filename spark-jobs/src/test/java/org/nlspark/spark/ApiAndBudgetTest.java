@@ -88,10 +88,11 @@ class ApiAndBudgetTest {
 
   @Test
   void executorBudgetFollowsSparkMemoryRules() {
-    // 4 GiB heap, minus 300 MiB reserved, x 0.6; 8 cores / 2 CPUs per task = 4 slots.
+    // 4 GiB heap, minus 300 MiB reserved, x (0.6 and half the 0.4 beside it); 8 cores / 2 CPUs
+    // per task = 4 slots.
     long heap = 4L << 30;
     ExecutorBudget b = ExecutorBudget.compute(heap, 0.6, 8, 2, 3, false, null);
-    double usable = (long) ((heap - 300L * 1024 * 1024) * 0.6) / 1e9;
+    double usable = (long) ((heap - 300L * 1024 * 1024) * 0.8) / 1e9;
     assertThat(b.perExecutor().gb()).isEqualTo(usable);
     assertThat(b.perExecutor().source()).isEqualTo(BudgetSource.SPARK_EXECUTOR);
     assertThat(b.slotsPerExecutor()).isEqualTo(4);
@@ -108,10 +109,10 @@ class ApiAndBudgetTest {
     assertThat(local.taskSlots()).isEqualTo(2);
     assertThat(local.executorMemory()).contains("driver (local mode)");
     // What would do for a tile too large for the executor: the heap whose budget holds it.
-    assertThat(local.remedy(700L << 20)).isEqualTo("A heap of at least 1700 MiB would do"
-        + " (NLSPARK_JAVA_OPTS=-Xmx1700m bin/nlspark ..., or spark-submit --driver-memory in"
+    assertThat(local.remedy(700L << 20)).isEqualTo("A heap of at least 1234 MiB would do"
+        + " (NLSPARK_JAVA_OPTS=-Xmx1234m bin/nlspark ..., or spark-submit --driver-memory in"
         + " local mode).");
-    assertThat(b.remedy(600L << 20)).isEqualTo("A heap of at least 1300 MiB would do"
+    assertThat(b.remedy(600L << 20)).isEqualTo("A heap of at least 1050 MiB would do"
         + " (spark.executor.memory).");
     assertThat(e.remedy(3_000_000_000L)).isEqualTo("Raise --memory-budget-gb to at least 3.");
     // What every executor holds beside the tiles (broadcast inputs) leaves the rest to them,
@@ -119,7 +120,7 @@ class ApiAndBudgetTest {
     ExecutorBudget holding = local.holding(100L << 20);
     assertThat(holding.perExecutor().bytes()).isCloseTo(
         local.perExecutor().bytes() - (100L << 20), org.assertj.core.api.Assertions.within(2L));
-    assertThat(holding.remedy(600L << 20)).startsWith("A heap of at least 1700 MiB would do");
+    assertThat(holding.remedy(600L << 20)).startsWith("A heap of at least 1234 MiB would do");
     assertThat(e.holding(100L << 20)).isSameAs(e);
     assertThatThrownBy(() -> ExecutorBudget.compute(heap, 0.6, 8, 1, 1, false, -1.0))
         .isInstanceOf(InvalidInputException.class)

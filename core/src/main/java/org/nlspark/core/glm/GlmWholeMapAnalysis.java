@@ -136,7 +136,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
   public DriverMemory.Need driverMemory() {
     return glm.driverMemory().plus(DriverMemory.nullDistributions(replicates(),
         glm.options().fwer() ? glm.model().contrasts().size()
-            * org.nlspark.core.tfce.TfceAnalysis.wholeMapNulls(wholeMap.settings()) : 0));
+            * org.nlspark.core.tfce.TfceAnalysis.wholeMapNulls(wholeMap.settings()) : 0))
+        .plus(DriverMemory.wholeMaps(wholeMap.mask().voxels(), glm.model().contrasts().size()));
   }
 
   @Override
@@ -158,7 +159,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     long b = Math.min(grid.voxelBlock(), voxels);
     long w = grid.window();
     long q = model.rank();
-    long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8;
+    long kernel = 3 * n * b * 8 + w * q * n * 8 + 2 * w * q * b * 8 + w * b * 8
+        + wholeMap.gridBytes();
     long contrasts = model.contrasts().size();
     long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
     // The smoother's two grid buffers (at most the whole grid), its three masked maps and the

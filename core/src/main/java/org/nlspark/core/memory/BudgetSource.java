@@ -9,9 +9,10 @@ public enum BudgetSource {
   EXPLICIT("set by --memory-budget-gb"),
   /**
    * What one Spark executor may use: its heap (the driver's in local mode) minus Spark's 300 MB
-   * reserve, × {@code spark.memory.fraction}.
+   * reserve, × ({@code spark.memory.fraction} and half the user memory beside it).
    */
-  SPARK_EXECUTOR("the Spark executor budget: executor heap minus 300 MB, x spark.memory.fraction"),
+  SPARK_EXECUTOR("the Spark executor budget: executor heap minus 300 MB, x (spark.memory.fraction"
+      + " and half the rest)"),
   /** Free GPU memory × {@link MemoryBudget#CUDA_HEADROOM}. */
   MEASURED_CUDA("the measured budget: free GPU memory x 0.8"),
   /** Available system memory × {@link MemoryBudget#SYSTEM_HEADROOM}, bounded by the heap. */

@@ -56,6 +56,20 @@ public final class DriverMemory {
             + " of " + replicates + " replicates");
   }
 
+  /**
+   * Bytes per voxel and statistic the merge of whole-map inference holds on the driver: the
+   * exceedance counts of the statistic and of its enhanced map (8 each), the observed and
+   * enhanced maps (8 each), and the p maps made from them as merged and as written (4 x 8).
+   */
+  public static final long WHOLE_MAP_BYTES_PER_VOXEL = 64;
+
+  /** The merge of {@code statistics} statistics' whole maps on the driver (--tfce, clusters). */
+  public static Need wholeMaps(long voxels, long statistics) {
+    return new Need(saturated(saturated(voxels, statistics), WHOLE_MAP_BYTES_PER_VOXEL), 0,
+        "the merged maps of " + statistics + " statistic" + (statistics == 1 ? "" : "s") + " x "
+            + voxels + " voxels");
+  }
+
   /** A bootstrap's saved samples (--save-samples) on the driver. */
   public static Need savedSamples(long replicates, long voxels) {
     return new Need(saturated(saturated(replicates, voxels), 8L * SAVED_SAMPLE_COPIES),

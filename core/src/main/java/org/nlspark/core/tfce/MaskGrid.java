@@ -18,7 +18,7 @@ import org.nlspark.core.io.nifti.NiftiMask;
  * offsets[v + 1])}, in-mask voxel numbers in increasing order.
  *
  * <p>Serialized as its dimensions and the mask as bits (a 2 mm brain: about 110 kB, not the
- * 7 MB of neighbour lists), which are rebuilt on arrival.
+ * 7 MB of neighbour lists); the lists are built where they are first used.
  *
  * <pre>
  * Invariants
@@ -34,19 +34,30 @@ public final class MaskGrid implements Serializable {
   private final int nj;
   private final int nk;
   private final int[] gridIndex;
-  private final int[] offsets;
-  private final int[] neighbours;
   private final int connectivity;
+  /**
+   * The neighbour lists (CSR), built on first use: a grid travels to every task of a run, and
+   * most (those that compute slices of maps) never ask for its neighbours; at 26 neighbours a
+   * million voxels' lists hold 104 MB ({@link #neighbourBytes}).
+   */
+  private int[] offsets;
+  private int[] neighbours;
 
-  private MaskGrid(int ni, int nj, int nk, int[] gridIndex, int[] offsets, int[] neighbours,
-      int connectivity) {
+  private MaskGrid(int ni, int nj, int nk, int[] gridIndex, int connectivity) {
     this.connectivity = connectivity;
     this.ni = ni;
     this.nj = nj;
     this.nk = nk;
     this.gridIndex = gridIndex;
-    this.offsets = offsets;
-    this.neighbours = neighbours;
+  }
+
+  /**
+   * Bytes a grid of {@code voxels} in-mask voxels of {@code cells} grid cells holds once its
+   * neighbour lists are built, and while they are built (the lists at their largest, a copy
+   * of them, and a cell-to-voxel table): what a tile that joins voxels holds for it.
+   */
+  public static long neighbourBytes(long voxels, long cells, int connectivity) {
+    return voxels * 8 + 2 * voxels * connectivity * 4L + cells * 4;
   }
 
   /**
@@ -89,12 +100,30 @@ public final class MaskGrid implements Serializable {
       throw new InvalidInputException("Cannot build a TFCE grid: the mask has " + mask.length
           + " values, but the grid " + ni + " x " + nj + " x " + nk + " has " + cells);
     }
-    int[] cellToVoxel = new int[(int) cells];
     int voxels = 0;
-    for (int c = 0; c < cells; c++) {
-      cellToVoxel[c] = mask[c] ? voxels++ : -1;
+    for (boolean m : mask) {
+      voxels += m ? 1 : 0;
     }
     int[] gridIndex = new int[voxels];
+    for (int c = 0, v = 0; c < cells; c++) {
+      if (mask[c]) {
+        gridIndex[v++] = c;
+      }
+    }
+    return new MaskGrid(ni, nj, nk, gridIndex, connectivity);
+  }
+
+  /** The neighbour lists, built on first use (the CSR of the class comment). */
+  private synchronized void buildNeighbours() {
+    if (neighbours != null) {
+      return;
+    }
+    int voxels = gridIndex.length;
+    int[] cellToVoxel = new int[ni * nj * nk];
+    Arrays.fill(cellToVoxel, -1);
+    for (int v = 0; v < voxels; v++) {
+      cellToVoxel[gridIndex[v]] = v;
+    }
     int[] offsets = new int[voxels + 1];
     int[] scratch = new int[connectivity * voxels];
     int edges = 0;
@@ -122,7 +151,6 @@ public final class MaskGrid implements Serializable {
           if (v < 0) {
             continue;
           }
-          gridIndex[v] = c;
           offsets[v] = edges;
           if (connectivity != 6) {
             for (int[] d : steps) {
@@ -161,8 +189,8 @@ public final class MaskGrid implements Serializable {
       }
     }
     offsets[voxels] = edges;
-    return new MaskGrid(ni, nj, nk, gridIndex, offsets, Arrays.copyOf(scratch, edges),
-        connectivity);
+    this.offsets = offsets;
+    this.neighbours = edges == scratch.length ? scratch : Arrays.copyOf(scratch, edges);
   }
 
   /** The same mask with 6, 18 or 26 neighbours (this grid when it already has them). */
@@ -236,21 +264,24 @@ public final class MaskGrid implements Serializable {
 
   /** Start of voxel v's neighbours in {@link #neighbours()}; the end is {@code offset(v + 1)}. */
   public int offset(int v) {
-    return offsets[v];
+    return offsetsArray()[v];
   }
 
   /** The CSR offsets (shared, not copied: read only). */
   int[] offsetsArray() {
+    buildNeighbours();
     return offsets;
   }
 
   /** The CSR neighbour list (shared, not copied: read only). */
   int[] neighboursArray() {
+    buildNeighbours();
     return neighbours;
   }
 
   /** The neighbours of voxel v (a copy). */
   public int[] neighboursOf(int v) {
+    buildNeighbours();
     return Arrays.copyOfRange(neighbours, offsets[v], offsets[v + 1]);
   }
 

@@ -157,7 +157,8 @@ public final class TfceAnalysis implements TileAnalysis {
   @Override
   public DriverMemory.Need driverMemory() {
     return job.driverMemory().plus(DriverMemory.nullDistributions(replicates(),
-        job.spec.fwer() ? wholeMapNulls(wholeMap.settings()) : 0));
+        job.spec.fwer() ? wholeMapNulls(wholeMap.settings()) : 0))
+        .plus(DriverMemory.wholeMaps(wholeMap.mask().voxels(), 1));
   }
 
   /** The null distributions of maxima whole-map inference adds per statistic map. */
@@ -183,7 +184,8 @@ public final class TfceAnalysis implements TileAnalysis {
     long n = job.inputs.samples();
     long w = job.grid.window();
     long b = Math.min(job.grid.voxelBlock(), job.inputs.voxels());
-    long kernel = 3 * n * b * 8 + w * n * 8 + 4 * w * b * 8; // one block's kernel and buffer
+    long kernel = 3 * n * b * 8 + w * n * 8 + 4 * w * b * 8 // one block's kernel and buffer
+        + wholeMap.gridBytes();
     long rows = WholeMapInference.rowsOf(windows, (int) w, job.replicates());
     if (job.inputs.onExecutors()) { // voxel blocks: the assembling task holds the whole maps
       if (onGpu()) {

@@ -141,6 +141,23 @@ public final class WholeMapInference implements Serializable {
     return clusterThreshold;
   }
 
+  /**
+   * Bytes the tile's grids hold once their neighbour lists are built (TFCE's, and the clusters'
+   * when their connectivity differs; {@link MaskGrid#neighbourBytes}).
+   */
+  public long gridBytes() {
+    long cells = (long) mask.ni() * mask.nj() * mask.nk();
+    long bytes = 0;
+    if (tfce) {
+      bytes += MaskGrid.neighbourBytes(mask.voxels(), cells, tfceGrid.connectivity());
+    }
+    if ((clusterThreshold != null || settings.clusterMass() != null)
+        && (!tfce || clusterGrid != tfceGrid)) {
+      bytes += MaskGrid.neighbourBytes(mask.voxels(), cells, clusterGrid.connectivity());
+    }
+    return bytes;
+  }
+
   /** The settings for summary.json ({@code whole_map}). */
   public Map<String, Object> describe() {
     Map<String, Object> p = new LinkedHashMap<>();

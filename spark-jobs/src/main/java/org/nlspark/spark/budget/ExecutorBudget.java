@@ -13,8 +13,12 @@ import org.nlspark.core.memory.MemoryBudget;
  * The memory and task slots a Spark job's tiles may use, read on the driver before any task runs.
  *
  * <p>Precedence: core's one rule, through its one {@link BudgetResolver}: {@code --memory-budget-gb}
- * (explicit, &gt; 0, uncapped) &gt; what Spark will give each executor. Spark's unified memory per
- * executor is {@code (heap - 300 MB) * spark.memory.fraction}; the heap is
+ * (explicit, &gt; 0, uncapped) &gt; what Spark will give each executor: its unified memory,
+ * {@code (heap - 300 MB) * spark.memory.fraction}, and half of the user memory beside it
+ * ({@link #USER_MEMORY_SHARE}; Spark's own structures keep the other half), less what the run
+ * holds there beside the tiles ({@link #holding}). Tiles are user data structures, allocated
+ * outside Spark's memory manager; a 1.2 GB glm --tfce study whose one tile the planner put at
+ * 0.482 GB finished under a 620 MiB heap, so unified memory alone was too strict. The heap is
  * {@code spark.executor.memory} on a cluster and the driver heap in local mode, where the driver is
  * the executor. Either budget is shared by the tiles running at once in one executor, so a tile
  * must fit {@code budget / slotsPerExecutor}, with {@code slotsPerExecutor = cores per executor /
@@ -57,6 +61,13 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
   /** Spark's reserved system memory per executor (not usable by tasks). */
   public static final long RESERVED_BYTES = 300L * 1024 * 1024;
   public static final double DEFAULT_MEMORY_FRACTION = 0.6;
+  /** The share of Spark's user memory ({@code 1 - spark.memory.fraction}) the tiles may use. */
+  public static final double USER_MEMORY_SHARE = 0.5;
+
+  /** The share of {@code heap - 300 MB} the tiles may use: unified memory, half the rest. */
+  static double tileShare(double memoryFraction) {
+    return memoryFraction + (1 - memoryFraction) * USER_MEMORY_SHARE;
+  }
 
   public static ExecutorBudget of(SparkContext sc, Double explicitGb) {
     SparkConf conf = sc.getConf();
@@ -88,12 +99,13 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
   public static ExecutorBudget compute(long heapBytes, double memoryFraction, int coresPerExecutor,
       int taskCpus, int executors, boolean local, Double explicitGb) {
     int slots = Math.max(1, coresPerExecutor / Math.max(1, taskCpus));
-    long usable = (long) (Math.max(0, heapBytes - RESERVED_BYTES) * memoryFraction);
+    long usable = (long) (Math.max(0, heapBytes - RESERVED_BYTES) * tileShare(memoryFraction));
     // Tiles are on-heap on the CPU whatever the backend; the executor's memory is never measured.
     MemoryBudget budget = BudgetResolver.onExecutor(usable).resolve(explicitGb, BackendKind.CPU);
     String memory = String.format(Locale.ROOT,
-        "%s heap %.3g GB minus 300 MB reserved, x spark.memory.fraction %s",
-        local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9, memoryFraction);
+        "%s heap %.3g GB minus 300 MB reserved, x (spark.memory.fraction %s and half the"
+            + " rest)", local ? "driver (local mode)" : "spark.executor.memory", heapBytes / 1e9,
+        memoryFraction);
     return new ExecutorBudget(heapBytes, memoryFraction, slots, Math.max(1, executors),
         Math.max(1, taskCpus), budget, memory, 0);
   }
@@ -107,8 +119,8 @@ public record ExecutorBudget(long executorHeapBytes, double memoryFraction, int 
       return "Raise --memory-budget-gb to at least "
           + org.nlspark.core.memory.Gb.atLeast(tileBytes) + ".";
     }
-    long heapMiB = (long) Math.ceil(((tileBytes + heldBytes) / memoryFraction + RESERVED_BYTES)
-        / (1 << 20));
+    long heapMiB = (long) Math.ceil(((tileBytes + heldBytes) / tileShare(memoryFraction)
+        + RESERVED_BYTES) / (1 << 20));
     return String.format(Locale.ROOT, "A heap of at least %d MiB would do (%s).", heapMiB,
         executorMemory.startsWith("driver")
             ? "NLSPARK_JAVA_OPTS=-Xmx" + heapMiB + "m bin/nlspark ..., or spark-submit"
