@@ -76,8 +76,12 @@ read -r -a OPENS <<< "$(spark_jvm_opens)"
 APP_JAR=$(find_app_jar)
 [[ -n $APP_JAR && -f $APP_JAR ]] \
   || die "no application jar in $LINE_MODULE/target; run 'mvn -B install -DskipTests' first"
+# The checks themselves are test sources, not product: their own jar, built beside the application's.
+BENCH_JAR=${APP_JAR%-app.jar}-bench.jar
+[[ -f $BENCH_JAR ]] \
+  || die "no bench jar beside the application jar ($(basename "$BENCH_JAR")); run 'mvn -B install -DskipTests' first"
 CHECK=org.nlspark.spark.bench.ScaleCheck
-CP="$APP_JAR:$SPARK_HOME/jars/*"
+CP="$APP_JAR:$BENCH_JAR:$SPARK_HOME/jars/*"
 
 log "generating $GB GB of float32 volumes as 3-D .nii.gz (gzip level 1)"
 t=$SECONDS
@@ -159,7 +163,7 @@ submit() {
   --master "spark://127.0.0.1:$MASTER_PORT" --deploy-mode client \
   --name nlspark-scale-check --class "${SUBMIT_CLASS:-$CHECK}" \
   --driver-memory 512m --executor-memory "${SUBMIT_EXECUTOR_MEMORY:-2g}" \
-  --total-executor-cores 2 \
+  --total-executor-cores 2 --jars "$BENCH_JAR" \
   --conf "spark.executor.extraJavaOptions=${OPENS[*]}" \
   --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
   --conf spark.ui.enabled=false \
