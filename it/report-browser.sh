@@ -8,8 +8,8 @@
 # numpy's count or says nothing survives (and then draws no map), the montages carry the
 # orientation letters (L/R, A/P, S/I) and the blob at +x mm is drawn in the right half of its
 # axial slice, and the largest cluster's peak lies in the planted blob.
-# Writes docs/report-tfce.png, docs/report-glm.png and docs/report-nothing.png (the README shows
-# them). Prints "report-browser: N passed, M failed"; exit 0 only when M is 0.
+# Writes docs/report-tfce.png, docs/report-glm.png and docs/report-nothing.png (docs/guide/report.md
+# shows them). Prints "report-browser: N passed, M failed"; exit 0 only when M is 0.
 set -euo pipefail
 # shellcheck source=it/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

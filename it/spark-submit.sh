@@ -143,7 +143,8 @@ PACKAGES="org.nlspark:$LINE_ARTIFACT:$VERSION"
 if [[ $NLSPARK_LINE == 3.* ]]; then
   # Spark 3.5's Ivy fetches only the linux-x86_64 jar of org.bytedeco:openblas, which core
   # depends on twice (classes, natives): without its classes the bundled OpenBLAS cannot load,
-  # another BLAS runs and the bytes differ. Naming it brings the classes (README, "By coordinate").
+  # another BLAS runs and the bytes differ. Naming it brings the classes (docs/guide/platforms.md,
+  # "By coordinate").
   openblas=$(sed -n 's:.*<openblas.version>\(.*\)</openblas.version>.*:\1:p' "$REPO_ROOT/pom.xml")
   PACKAGES+=",org.bytedeco:openblas:$openblas"
 fi
