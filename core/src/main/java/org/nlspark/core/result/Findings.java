@@ -44,13 +44,16 @@ public final class Findings {
 
     /** As the result line and the report name it. */
     public final String label;
-    final String scoreMap;
-    final String pMap;
-    final String nullMap;
+    /** The whole-map score's map name (before a contrast's suffix), or null for the statistic. */
+    public final String scoreMap;
+    /** The p map's name (before a contrast's suffix). */
+    public final String pMap;
+    /** The null distribution's map name (before a contrast's suffix), or null. */
+    public final String nullMap;
     /** What is counted below alpha: p_fwer, q, p. */
     public final String measure;
     /** Whether the score carries the statistic's sign (cluster extent is a size: it does not). */
-    final boolean signedScore;
+    public final boolean signedScore;
 
     Kind(String label, String scoreMap, String pMap, String nullMap, String measure,
         boolean signedScore) {

@@ -22,6 +22,7 @@ import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.result.FdrMaps;
+import org.nlspark.core.result.Findings;
 import org.nlspark.core.result.FslNames;
 import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
@@ -291,20 +292,21 @@ public final class Nlspark {
   }
 
   /**
-   * The voxelwise FWER map and the whole-map ones of one statistic ({@code s} "" or "_tstat1"):
-   * TFCE keys are the tail's key of the score, cluster sizes are their own key (upper), masses
-   * |mass| (two-tailed keys). Maps the run does not have are skipped.
+   * The voxelwise FWER map and the whole-map ones of one statistic ({@code s} "" or "_tstat1"),
+   * named by {@link Findings.Kind}: TFCE keys are the tail's key of the score, cluster sizes are
+   * their own key (upper: a size has no sign), masses |mass| (two-tailed keys). Maps the run does
+   * not have are skipped.
    */
   private static void wholeMapTargets(List<TailApproximation.Target> targets, String s,
       String statistic, org.nlspark.core.job.Tail tail, boolean enumerated) {
-    targets.add(new TailApproximation.Target("p_fwer" + s, statistic, "null_max" + s, tail,
-        enumerated));
-    targets.add(new TailApproximation.Target("p_fwer_tfce" + s, "tfce" + s, "null_max_tfce" + s,
-        tail, enumerated));
-    targets.add(new TailApproximation.Target("p_fwer_cluster" + s, "cluster_size" + s,
-        "null_max_cluster" + s, org.nlspark.core.job.Tail.UPPER, enumerated));
-    targets.add(new TailApproximation.Target("p_fwer_cluster_mass" + s, "cluster_mass" + s,
-        "null_max_cluster_mass" + s, org.nlspark.core.job.Tail.TWO, enumerated));
+    for (Findings.Kind kind : List.of(Findings.Kind.MAX_T, Findings.Kind.TFCE,
+        Findings.Kind.CLUSTER_EXTENT, Findings.Kind.CLUSTER_MASS)) {
+      org.nlspark.core.job.Tail keys = !kind.signedScore ? org.nlspark.core.job.Tail.UPPER
+          : kind == Findings.Kind.CLUSTER_MASS ? org.nlspark.core.job.Tail.TWO : tail;
+      targets.add(new TailApproximation.Target(kind.pMap + s,
+          kind.scoreMap == null ? statistic : kind.scoreMap + s, kind.nullMap + s, keys,
+          enumerated));
+    }
   }
 
   static RunReport withFdr(RunReport report, NlsparkOptions o) {
