@@ -9,6 +9,8 @@ to a staging directory (staging_dir=, default a temporary one, removed after the
 outputs go to output= (default a temporary directory kept as long as the Result).
 
 Every function takes spark=: without it, the active session, else nlspark.session().
+A keyword left at None is decided by the JVM as on the command line (precision=None: float64
+on the CPU, float32 on a GPU; memory_budget_gb=None: from the executor's memory).
 Bad input raises ValueError, refused resources nlspark.ResourceError, with the command line's
 one-sentence message.
 """
@@ -146,8 +148,23 @@ def _in_python_terms(message, staging):
     return re.sub(flag, lambda m: m.group(1).replace("-", "_") + "=", message)
 
 
-_COMMON_DEFAULTS = dict(seed=0, backend="cpu", precision="float64", memory_budget_gb=None,
-                        partitions=None)
+def _defaults(fn):
+    """fn's keyword defaults: the one place this package states a default (each equals the
+    JVM's, org.nlspark.spark.api.CommandDefaults, or is None, left to the JVM; checked in
+    tests/test_defaults.py)."""
+    return {name: p.default for name, p in inspect.signature(fn).parameters.items()
+            if p.default is not inspect.Parameter.empty}
+
+
+def defaults(spark=None):
+    """Every command's defaults as the JVM resolves them, {function name: {keyword: value}}:
+    the table behind the command line's and the Java API's defaults (None: decided by the run,
+    such as the memory budget and a GPU run's precision)."""
+    spark = _session.resolve(spark)
+    jvm = spark.sparkContext._jvm
+    table = json.loads(call("defaults", jvm.org.nlspark.spark.CommandRunner.defaults))
+    return {command.replace("-", "_"): {k.replace("-", "_"): v for k, v in settings.items()}
+            for command, settings in table.items()}
 
 
 def _flag(name):
@@ -283,10 +300,9 @@ class _Remove:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-def _common(seed, backend, precision, memory_budget_gb, partitions):
+def _common(defaults, seed, backend, precision, memory_budget_gb, partitions):
     return _options(dict(seed=seed, backend=backend, precision=precision,
-                         memory_budget_gb=memory_budget_gb, partitions=partitions),
-                    _COMMON_DEFAULTS)
+                         memory_budget_gb=memory_budget_gb, partitions=partitions), defaults)
 
 
 def _study(s, input, mask, column, order_by, name="input"):
@@ -297,73 +313,72 @@ def _study(s, input, mask, column, order_by, name="input"):
     return args
 
 
-_PERMUTATION = dict(permutations=5000, tail="two", fwer=True, tfce=False, cluster_threshold=None)
-
-
 @_recorded
 def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percentile",
               save_samples=False, mask=None, column=None, order_by=None, output=None,
-              overwrite=False, seed=0, backend="cpu", precision="float64",
+              overwrite=False, seed=0, backend="cpu", precision=None,
               memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark bootstrap: bootstrap confidence intervals of a per-voxel statistic.
     Maps: mean std ci_lower ci_upper z p (and samples with save_samples)."""
     def build(s):
+        d = _defaults(bootstrap)
         return (_study(s, input, mask, column, order_by)
                 + _options(dict(stat=stat, samples=samples, confidence=confidence, ci=ci,
-                                save_samples=save_samples),
-                           dict(stat="mean", samples=5000, confidence=0.95, ci="percentile",
-                                save_samples=False))
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                save_samples=save_samples), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("bootstrap", spark, output, overwrite, staging_dir, build)
 
 
 @_recorded
 def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfce=False,
                cluster_threshold=None, mask=None, column=None, order_by=None, output=None,
-               overwrite=False, seed=0, backend="cpu", precision="float64",
+               overwrite=False, seed=0, backend="cpu", precision=None,
                memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark one-sample: sign-flip permutation test against 0. Maps: observed p, with FWER
     p_fwer (null_max), with tfce tfce p_tfce p_fwer_tfce, with cluster_threshold cluster_size
     p_fwer_cluster."""
     def build(s):
+        d = _defaults(one_sample)
         return (_study(s, input, mask, column, order_by)
-                + _options(dict(stat=stat), dict(stat="t"))
+                + _options(dict(stat=stat), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
-                                cluster_threshold=cluster_threshold), _PERMUTATION)
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                cluster_threshold=cluster_threshold), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("one-sample", spark, output, overwrite, staging_dir, build)
 
 
 @_recorded
 def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", fwer=True,
                tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
-               output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
+               output=None, overwrite=False, seed=0, backend="cpu", precision=None,
                memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark two-sample: label-permutation test of two groups (maps as one_sample)."""
     def build(s):
+        d = _defaults(two_sample)
         return (_study(s, input, mask, column, order_by)
                 + ["--input2", s.samples(input2, "input2")]
-                + _options(dict(stat=stat), dict(stat="welch-t"))
+                + _options(dict(stat=stat), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
-                                cluster_threshold=cluster_threshold), _PERMUTATION)
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                cluster_threshold=cluster_threshold), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("two-sample", spark, output, overwrite, staging_dir, build)
 
 
 @_recorded
 def correlation(input, target, *, method="pearson", permutations=5000, tail="two", fwer=True,
                 tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
-                output=None, overwrite=False, seed=0, backend="cpu", precision="float64",
+                output=None, overwrite=False, seed=0, backend="cpu", precision=None,
                 memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark correlation: permutation test of each voxel's correlation with target
     (n_samples,), y permuted (maps as one_sample)."""
     def build(s):
+        d = _defaults(correlation)
         return (_study(s, input, mask, column, order_by)
                 + ["--target", _vector(s, target, "target")]
-                + _options(dict(method=method), dict(method="pearson"))
+                + _options(dict(method=method), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
-                                cluster_threshold=cluster_threshold), _PERMUTATION)
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                cluster_threshold=cluster_threshold), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("correlation", spark, output, overwrite, staging_dir, build)
 
 
@@ -386,6 +401,7 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
     only): the t maps and their p-values are then of the pseudo-t.
     Maps per t contrast c: tstat{c} p_tstat{c} p_fwer_tstat{c} (null_max_tstat{c}), ..."""
     def build(s):
+        d = _defaults(glm)
         columns = getattr(design, "columns", None)
         args = ["--input", s.samples(input, "input"),
                 "--design", s.table(design, "design"),
@@ -402,11 +418,8 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
                                 permutations=permutations, tail=tail, fwer=fwer,
                                 fwer_across_contrasts=fwer_across_contrasts, tfce=tfce,
                                 cluster_threshold=cluster_threshold,
-                                variance_smoothing=variance_smoothing),
-                           dict(errors=None, whole_blocks=False, permutations=5000,
-                                tail="upper", fwer=True, fwer_across_contrasts=False,
-                                tfce=False, cluster_threshold=None, variance_smoothing=None))
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                variance_smoothing=variance_smoothing), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("glm", spark, output, overwrite, staging_dir, build)
 
 
@@ -420,14 +433,12 @@ def isc(input, *, mask=None, summary="pairwise", metric="median", null="bootstra
     one 4-D image (or file) per subject; samples (null='bootstrap') or permutations (the
     surrogate nulls) default to 5000. Maps: isc p ci_lower ci_upper (p_fwer, null_max)."""
     def build(s):
+        d = _defaults(isc)
         return (_study(s, input, mask, None, None)
                 + _options(dict(summary=summary, metric=metric, null=null, samples=samples,
                                 permutations=permutations, confidence=confidence, tail=tail,
-                                fwer=fwer, save_samples=save_samples),
-                           dict(summary="pairwise", metric="median", null="bootstrap",
-                                samples=None, permutations=None, confidence=0.95, tail="two",
-                                fwer=True, save_samples=False))
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                fwer=fwer, save_samples=save_samples), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("isc", spark, output, overwrite, staging_dir, build)
 
 
@@ -440,11 +451,11 @@ def timeseries_correlation(input, target, *, mask=None, null="circle-shift", per
     against surrogates of the target. input: (timepoints, voxels) array or one 4-D image.
     Maps: observed p (p_fwer, null_max)."""
     def build(s):
+        d = _defaults(timeseries_correlation)
         return (_study(s, input, mask, None, None)
                 + ["--target", _vector(s, target, "target")]
-                + _options(dict(null=null, permutations=permutations, tail=tail, fwer=fwer),
-                           dict(null="circle-shift", permutations=5000, tail="two", fwer=True))
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                + _options(dict(null=null, permutations=permutations, tail=tail, fwer=fwer), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("timeseries-correlation", spark, output, overwrite, staging_dir, build)
 
 
@@ -457,14 +468,14 @@ def ridge_bootstrap(input, target, *, alpha=1.0, x_test=None, samples=5000, conf
     input: (n_samples, n_features); target: (n_samples, n_targets) or (n_samples,).
     Maps: mean std ci_lower ci_upper z p."""
     def build(s):
+        d = _defaults(ridge_bootstrap)
         args = ["--input", s.samples(input, "input"), "--target", _vector(s, target, "target")]
         if x_test is not None:
             args += ["--x-test", s.samples(x_test, "x-test")]
         return (args
                 + _options(dict(alpha=alpha, samples=samples, confidence=confidence,
-                                save_samples=save_samples),
-                           dict(alpha=1.0, samples=5000, confidence=0.95, save_samples=False))
-                + _common(seed, backend, precision, memory_budget_gb, partitions))
+                                save_samples=save_samples), d)
+                + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("ridge-bootstrap", spark, output, overwrite, staging_dir, build)
 
 

@@ -182,6 +182,15 @@ public final class CommandRunner {
   }
 
   /**
+   * Every command's defaults as a run resolves them (JSON of {@link
+   * org.nlspark.spark.api.CommandDefaults#table()}), for the Python package's
+   * {@code nlspark.defaults()} and its check that its keywords default to the same.
+   */
+  public static String defaults() {
+    return org.nlspark.spark.api.CommandDefaults.json();
+  }
+
+  /**
    * The version of the jar this class was loaded from (its Maven pom.properties), or null when
    * it was loaded from a class directory; the Python package checks it against its own.
    */

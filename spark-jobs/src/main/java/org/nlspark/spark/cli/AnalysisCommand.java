@@ -30,6 +30,12 @@ abstract class AnalysisCommand extends NlsparkCommand {
     return 0;
   }
 
+  /**
+   * The options the run takes, after {@link #validate} (checked against the Java API's defaults
+   * through {@link org.nlspark.spark.api.CommandDefaults}).
+   */
+  abstract org.nlspark.spark.api.NlsparkOptions settings();
+
   /** Reads the inputs and runs the analysis: the one place the command computes. */
   abstract RunReport execute(SparkSession spark);
 

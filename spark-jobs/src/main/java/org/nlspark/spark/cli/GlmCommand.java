@@ -166,6 +166,11 @@ final class GlmCommand extends AnalysisCommand {
   }
 
   @Override
+  NlsparkOptions settings() {
+    return options();
+  }
+
+  @Override
   CommonOptions common() {
     return common;
   }

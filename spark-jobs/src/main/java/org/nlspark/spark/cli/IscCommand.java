@@ -90,6 +90,11 @@ final class IscCommand extends CoreCommand {
   }
 
   @Override
+  NlsparkOptions settings() {
+    return options;
+  }
+
+  @Override
   void checkOptions() {
     require("--input", input);
     StudyInputs.checkOptions(input, mask, null, null);

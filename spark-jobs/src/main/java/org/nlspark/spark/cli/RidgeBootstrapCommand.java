@@ -56,6 +56,11 @@ final class RidgeBootstrapCommand extends CoreCommand {
   }
 
   @Override
+  NlsparkOptions settings() {
+    return options;
+  }
+
+  @Override
   void checkOptions() {
     require("--input", input);
     require("--target", target);

@@ -112,6 +112,11 @@ abstract class TileCommand extends AnalysisCommand {
     }
   }
 
+  @Override
+  final NlsparkOptions settings() {
+    return options();
+  }
+
   final boolean progress() {
     return Summaries.progressWanted(common.quiet);
   }

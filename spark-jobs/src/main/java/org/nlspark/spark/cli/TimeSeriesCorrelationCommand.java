@@ -75,6 +75,11 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
   }
 
   @Override
+  NlsparkOptions settings() {
+    return options;
+  }
+
+  @Override
   void checkOptions() {
     require("--input", input);
     require("--target", target);
