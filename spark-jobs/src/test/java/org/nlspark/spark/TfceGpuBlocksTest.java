@@ -40,6 +40,7 @@ import org.nlspark.core.tile.TileShape;
 import org.nlspark.spark.conf.NlsparkConf;
 import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.Ingest;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.HadoopOpener;
 
@@ -115,8 +116,8 @@ class TfceGpuBlocksTest {
     spark.conf().set(NlsparkConf.INGEST, ingest);
     SparkEngine engine = new SparkEngine(spark, GRID, partitions, false);
     WholeMapSettings settings = WholeMapSettings.of(true, 2.0);
-    Map<String, Object> choice = SparkEngine.ingestChoice(spark, inputs);
-    boolean blocks = choice.get("mode").equals("blocks");
+    Ingest choice = Ingest.of(spark, inputs);
+    boolean blocks = choice.onExecutors();
     JobInputs data = blocks ? inputs.shape() : inputs.load(files);
     TfceAnalysis a = TfceAnalysis.prepare(spec(backend, precision), data, engine.parallelism(),
         GRID, grid, settings, USABLE);

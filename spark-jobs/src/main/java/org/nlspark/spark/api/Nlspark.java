@@ -37,6 +37,7 @@ import org.nlspark.core.timeseries.TimeSeriesCorrelation;
 import org.nlspark.spark.data.DataFrameSamples;
 import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.Ingest;
 import org.nlspark.spark.data.Sources;
 import org.nlspark.spark.engine.SparkEngine;
 import org.nlspark.spark.io.HadoopOpener;
@@ -80,8 +81,8 @@ public final class Nlspark {
     DistributedInputs inputs = Sources.series(spark, input, 3, null);
     ResolvedInputs images = input.hasGrid()
         ? ResolvedInputs.read(inputs.mask(), input.maskSource()) : ResolvedInputs.read(null, null);
-    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-    if (ingest.get("mode").equals("blocks")) {
+    Ingest ingest = Ingest.of(spark, inputs);
+    if (ingest.onExecutors()) {
       long[] shape = input.hasGrid() ? null
           : ((org.nlspark.core.data.NpySamples) inputs.x()).shape();
       int subjects = input.hasGrid() ? input.images().subjects() : (int) shape[0];
@@ -90,17 +91,15 @@ public final class Nlspark {
           timepoints, inputs.x().voxels(), isc, o.memoryBudgetGb()), inputs, ingest), images, o,
           false);
     }
-    long start = System.nanoTime();
-    IscAnalysis analysis;
-    if (!input.hasGrid()) {
-      analysis = IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
-          "--input", 3), isc, o.memoryBudgetGb());
-    } else {
+    IscAnalysis analysis = ingest.readHere(() -> {
+      if (!input.hasGrid()) {
+        return IscAnalysis.prepare(NpyInputs.readNpy(hadoopConf(spark), input.uri(),
+            "--input", 3), isc, o.memoryBudgetGb());
+      }
       SeriesInputs.Series s = input.read(hadoopConf(spark), inputs.mask());
-      analysis = IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(), isc,
+      return IscAnalysis.prepare(s.values(), s.subjects(), s.timepoints(), s.voxels(), isc,
           o.memoryBudgetGb());
-    }
-    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    });
     return run(spark, new DescribedAnalysis(analysis, null, ingest), images, o, false);
   }
 
@@ -135,23 +134,21 @@ public final class Nlspark {
     DistributedInputs inputs = DistributedInputs.withTarget(series.x(), target.data());
     ResolvedInputs images = input.hasGrid()
         ? ResolvedInputs.read(inputs.mask(), input.maskSource()) : ResolvedInputs.read(null, null);
-    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-    if (ingest.get("mode").equals("blocks")) {
+    Ingest ingest = Ingest.of(spark, inputs);
+    if (ingest.onExecutors()) {
       return run(spark, new DescribedAnalysis(TimeSeriesCorrelation.prepareOnExecutors(
           inputs.x().samples(), inputs.x().voxels(), target.data(), ts)
           .withRequestedBudgetGb(o.memoryBudgetGb()), inputs, ingest), images, o, false);
     }
-    long start = System.nanoTime();
-    TimeSeriesAnalysis analysis;
-    if (!input.hasGrid()) {
-      analysis = TimeSeriesCorrelation.prepare(NpyInputs.readNpy(conf, input.uri(),
-          "--input", 2), target, ts);
-    } else {
+    TimeSeriesAnalysis analysis = ingest.readHere(() -> {
+      if (!input.hasGrid()) {
+        return TimeSeriesCorrelation.prepare(NpyInputs.readNpy(conf, input.uri(),
+            "--input", 2), target, ts);
+      }
       SeriesInputs.Series s = input.read(conf, inputs.mask());
-      analysis = TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(),
+      return TimeSeriesCorrelation.prepare(s.values(), s.timepoints(), s.voxels(),
           target.data(), ts);
-    }
-    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    });
     return run(spark, new DescribedAnalysis(analysis.withRequestedBudgetGb(o.memoryBudgetGb()),
         null, ingest), images, o, false);
   }
@@ -183,24 +180,23 @@ public final class Nlspark {
     org.nlspark.core.data.NpySamples xTest = xTestPath == null ? null
         : describeNpy(conf, files, xTestPath, "--x-test", 2);
     long bytes = x.float64Bytes() + y.float64Bytes() + (xTest == null ? 0 : xTest.float64Bytes());
-    Map<String, Object> ingest = ridgeIngest(spark, bytes);
-    if (ingest.get("mode").equals("executors")) {
+    Ingest ingest = Ingest.whole(spark, bytes, "NpySamples");
+    if (ingest.onExecutors()) {
       RidgeBootstrap.checkShapes(x.shape(), y.shape(), xTest == null ? null : xTest.shape());
       return run(spark, new DescribedAnalysis(RidgeBootstrap.prepareOnExecutors(
           new org.nlspark.core.ridge.RidgeAnalysis.Files(x, y, xTest, files), x.samples(),
           x.voxels(), y.voxels(), xTest == null ? 0 : xTest.samples(), ridge), null, ingest),
           o, false);
     }
-    long start = System.nanoTime();
-    NpyArray ym = NpyInputs.readNpy(conf, targetPath, "--target", 0);
-    if (ym.rank() == 0) {
-      throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or 2-D,"
-          + " but is a scalar");
-    }
-    TileAnalysis analysis = RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath,
-        "--input", 2), ym, xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath,
-        "--x-test", 2), ridge);
-    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    TileAnalysis analysis = ingest.readHere(() -> {
+      NpyArray ym = NpyInputs.readNpy(conf, targetPath, "--target", 0);
+      if (ym.rank() == 0) {
+        throw new InvalidInputException("Cannot run ridge-bootstrap: --target must be 1-D or"
+            + " 2-D, but is a scalar");
+      }
+      return RidgeBootstrap.prepare(NpyInputs.readNpy(conf, inputPath, "--input", 2), ym,
+          xTestPath == null ? null : NpyInputs.readNpy(conf, xTestPath, "--x-test", 2), ridge);
+    });
     return run(spark, new DescribedAnalysis(analysis, null, ingest), o, false);
   }
 
@@ -214,31 +210,6 @@ public final class Nlspark {
     } catch (java.io.UncheckedIOException e) {
       throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), flag, uri);
     }
-  }
-
-  /**
-   * engine.ingest of ridge-bootstrap: "executors" (each task reads X, Y and X_test whole) for
-   * inputs of at least {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES} as float64 or with {@code
-   * spark.nlspark.ingest=blocks}, else "broadcast" (read here), by the rule of the data plane.
-   */
-  private static Map<String, Object> ridgeIngest(SparkSession spark, long bytes) {
-    String mode = org.nlspark.spark.conf.NlsparkConf.ingest(spark);
-    long min = org.nlspark.spark.conf.NlsparkConf.ingestBlocksMinBytes(spark);
-    boolean executors = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
-    Map<String, Object> ingest = new java.util.LinkedHashMap<>();
-    ingest.put("mode", executors ? "executors" : "broadcast");
-    ingest.put("requested", mode);
-    ingest.put("reason", (mode.equals("auto")
-        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
-            executors ? "at least" : "below", min,
-            org.nlspark.spark.conf.NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
-        : org.nlspark.spark.conf.NlsparkConf.INGEST + "=" + mode)
-        + (executors ? "; every ridge replicate takes all of X, so each task reads the inputs"
-            + " whole (no voxel blocks)" : ""));
-    ingest.put("source", "NpySamples");
-    ingest.put("precision", "float64");
-    ingest.put("float64_bytes", bytes);
-    return ingest;
   }
 
   /** Runs any prepared analysis as Spark tasks; {@code progress} draws a line on stderr. */
@@ -518,13 +489,12 @@ public final class Nlspark {
       NlsparkOptions o, boolean progress) {
     DistributedInputs inputs = resolved.samples();
     if (o.wholeMapInference()) {
-      Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-      if (!ingest.get("mode").equals("blocks")) {
-        long start = System.nanoTime();
-        JobInputs loaded = inputs.load(new HadoopOpener(hadoopConf(spark)));
-        ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+      Ingest ingest = Ingest.of(spark, inputs);
+      if (!ingest.onExecutors()) {
+        JobInputs loaded = ingest.readHere(
+            () -> inputs.load(new HadoopOpener(hadoopConf(spark))));
         RunReport report = run(spark, analysis, loaded, resolved, o, progress);
-        report.engineFacts.put("ingest", ingest);
+        report.engineFacts.put("ingest", ingest.facts());
         return report;
       }
       JobSpec spec = o.toSpec(analysis);
@@ -762,16 +732,14 @@ public final class Nlspark {
     // blocks' slices (DESIGN §8, §9).
     ResolvedInputs resolved = ResolvedInputs.of(spark, study, null);
     DistributedInputs inputs = resolved.samples();
-    Map<String, Object> ingest = SparkEngine.ingestChoice(spark, inputs);
-    if (ingest.get("mode").equals("blocks")) {
+    Ingest ingest = Ingest.of(spark, inputs);
+    if (ingest.onExecutors()) {
       return new PreparedGlm(new DescribedAnalysis(withWholeMaps(
           org.nlspark.core.glm.GlmAnalysis.prepareOnExecutors(inputs.x().samples(),
               inputs.x().voxels(), d, c, glm, o.backendRequested(), o.memoryBudgetGb(),
               o.demean()), resolved.mask(), o), inputs, ingest), resolved);
     }
-    long start = System.nanoTime();
-    DataMatrix y = inputs.load(new HadoopOpener(hadoopConf(spark))).x();
-    ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+    DataMatrix y = ingest.readHere(() -> inputs.load(new HadoopOpener(hadoopConf(spark))).x());
     return new PreparedGlm(new DescribedAnalysis(withWholeMaps(
         org.nlspark.core.glm.GlmAnalysis.prepare(y, d, c, glm, o.backendRequested(),
             o.memoryBudgetGb(), o.demean()), resolved.mask(), o), null, ingest), resolved);

@@ -14,16 +14,15 @@ import org.nlspark.core.tile.TileShape;
  * An analysis together with how its samples travel (DESIGN §8), for analyses that are prepared
  * before the engine runs them (glm): either prepared from the shape of {@link #inputs()}, which
  * executors then read into voxel blocks, or prepared on samples already read here ({@link
- * #inputs()} null). {@link #ingest()} is engine.ingest of summary.json. The Spark engine runs
+ * #inputs()} null). {@link #ingest()} is where they are read, engine.ingest of summary.json. The Spark engine runs
  * {@link #analysis()}; every other method answers as it does.
  */
 public final class DescribedAnalysis implements TileAnalysis {
   private final TileAnalysis analysis;
   private final DistributedInputs inputs;
-  private final Map<String, Object> ingest;
+  private final Ingest ingest;
 
-  public DescribedAnalysis(TileAnalysis analysis, DistributedInputs inputs,
-      Map<String, Object> ingest) {
+  public DescribedAnalysis(TileAnalysis analysis, DistributedInputs inputs, Ingest ingest) {
     this.analysis = analysis;
     this.inputs = inputs;
     this.ingest = ingest;
@@ -38,7 +37,7 @@ public final class DescribedAnalysis implements TileAnalysis {
     return inputs;
   }
 
-  public Map<String, Object> ingest() {
+  public Ingest ingest() {
     return ingest;
   }
 

@@ -38,6 +38,7 @@ import org.nlspark.spark.conf.SparkLine;
 import org.nlspark.spark.conf.TestHooks;
 import org.nlspark.spark.data.DescribedAnalysis;
 import org.nlspark.spark.data.DistributedInputs;
+import org.nlspark.spark.data.Ingest;
 import org.nlspark.spark.data.VoxelBlock;
 import org.nlspark.spark.data.VoxelBlocks;
 import org.nlspark.spark.errors.TaskFailures;
@@ -151,40 +152,18 @@ public final class SparkEngine {
    * {@link NlsparkConf#INGEST}; recorded in summary.json as engine.ingest).
    */
   public RunReport run(JobSpec spec, DistributedInputs inputs) {
-    Map<String, Object> ingest = ingestChoice(spark, inputs);
+    Ingest ingest = Ingest.of(spark, inputs);
     HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
     RunReport report;
-    if (ingest.get("mode").equals("blocks")) {
+    if (ingest.onExecutors()) {
       VoxelwiseAnalysis job = VoxelwiseAnalysis.prepare(spec, inputs.shape(), parallelism(), grid);
       report = runBlocks(job, job.inputs, inputs, files, ingest);
     } else {
-      long start = System.nanoTime();
-      JobInputs loaded = inputs.load(files);
-      ingest.put("driver_read_seconds", (System.nanoTime() - start) / 1e9);
+      JobInputs loaded = ingest.readHere(() -> inputs.load(files));
       report = run(VoxelwiseAnalysis.prepare(spec, loaded, parallelism(), grid));
     }
-    report.engineFacts.put("ingest", ingest);
+    report.engineFacts.put("ingest", ingest.facts());
     return report;
-  }
-
-  /**
-   * How described inputs travel ({@link NlsparkConf#INGEST}): engine.ingest of summary.json,
-   * its "mode" blocks (executors read them into voxel blocks) or broadcast (read on the driver).
-   */
-  public static Map<String, Object> ingestChoice(SparkSession spark, DistributedInputs inputs) {
-    String mode = NlsparkConf.ingest(spark);
-    long bytes = inputs.float64Bytes();
-    long min = NlsparkConf.ingestBlocksMinBytes(spark);
-    boolean blocks = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
-    Map<String, Object> ingest = new LinkedHashMap<>();
-    ingest.put("mode", blocks ? "blocks" : "broadcast");
-    ingest.put("requested", mode);
-    ingest.put("reason", mode.equals("auto")
-        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
-            blocks ? "at least" : "below", min, NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
-        : NlsparkConf.INGEST + "=" + mode);
-    ingest.putAll(inputs.toMap());
-    return ingest;
   }
 
   /**
@@ -192,10 +171,9 @@ public final class SparkEngine {
    * {@code prepareOnExecutors}, a whole-map test on {@link DistributedInputs#shape()}) on the
    * voxel blocks executors read (DESIGN §8): each tile's runner gets its block as {@link
    * JobInputs} (a column window); the driver holds the plan and the merge state only. {@code
-   * ingest} is {@link #ingestChoice}'s, reported as engine.ingest.
+   * ingest} is the run's {@link Ingest}, reported as engine.ingest.
    */
-  public RunReport runOnBlocks(TileAnalysis analysis, DistributedInputs inputs,
-      Map<String, Object> ingest) {
+  public RunReport runOnBlocks(TileAnalysis analysis, DistributedInputs inputs, Ingest ingest) {
     if (analysis.data() != null
         && !(analysis.data() instanceof JobInputs shape && shape.onExecutors())) {
       throw new IllegalStateException("[BUG] " + analysis.command() + " holds its samples;"
@@ -203,7 +181,7 @@ public final class SparkEngine {
     }
     HadoopOpener files = new HadoopOpener(spark.sparkContext().hadoopConfiguration());
     RunReport report = runBlocks(analysis, inputs.shape(), inputs, files, ingest);
-    report.engineFacts.put("ingest", ingest);
+    report.engineFacts.put("ingest", ingest.facts());
     return report;
   }
 
@@ -212,7 +190,7 @@ public final class SparkEngine {
    * shape} is the inputs' shape, each block's tiles get it with their block's values.
    */
   private RunReport runBlocks(TileAnalysis job, JobInputs shape, DistributedInputs inputs,
-      SampleSource.Opener files, Map<String, Object> ingest) {
+      SampleSource.Opener files, Ingest ingest) {
     long start = System.nanoTime();
     SparkContext sc = spark.sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
@@ -354,7 +332,7 @@ public final class SparkEngine {
         return runOnBlocks(described.analysis(), described.inputs(), described.ingest());
       }
       RunReport report = run(described.analysis());
-      report.engineFacts.put("ingest", described.ingest());
+      report.engineFacts.put("ingest", described.ingest().facts());
       return report;
     }
     long start = System.nanoTime();
