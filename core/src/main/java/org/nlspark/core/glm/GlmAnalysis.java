@@ -64,36 +64,34 @@ public final class GlmAnalysis implements TileAnalysis {
   private final int samples;
   private final int voxels;
   private final GlmModel model;
+  /** The request's options with their errors resolved for this model. */
   private final GlmRun.Options options;
   private final List<GlmDraws> draws;
   private final Backend backend;
-  private final String backendRequested;
-  private final Double memoryBudgetGb;
+  private final GlmRequest request;
   private final Map<String, Object> sources;
   /** {@code --tail-approximation}: tiles keep each voxel's largest null keys per contrast. */
   private final boolean tailApproximation;
   /** Whether each tile centres its block's columns (--demean on executor-held samples). */
   private boolean centreBlocks;
 
-  private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
-      List<GlmDraws> draws, Backend backend, String backendRequested, Double memoryBudgetGb,
-      Map<String, Object> sources) {
-    this(data, samples, voxels, model, options, draws, backend, backendRequested,
-        memoryBudgetGb, sources, false);
-  }
+  /** Y whole ({@code data}), or only its shape where executors hold it as voxel blocks. */
+  private record Held(Data data, int samples, int voxels) {}
 
-  private GlmAnalysis(Data data, int samples, int voxels, GlmModel model, GlmRun.Options options,
-      List<GlmDraws> draws, Backend backend, String backendRequested, Double memoryBudgetGb,
-      Map<String, Object> sources, boolean tailApproximation) {
-    this.data = data;
-    this.samples = samples;
-    this.voxels = voxels;
-    this.model = model;
-    this.options = options;
-    this.draws = draws;
-    this.backend = backend;
-    this.backendRequested = backendRequested;
-    this.memoryBudgetGb = memoryBudgetGb;
+  /** What the model and the request plan: the resolved options, each contrast's draws. */
+  private record Plan(GlmModel model, GlmRun.Options options, List<GlmDraws> draws,
+      Backend backend) {}
+
+  private GlmAnalysis(Held held, Plan plan, GlmRequest request, Map<String, Object> sources,
+      boolean tailApproximation) {
+    this.data = held.data();
+    this.samples = held.samples();
+    this.voxels = held.voxels();
+    this.model = plan.model();
+    this.options = plan.options();
+    this.draws = plan.draws();
+    this.backend = plan.backend();
+    this.request = request;
     this.sources = sources;
     this.tailApproximation = tailApproximation;
   }
@@ -115,8 +113,8 @@ public final class GlmAnalysis implements TileAnalysis {
     } else {
       s.remove("tail_approximation");
     }
-    GlmAnalysis copy = new GlmAnalysis(data, samples, voxels, model, options, draws, backend,
-        backendRequested, memoryBudgetGb, s, tail);
+    GlmAnalysis copy = new GlmAnalysis(new Held(data, samples, voxels),
+        new Plan(model, options, draws, backend), request, s, tail);
     copy.centreBlocks = centreBlocks;
     return copy;
   }
@@ -134,108 +132,71 @@ public final class GlmAnalysis implements TileAnalysis {
   /**
    * Validates everything (data, design, contrasts, blocks, draws) before any work; every refusal
    * is an {@link InvalidInputException} (exit 2) or, for a GPU request, a
-   * {@link ResourceRefusedException} (exit 3).
-   *
-   * @param options {@code errors} null for the default of {@link GlmRun#defaultErrors}
-   * @param backendRequested cpu, auto or gpu (null for cpu)
-   * @param memoryBudgetGb an explicit budget, or null to measure
+   * {@link ResourceRefusedException} (exit 3). With {@link GlmRequest#demean} the data and the
+   * design columns are centred first and the intercept removed ({@link GlmDemean}), which
+   * summary.json's parameters record.
    */
+  public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
+      GlmRequest request) {
+    checkData(y);
+    GlmDemean.Demeaned d = request.demean() ? GlmDemean.apply(y, design, contrasts) : null;
+    DataMatrix used = d == null ? y : d.y();
+    return prepare(new Held(new Data(used), used.rows(), used.cols()), d, design, contrasts,
+        request);
+  }
+
+  /** {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRequest)} on the CPU. */
   public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
       GlmRun.Options options, String backendRequested, Double memoryBudgetGb) {
-    return prepare(y, design, contrasts, options, backendRequested, memoryBudgetGb, false);
+    return prepare(y, design, contrasts,
+        new GlmRequest(options, backendRequested, memoryBudgetGb, false));
   }
 
   /**
-   * The same; with {@code demean} the data and the design columns are centred first and the
-   * intercept removed ({@link GlmDemean}, PALM's {@code -demean}), which summary.json's
-   * parameters record.
-   */
-  public static GlmAnalysis prepare(DataMatrix y, GlmDesign design, GlmContrasts contrasts,
-      GlmRun.Options options, String backendRequested, Double memoryBudgetGb, boolean demean) {
-    String removed = null;
-    if (demean) {
-      checkData(y);
-      GlmDemean.Demeaned d = GlmDemean.apply(y, design, contrasts);
-      y = d.y();
-      design = d.design();
-      contrasts = d.contrasts();
-      removed = d.removedColumn();
-    }
-    GlmAnalysis a = prepareModel(y, design, contrasts, options, backendRequested,
-        memoryBudgetGb);
-    if (demean) {
-      a.sources.put("demean", true);
-      a.sources.put("demean_removed_column", removed);
-    }
-    return a;
-  }
-
-  /**
-   * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRun.Options, String, Double)}
-   * for samples that executors hold as voxel blocks (DESIGN §8): only their shape is here, and
-   * each tile gets its block as {@link JobInputs} (a column window of Y). The plan, draws and
-   * outputs are those of the in-memory analysis of the same values.
+   * As {@link #prepare(DataMatrix, GlmDesign, GlmContrasts, GlmRequest)} for samples that
+   * executors hold as voxel blocks (DESIGN §8): only their shape is here, and each tile gets its
+   * block as {@link JobInputs} (a column window of Y). The plan, draws and outputs are those of
+   * the in-memory analysis of the same values. With {@link GlmRequest#demean} the design is
+   * centred here ({@link GlmDemean#design}) and every tile centres its block's columns where
+   * the block is held ({@link GlmDemean#centreColumns}): a voxel's mean is a per-block
+   * quantity, and its bits are those of centring the whole matrix.
    */
   public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
-      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
-      Double memoryBudgetGb) {
-    return prepareOnExecutors(samples, voxels, design, contrasts, options, backendRequested,
-        memoryBudgetGb, false);
-  }
-
-  /**
-   * The same with {@code demean}: the design is centred here ({@link GlmDemean#design}) and
-   * every tile centres its block's columns where the block is held ({@link
-   * GlmDemean#centreColumns}): a voxel's mean is a per-block quantity, and its bits are those
-   * of centring the whole matrix.
-   */
-  public static GlmAnalysis prepareOnExecutors(int samples, int voxels, GlmDesign design,
-      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
-      Double memoryBudgetGb, boolean demean) {
+      GlmContrasts contrasts, GlmRequest request) {
     checkSamples(samples);
-    String removed = null;
-    if (demean) {
-      GlmDemean.Demeaned d = GlmDemean.design(design, contrasts);
-      design = d.design();
-      contrasts = d.contrasts();
-      removed = d.removedColumn();
-    }
-    GlmAnalysis a = prepare(null, samples, voxels, design, contrasts, options, backendRequested,
-        memoryBudgetGb);
-    if (demean) {
-      a.centreBlocks = true;
-      a.sources.put("demean", true);
-      a.sources.put("demean_removed_column", removed);
-    }
+    GlmDemean.Demeaned d = request.demean() ? GlmDemean.design(design, contrasts) : null;
+    GlmAnalysis a = prepare(new Held(null, samples, voxels), d, design, contrasts, request);
+    a.centreBlocks = request.demean();
     return a;
   }
 
-  private static GlmAnalysis prepareModel(DataMatrix y, GlmDesign design,
-      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
-      Double memoryBudgetGb) {
-    checkData(y);
-    return prepare(new Data(y), y.rows(), y.cols(), design, contrasts, options,
-        backendRequested, memoryBudgetGb);
-  }
-
-  private static GlmAnalysis prepare(Data data, int samples, int voxels, GlmDesign design,
-      GlmContrasts contrasts, GlmRun.Options options, String backendRequested,
-      Double memoryBudgetGb) {
-    String requested = backendRequested == null ? "cpu" : backendRequested;
+  /** The model planned on {@code held}, from the demeaned design and contrasts where given. */
+  private static GlmAnalysis prepare(Held held, GlmDemean.Demeaned demeaned, GlmDesign design,
+      GlmContrasts contrasts, GlmRequest request) {
+    if (demeaned != null) {
+      design = demeaned.design();
+      contrasts = demeaned.contrasts();
+    }
+    String requested = request.backendRequested();
     BackendSupport.CPU_ONLY.check("glm", requested);
-    GlmModel model = GlmModel.prepare(design, contrasts, samples);
+    GlmModel model = GlmModel.prepare(design, contrasts, held.samples());
+    GlmRun.Options options = request.options();
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
     List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
-    MemoryBudget.checkExplicit(memoryBudgetGb);
+    MemoryBudget.checkExplicit(request.memoryBudgetGb());
     Map<String, Object> sources = new LinkedHashMap<>();
     sources.put("design", design.source());
     sources.put("contrasts", contrasts.source());
     sources.put("f_contrasts", contrasts.f().length == 0 ? null : contrasts.fSource());
     sources.put("exchangeability_blocks", o.blocks() == null ? null : o.blocksSource());
-    return new GlmAnalysis(data, samples, voxels, model, o, List.copyOf(draws),
-        Backend.cpu(requested.equals("auto") ? "glm runs on the CPU" : "requested"), requested,
-        memoryBudgetGb, sources);
+    if (demeaned != null) {
+      sources.put("demean", true);
+      sources.put("demean_removed_column", demeaned.removedColumn());
+    }
+    Backend backend = Backend.cpu(requested.equals("auto") ? "glm runs on the CPU" : "requested");
+    return new GlmAnalysis(held, new Plan(model, o, List.copyOf(draws), backend), request,
+        sources, false);
   }
 
   private static void checkData(DataMatrix y) {
@@ -326,10 +287,9 @@ public final class GlmAnalysis implements TileAnalysis {
 
   @Override
   public Double requestedBudgetGb() {
-    return memoryBudgetGb;
+    return request.memoryBudgetGb();
   }
 
-  /** The most replicates any contrast draws (contrasts enumerated alone may draw fewer). */
   /** One null distribution per contrast (and one across them), with FWER. */
   @Override
   public DriverMemory.Need driverMemory() {
@@ -390,7 +350,7 @@ public final class GlmAnalysis implements TileAnalysis {
     p.put("fwer_across_contrasts", options.fwerAcrossContrasts());
     m.put("parameters", p);
     m.put("seed", options.seed());
-    m.put("backend", backend.toMap(backendRequested));
+    m.put("backend", backend.toMap(request.backendRequested()));
     m.put("precision", options.precision().label());
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("samples", samples);

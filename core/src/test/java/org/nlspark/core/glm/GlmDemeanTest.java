@@ -55,7 +55,8 @@ class GlmDemeanTest {
     DataMatrix data = DataMatrix.of(N, V, GlmContrastStatisticTest.rowMajor(y), "y");
     GlmContrasts contrasts = GlmContrasts.of(new double[][] {{0, 0, 1}, {0, -1, 0}}, null);
     GlmRun.Options o = GlmRun.Options.defaults(300, 5).withGrid(new Grid(4, 32));
-    GlmAnalysis a = GlmAnalysis.prepare(data, named(m), contrasts, o, "cpu", 1.0, true);
+    GlmAnalysis a = GlmAnalysis.prepare(data, named(m), contrasts,
+        new GlmRequest(o, "cpu", 1.0, true));
     RunReport report = new LocalEngine(2, o.grid(), 1).run(a);
     GlmResult r = (GlmResult) report.result;
     assertThat(a.model().columns()).isEqualTo(2);
@@ -135,7 +136,8 @@ class GlmDemeanTest {
     DataMatrix data = DataMatrix.of(N, V, GlmContrastStatisticTest.rowMajor(data(m)), "y");
     GlmRun.Options o = GlmRun.Options.defaults(50, 5);
     assertThatThrownBy(() -> GlmAnalysis.prepare(data, named(m),
-        GlmContrasts.of(new double[][] {{0, 0, 1}, {1, 0, 0}}, null), o, "cpu", 1.0, true))
+        GlmContrasts.of(new double[][] {{0, 0, 1}, {1, 0, 0}}, null),
+        new GlmRequest(o, "cpu", 1.0, true)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot demean: t contrast 2 (C2) of contrasts tests the intercept column"
             + " 'intercept', which --demean removes; drop --demean or give that contrast a 0"
@@ -146,7 +148,7 @@ class GlmDemeanTest {
     }
     GlmAnalysis a = GlmAnalysis.prepare(data, new GlmDesign(noIntercept,
         new String[] {"age", "group"}, "d.csv"), GlmContrasts.of(new double[][] {{0, 1}}, null),
-        o, "cpu", 1.0, true);
+        new GlmRequest(o, "cpu", 1.0, true));
     assertThat(a.model().columns()).isEqualTo(2);
     @SuppressWarnings("unchecked")
     Map<String, Object> p = (Map<String, Object>) a.describe().get("parameters");

@@ -126,6 +126,11 @@ public final class NlsparkOptions implements Serializable {
     return DEFAULTS;
   }
 
+  /** {@code options}, or {@link #defaults()} where a caller passed none. */
+  public static NlsparkOptions orDefaults(NlsparkOptions options) {
+    return options == null ? DEFAULTS : options;
+  }
+
   /** A builder starting from {@link #defaults()}. */
   public static Builder builder() {
     return new Builder();
@@ -329,6 +334,15 @@ public final class NlsparkOptions implements Serializable {
         precision == null ? Precision.FLOAT64 : precision).withFwerAcrossContrasts(across);
   }
 
+  /**
+   * The request of a glm run ({@link org.nlspark.core.glm.GlmRequest}): {@link #toGlmOptions},
+   * the backend, the budget and {@code --demean}.
+   */
+  public org.nlspark.core.glm.GlmRequest toGlmRequest(int[] blocks, String blocksSource) {
+    return new org.nlspark.core.glm.GlmRequest(toGlmOptions(blocks, blocksSource),
+        backendRequested(), memoryBudgetGb(), demean());
+  }
+
   /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */
   public JobSpec toSpec(Analysis analysis) {
     MemoryBudget.checkExplicit(memoryBudgetGb); // exit 2 before any Spark work
@@ -345,7 +359,7 @@ public final class NlsparkOptions implements Serializable {
     if (backend != null) b.backend(backend);
     if (memoryBudgetGb != null) b.memoryBudgetGb(memoryBudgetGb);
     // per-voxel null tails for the uncorrected p: voxelwise runs only (whole-map runs refine
-    // their FWER maps from null_max* after the merge, in Nlspark.withFdr)
+    // their FWER maps from null_max* after the merge, in ResultSteps.applied)
     if (tailApproximation && !wholeMapInference()) b.tailApproximation(true);
     return b.build();
   }
