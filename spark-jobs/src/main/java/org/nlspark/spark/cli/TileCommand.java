@@ -49,6 +49,8 @@ abstract class TileCommand extends AnalysisCommand {
 
   /** The run's options, built once the options are checked. */
   private NlsparkOptions runOptions;
+  /** The run's spec, converted once from {@link #runOptions} (the start line, warm-up, outputs). */
+  private org.nlspark.core.job.JobSpec runSpec;
 
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
@@ -147,11 +149,12 @@ abstract class TileCommand extends AnalysisCommand {
   @Override
   final void beforeSession(String output) {
     runOptions = options();
-    Summaries.printStartLine(err, common.quiet, name(), runOptions.toSpec(analysis()).replicates(),
+    runSpec = runOptions.toSpec(analysis());
+    Summaries.printStartLine(err, common.quiet, name(), runSpec.replicates(),
         input, mask, output, common.master);
     if (common.master == null || common.master.startsWith("local")) {
       // the kernels run in this JVM: let C2 compile them while Spark starts (KernelWarmup)
-      KernelWarmup.start(runOptions.toSpec(analysis()));
+      KernelWarmup.start(runSpec);
     }
   }
 
@@ -175,9 +178,8 @@ abstract class TileCommand extends AnalysisCommand {
     if (voxels <= 0) {
       return 0;
     }
-    org.nlspark.core.job.JobSpec spec = runOptions.toSpec(analysis());
     long perVoxelMaps = 8;
-    long rows = perVoxelMaps + (spec.saveSamples() ? spec.replicates() : 0);
+    long rows = perVoxelMaps + (runSpec.saveSamples() ? runSpec.replicates() : 0);
     return rows * voxels * Double.BYTES;
   }
 
