@@ -12,6 +12,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
+import org.nlspark.core.tfce.WholeMapSettings;
 import org.nlspark.core.tile.Grid;
 
 /**
@@ -48,8 +49,8 @@ public final class TfceRunBenchmark {
     JobSpec spec = JobSpec.builder(Analysis.ONE_SAMPLE).statistic("t").replicates(permutations)
         .seed(1).tail(Tail.TWO).backend("cpu").memoryBudgetGb(budgetGb).build();
     JobInputs inputs = JobInputs.of(DataMatrix.of(subjects, voxels, x, "synthetic"));
-    TfceAnalysis analysis = TfceAnalysis.prepare(spec, inputs, threads, Grid.DEFAULT, grid, true,
-        null);
+    TfceAnalysis analysis = TfceAnalysis.prepare(spec, inputs, threads, Grid.DEFAULT, grid,
+        WholeMapSettings.of(true, null));
     long cpuBefore = processCpuNanos();
     RunReport report = new LocalEngine(threads, Grid.DEFAULT, null).run(analysis);
     long cpuAfter = processCpuNanos();

@@ -26,6 +26,7 @@ import org.nlspark.core.result.Output;
 import org.nlspark.core.result.Result;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.TfceAnalysis;
+import org.nlspark.core.tfce.WholeMapSettings;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
@@ -98,7 +99,7 @@ class TfceSparkTest {
 
     RunReport local = new LocalEngine(3, GRID, 1).run(TfceAnalysis.prepare(
         options(mask).toSpec(Analysis.ONE_SAMPLE), JobInputs.of(x), 3, GRID, MaskGrid.of(mask),
-        true, 2.5));
+        WholeMapSettings.of(true, 2.5)));
     assertSame(base.result, local.result, "LocalEngine");
     for (int partitions : new int[] {1, 3, 7}) {
       assertSame(base.result,

@@ -69,27 +69,16 @@ public final class TfceAnalysis implements TileAnalysis {
     this.wholeMap = wholeMap;
   }
 
-  /** Prepares with the system's GPU probe. */
-  public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      MaskGrid mask, boolean tfce, Double clusterThreshold) {
-    return prepare(spec, inputs, workers, grid, mask, tfce, clusterThreshold, GpuProbes.system());
-  }
-
   /**
    * Validates the whole-map settings ({@link WholeMapInference#of}), then prepares the
-   * permutation test as {@link VoxelwiseAnalysis} does. The statistic maps come from the CPU kernels, or
-   * with {@code --backend gpu} from the GPU kernels ({@link StatisticMaps#GPU}; TFCE and clusters
-   * then still run on the executor CPU); {@code --backend auto} runs on the CPU.
+   * permutation test as {@link VoxelwiseAnalysis} does, with the system's GPU probe. The
+   * statistic maps come from the CPU kernels, or with {@code --backend gpu} from the GPU kernels
+   * ({@link StatisticMaps#GPU}; TFCE and clusters then still run on the executor CPU); {@code
+   * --backend auto} runs on the CPU. {@link WholeMapSettings#of} gives TFCE and/or a cluster
+   * threshold with the default exponents.
    *
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
-  public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      MaskGrid mask, boolean tfce, Double clusterThreshold, GpuProbe gpu) {
-    return prepare(spec, inputs, workers, grid, mask, WholeMapSettings.of(tfce, clusterThreshold),
-        gpu);
-  }
-
-  /** The same with every whole-map setting ({@code --tfce-e}, ...) and the system's GPU probe. */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
       MaskGrid mask, WholeMapSettings settings) {
     return prepare(spec, inputs, workers, grid, mask, settings, GpuProbes.system());

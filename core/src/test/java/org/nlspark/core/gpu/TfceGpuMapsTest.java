@@ -35,6 +35,7 @@ import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.SmallBrain;
 import org.nlspark.core.tfce.StatisticMaps;
 import org.nlspark.core.tfce.TfceAnalysis;
+import org.nlspark.core.tfce.WholeMapSettings;
 import org.nlspark.core.tile.TileAnalysis;
 import org.nlspark.core.tile.TileMerger;
 import org.nlspark.core.tile.TilePlan;
@@ -115,9 +116,9 @@ class TfceGpuMapsTest {
     MaskGrid grid = MaskGrid.of(NI, NJ, NK, m);
     JobInputs inputs = inputs(analysis, m);
     TfceAnalysis cpu = TfceAnalysis.prepare(spec(analysis, statistic, precision, tail, "cpu"),
-        inputs, 1, SMALL, grid, true, 2.0);
+        inputs, 1, SMALL, grid, WholeMapSettings.of(true, 2.0));
     TfceAnalysis gpu = TfceAnalysis.prepare(spec(analysis, statistic, precision, tail, "gpu"),
-        inputs, 1, SMALL, grid, true, 2.0, FakeGpus.usable());
+        inputs, 1, SMALL, grid, WholeMapSettings.of(true, 2.0), FakeGpus.usable());
     assertThat(gpu.backend().kind()).isEqualTo(org.nlspark.core.backend.BackendKind.GPU);
     HostDevice device = new HostDevice(Long.MAX_VALUE);
     Result expected = new LocalEngine(1, SMALL, 2).run(cpu).result;
@@ -152,11 +153,12 @@ class TfceGpuMapsTest {
     boolean[] m = mask();
     JobInputs inputs = inputs(Analysis.ONE_SAMPLE, m);
     assertThatThrownBy(() -> TfceAnalysis.prepare(spec(Analysis.ONE_SAMPLE, "t",
-        Precision.FLOAT32, Tail.TWO, "gpu"), inputs, 1, SMALL, MaskGrid.of(NI, NJ, NK, m), true,
-        null, FakeGpus.none("no CUDA driver")))
+        Precision.FLOAT32, Tail.TWO, "gpu"), inputs, 1, SMALL, MaskGrid.of(NI, NJ, NK, m),
+        WholeMapSettings.of(true, null), FakeGpus.none("no CUDA driver")))
         .isInstanceOf(ResourceRefusedException.class).hasMessageContaining("no CUDA driver");
     TfceAnalysis auto = TfceAnalysis.prepare(spec(Analysis.ONE_SAMPLE, "t", Precision.FLOAT64,
-        Tail.TWO, "auto"), inputs, 1, SMALL, MaskGrid.of(NI, NJ, NK, m), true, null,
+        Tail.TWO, "auto"), inputs, 1, SMALL, MaskGrid.of(NI, NJ, NK, m),
+        WholeMapSettings.of(true, null),
         FakeGpus.mustNotBeCalled());
     assertThat(auto.backend().kind()).isEqualTo(org.nlspark.core.backend.BackendKind.CPU);
   }

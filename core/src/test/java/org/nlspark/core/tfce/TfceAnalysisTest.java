@@ -51,8 +51,8 @@ class TfceAnalysisTest {
 
   static Result run(JobSpec spec, JobInputs inputs, MaskGrid grid, Grid kernelGrid, int threads,
       Integer windowsPerTile, Double threshold) {
-    TfceAnalysis analysis = TfceAnalysis.prepare(spec, inputs, threads, kernelGrid, grid, true,
-        threshold);
+    TfceAnalysis analysis = TfceAnalysis.prepare(spec, inputs, threads, kernelGrid, grid,
+        WholeMapSettings.of(true, threshold));
     return new LocalEngine(threads, kernelGrid, windowsPerTile).run(analysis).result;
   }
 
@@ -329,24 +329,26 @@ class TfceAnalysisTest {
     MaskGrid grid = MaskGrid.of(NI, NJ, NK, m);
     JobInputs inputs = JobInputs.of(data(8, m, 1, -1));
     assertThatThrownBy(() -> TfceAnalysis.prepare(spec(Tail.TWO, 10), inputs, 1, SMALL, null,
-        true, null)).isInstanceOf(InvalidInputException.class)
+        WholeMapSettings.of(true, null))).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("needs a mask image");
     assertThatThrownBy(() -> TfceAnalysis.prepare(spec(Tail.TWO, 10), inputs, 1, SMALL,
-        MaskGrid.full(2, 2, 2), true, null)).isInstanceOf(InvalidInputException.class)
+        MaskGrid.full(2, 2, 2), WholeMapSettings.of(true, null)))
+        .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("the mask has 8 voxels, but the input has " + grid.voxels());
     assertThatThrownBy(() -> TfceAnalysis.prepare(spec(Tail.TWO, 10), inputs, 1, SMALL, grid,
-        false, -1.0)).isInstanceOf(InvalidInputException.class)
+        WholeMapSettings.of(false, -1.0))).isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("--cluster-threshold must be finite and > 0")
         .hasMessageEndingWith("but was: -1.0");
     JobSpec gpu = spec(Tail.TWO, 10).toBuilder().backend("gpu").build();
     // A GPU request runs the maps on the GPU kernels (TfceGpuMapsTest); without one it is exit 3.
-    assertThatThrownBy(() -> TfceAnalysis.prepare(gpu, inputs, 1, SMALL, grid, true, null,
+    assertThatThrownBy(() -> TfceAnalysis.prepare(gpu, inputs, 1, SMALL, grid,
+        WholeMapSettings.of(true, null),
         () -> org.nlspark.core.backend.GpuStatus.unavailable("no CUDA driver")))
         .isInstanceOf(ResourceRefusedException.class)
         .hasMessageContaining("Cannot run on a GPU: GPU requested explicitly")
         .hasMessageContaining("no CUDA driver");
     TfceAnalysis analysis = TfceAnalysis.prepare(spec(Tail.TWO, 10), inputs, 1, SMALL, grid,
-        true, null);
+        WholeMapSettings.of(true, null));
     assertThatThrownBy(() -> org.nlspark.core.tile.TilePlanner.plan(analysis,
         MemoryBudget.explicit(1e-6), 1))
         .isInstanceOf(ResourceRefusedException.class)
@@ -360,7 +362,7 @@ class TfceAnalysisTest {
     boolean[] m = mask();
     MaskGrid grid = MaskGrid.of(NI, NJ, NK, m);
     TfceAnalysis analysis = TfceAnalysis.prepare(spec(Tail.TWO, 40),
-        JobInputs.of(data(8, m, 2, -1)), 1, SMALL, grid, true, null);
+        JobInputs.of(data(8, m, 2, -1)), 1, SMALL, grid, WholeMapSettings.of(true, null));
     RunReport report = new LocalEngine(1, SMALL, null).run(analysis);
     java.util.Map<String, Object> summary = report.summary();
     @SuppressWarnings("unchecked")
