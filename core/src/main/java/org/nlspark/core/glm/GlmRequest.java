@@ -18,11 +18,6 @@ package org.nlspark.core.glm;
 public record GlmRequest(GlmRun.Options options, String backend, Double memoryBudgetGb,
     boolean demean) {
 
-  /** {@code options} on the CPU, under a measured budget, without demeaning. */
-  public static GlmRequest of(GlmRun.Options options) {
-    return new GlmRequest(options, null, null, false);
-  }
-
   /** The backend asked for, cpu when none was. */
   public String backendRequested() {
     return backend == null ? "cpu" : backend;

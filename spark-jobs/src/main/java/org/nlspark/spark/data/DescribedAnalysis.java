@@ -14,8 +14,8 @@ import org.nlspark.core.tile.TileShape;
  * An analysis together with how its samples travel (DESIGN §8), for analyses that are prepared
  * before the engine runs them (glm): either prepared from the shape of {@link #inputs()}, which
  * executors then read into voxel blocks, or prepared on samples already read here ({@link
- * #inputs()} null). {@link #ingest()} is where they are read, engine.ingest of summary.json. The Spark engine runs
- * {@link #analysis()}; every other method answers as it does.
+ * #inputs()} null). {@link #ingest()} is where they are read, engine.ingest of summary.json.
+ * The Spark engine runs {@link #analysis()}; every other method answers as it does.
  */
 public final class DescribedAnalysis implements TileAnalysis {
   private final TileAnalysis analysis;

@@ -40,16 +40,12 @@ public final class Ingest {
     facts.put("reason", reason);
   }
 
-  /** Voxel blocks for inputs of at least {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES}, else broadcast. */
+  /**
+   * Voxel blocks for inputs of at least {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES}, else
+   * broadcast.
+   */
   public static Ingest of(SparkSession spark, DistributedInputs inputs) {
-    String mode = NlsparkConf.ingest(spark);
-    long bytes = inputs.float64Bytes();
-    long min = NlsparkConf.ingestBlocksMinBytes(spark);
-    boolean blocks = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
-    Ingest ingest = new Ingest(blocks ? Where.BLOCKS : Where.BROADCAST, mode, mode.equals("auto")
-        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
-            blocks ? "at least" : "below", min, NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
-        : NlsparkConf.INGEST + "=" + mode);
+    Ingest ingest = decide(spark, inputs.float64Bytes(), Where.BLOCKS, "");
     ingest.facts.putAll(inputs.toMap());
     return ingest;
   }
@@ -61,24 +57,29 @@ public final class Ingest {
    * else read here and broadcast.
    */
   public static Ingest whole(SparkSession spark, long float64Bytes, String source) {
-    String mode = NlsparkConf.ingest(spark);
-    long min = NlsparkConf.ingestBlocksMinBytes(spark);
-    boolean executors = mode.equals("blocks") || (mode.equals("auto") && float64Bytes >= min);
-    Ingest ingest = new Ingest(executors ? Where.EXECUTORS : Where.BROADCAST, mode,
-        (mode.equals("auto")
-            ? String.format("inputs hold %d bytes as float64, %s the %d of %s", float64Bytes,
-                executors ? "at least" : "below", min, NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
-            : NlsparkConf.INGEST + "=" + mode)
-            + (executors ? "; every ridge replicate takes all of X, so each task reads the"
-                + " inputs whole (no voxel blocks)" : ""));
+    Ingest ingest = decide(spark, float64Bytes, Where.EXECUTORS, "; every ridge replicate takes"
+        + " all of X, so each task reads the inputs whole (no voxel blocks)");
     ingest.facts.put("source", source);
     ingest.facts.put("precision", "float64");
     ingest.facts.put("float64_bytes", float64Bytes);
     return ingest;
   }
 
-  public Where where() {
-    return where;
+  /**
+   * The one rule: {@code onExecutors} where {@link NlsparkConf#INGEST} is blocks, or auto and
+   * the inputs hold at least {@link NlsparkConf#INGEST_BLOCKS_MIN_BYTES}; else broadcast. {@code
+   * why} is added to the reason of an executor read.
+   */
+  private static Ingest decide(SparkSession spark, long bytes, Where onExecutors, String why) {
+    String mode = NlsparkConf.ingest(spark);
+    long min = NlsparkConf.ingestBlocksMinBytes(spark);
+    boolean executors = mode.equals("blocks") || (mode.equals("auto") && bytes >= min);
+    String reason = mode.equals("auto")
+        ? String.format("inputs hold %d bytes as float64, %s the %d of %s", bytes,
+            executors ? "at least" : "below", min, NlsparkConf.INGEST_BLOCKS_MIN_BYTES)
+        : NlsparkConf.INGEST + "=" + mode;
+    return executors ? new Ingest(onExecutors, mode, reason + why)
+        : new Ingest(Where.BROADCAST, mode, reason);
   }
 
   /** Whether the executors read the samples (voxel blocks, or whole per task). */
