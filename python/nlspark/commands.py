@@ -394,7 +394,9 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
     contrasts: a DataFrame over the design's columns, matched by name (index: contrast names),
     a dict or pandas Series of one contrast ({column: weight}), an array (one row per contrast,
     in the design's column order) or a file; exchangeability_blocks: one id per sample (whole
-    numbers, or string labels, numbered 1, 2, ... in order of first appearance) or a file;
+    numbers, or string labels, numbered 1, 2, ... in order of first appearance), PALM's
+    multi-level blocks (a DataFrame or 2-D array, one row per sample, one column per level,
+    signed ids) or a file;
     errors: None (the command line's default: exchangeable, symmetric for a design of one
     constant column), 'exchangeable', 'symmetric' or 'both';
     variance_smoothing: sigma in mm (--variance-smoothing, randomise -v; images, t contrasts
@@ -515,15 +517,23 @@ def _vector(s, v, name):
 
 def _blocks(s, b):
     """A blocks file as it is; else one id per sample, read as written: whole numbers, or
-    labels (strings) numbered 1, 2, ... in order of first appearance."""
+    labels (strings) numbered 1, 2, ... in order of first appearance; or PALM's multi-level
+    blocks: a table (DataFrame or 2-D array) of whole numbers, one row per sample, one column
+    per level, the sign of an id saying whether its sub-blocks move as wholes (+) or stay (-)."""
     if isinstance(b, (str, os.PathLike)):
         return os.fspath(b)
     import numpy as np
-    values = list(np.asarray(b, dtype=object).ravel())
+    table = np.asarray(getattr(b, "values", b), dtype=object)
+    if table.ndim == 2 and table.shape[1] == 1:
+        table = table[:, 0]
+    if table.ndim > 2:
+        raise ValueError("exchangeability_blocks= must be one id per sample or a table of one"
+                         " row per sample, but its shape is %s" % (table.shape,))
+    values = list(table.ravel())
     if not values:
         raise ValueError("exchangeability_blocks= is empty; give one block id per sample")
     labels = [isinstance(v, str) for v in values]
-    if all(labels):
+    if all(labels) and table.ndim == 1:
         numbered = {}
         ids = [numbered.setdefault(v, len(numbered) + 1) for v in values]
     else:
@@ -533,12 +543,17 @@ def _blocks(s, b):
                      and math.isfinite(float(v)) and float(v).is_integer()
                      and abs(float(v)) <= 2 ** 31 - 1)
             if not whole:
-                raise ValueError("exchangeability_blocks= holds %r at position %d, which is not"
-                                 " a whole-number block id; give whole numbers, or labels as"
-                                 " strings (all of them)" % (v, i))
+                where = ("position %d" % i if table.ndim == 1
+                         else "row %d, column %d" % divmod(i, table.shape[1]))
+                raise ValueError("exchangeability_blocks= holds %r at %s, which is not"
+                                 " a whole-number block id; give whole numbers%s"
+                                 % (v, where, ", or labels as strings (all of them)"
+                                    if table.ndim == 1 else " (their sign matters)"))
             ids.append(int(v))
+    width = 1 if table.ndim == 1 else table.shape[1]
+    rows = [ids[r * width:(r + 1) * width] for r in range(len(ids) // width)]
     path = os.path.join(s.dir, "blocks.txt")
     s.labels[path] = "exchangeability_blocks="
     with open(path, "w", encoding="utf-8") as f:
-        f.write("".join("%d\n" % v for v in ids))
+        f.write("".join(" ".join("%d" % v for v in row) + "\n" for row in rows))
     return path

@@ -53,6 +53,32 @@ def test_string_blocks_run_as_labels(spark, tmp_path):
     np.testing.assert_array_equal(a["p_tstat1"], b["p_tstat1"])
 
 
+def test_multi_level_blocks_are_palms_tree(spark, tmp_path):
+    """PALM's [-1, family, subject] table is within-family shuffling: the bytes of one column."""
+    n = 12
+    x = RNG.normal(size=(n, 10))
+    design = pd.DataFrame({"intercept": np.ones(n), "age": RNG.normal(size=n)})
+    contrast = pd.DataFrame([[0, 1]], columns=["intercept", "age"])
+    tree = pd.DataFrame({"top": -1, "family": [i // 2 + 1 for i in range(n)],
+                         "subject": range(1, n + 1)})
+    a = nlspark.glm(x, design, contrast, exchangeability_blocks=tree, permutations=100,
+                    seed=2, output=tmp_path / "tree", spark=spark)
+    b = nlspark.glm(x, design, contrast, exchangeability_blocks=[i // 2 for i in range(n)],
+                    permutations=100, seed=2, output=tmp_path / "one", spark=spark)
+    np.testing.assert_array_equal(a["p_tstat1"], b["p_tstat1"])
+    draws = a.summary["resampling"]["contrasts"]["tstat1"]
+    assert draws["exchangeability_levels"] == 3
+    assert draws["draws_possible"] == 64 and draws["exact_enumeration"] is True
+    with pytest.raises(ValueError, match=r"holds 1\.5 at row 2, column 1, which is not a"
+                                         r" whole-number block id; give whole numbers \(their"):
+        commands._blocks(staged(tmp_path), [[-1, 1], [-1, 1], [-1, 1.5]])
+    with pytest.raises(ValueError, match="the first column holds -1 for sample 1 but 1 for"
+                                         " sample 2"):
+        nlspark.glm(x, design, contrast, exchangeability_blocks=tree.assign(
+                        top=[-1] + [1] * (n - 1)), permutations=10, output=tmp_path / "bad",
+                    spark=spark)
+
+
 @pytest.mark.parametrize("kw, message", [
     (dict(seed=2 ** 63), r"seed= must be in \[-9223372036854775808, 9223372036854775807\],"
                          r" but was 9223372036854775808"),

@@ -263,6 +263,94 @@ class GlmCommandTest {
     assertThat(TestData.outputValues(whole.resolve("null_max_tstat1.npy"))).hasSize(24);
   }
 
+  /**
+   * PALM's multi-level blocks (issue 45): [-1, family, subject] is within-family shuffling and
+   * [1, -family, subject] whole families, so they give the bytes of the one-column file (PALM
+   * reads one column as exactly these trees); twins inside families of four (the twins swap,
+   * the other two siblings swap) allow 4 draws per family, all enumerated; and the file's
+   * refusals exit 2.
+   */
+  @Test
+  void multiLevelBlocksAreThePalmTree() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "intercept,age,group", "0,1,0");
+    List<String> pairs = new ArrayList<>(List.of("block"));
+    List<String> withinTree = new ArrayList<>(List.of("top,family,subject"));
+    List<String> quads = new ArrayList<>();
+    List<String> wholeTree = new ArrayList<>();
+    List<String> twins = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      pairs.add(Integer.toString(i / 2));
+      withinTree.add("-1," + (i / 2 + 1) + "," + (i + 1));
+      quads.add(Integer.toString(i / 4));
+      wholeTree.add("1 -" + (i / 4 + 1) + " " + (i + 1));
+      // a family of four: a twin pair (sibship 1) and two non-twin siblings (sibship 2)
+      twins.add("-1\t-" + (i / 4 + 1) + "\t" + (i % 4 < 2 ? 1 : 2) + "\t" + (i + 1));
+    }
+    String[] model = {"--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--permutations", "1000"};
+    Path one = dir.resolve("one");
+    Path tree = dir.resolve("tree");
+    CliRun r = glm(one, concat(model, "--exchangeability-blocks", file("pairs.csv", pairs)));
+    assertThat(r.code()).as(r.err()).isZero();
+    r = glm(tree, concat(model, "--exchangeability-blocks", file("eb.csv", withinTree)));
+    assertThat(r.code()).as(r.err()).isZero();
+    for (String map : List.of("tstat1.npy", "p_tstat1.npy", "p_fwer_tstat1.npy")) {
+      assertThat(Files.readAllBytes(tree.resolve(map))).as(map)
+          .isEqualTo(Files.readAllBytes(one.resolve(map)));
+    }
+    String summary = Files.readString(tree.resolve("summary.json"));
+    assertThat(summary).contains("\"exchangeability_levels\": 3")
+        .contains("\"draws_possible\": 256").contains("\"exact_enumeration\": true");
+    Path wholeOne = dir.resolve("whole-one");
+    Path wholeTreeOut = dir.resolve("whole-tree");
+    r = glm(wholeOne, concat(model, "--exchangeability-blocks", file("quads.txt", quads),
+        "--whole-blocks"));
+    assertThat(r.code()).as(r.err()).isZero();
+    r = glm(wholeTreeOut, concat(model, "--exchangeability-blocks",
+        file("whole-eb.txt", wholeTree)));
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(Files.readAllBytes(wholeTreeOut.resolve("p_tstat1.npy")))
+        .isEqualTo(Files.readAllBytes(wholeOne.resolve("p_tstat1.npy")));
+    Path twinOut = dir.resolve("twins");
+    r = glm(twinOut, concat(model, "--exchangeability-blocks", file("twins.tsv", twins)));
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(TestData.outputValues(twinOut.resolve("null_max_tstat1.npy"))).hasSize(256);
+    assertThat(Files.readString(twinOut.resolve("summary.json")))
+        .contains("\"exchangeability_levels\": 4");
+    // refusals
+    String eb = file("eb.csv", withinTree);
+    refused("Cannot use --whole-blocks with the multi-level exchangeability blocks " + eb
+        + ": there the sign of each block id says whether its sub-blocks move as wholes (+) or"
+        + " stay in place (-); drop --whole-blocks",
+        concat(model, "--exchangeability-blocks", eb, "--whole-blocks"));
+    List<String> ragged = new ArrayList<>(wholeTree);
+    ragged.set(3, "1 -1");
+    String bad = file("ragged.txt", ragged);
+    refused("Cannot read the exchangeability blocks " + bad + ": line 4 has 2 values but line 1"
+        + " has 3; give every sample one id per level",
+        concat(model, "--exchangeability-blocks", bad));
+    List<String> uneven = new ArrayList<>(wholeTree);
+    uneven.set(3, "1 -2 4");
+    String odd = file("uneven.txt", uneven);
+    refused("Cannot use the exchangeability blocks " + odd + ": the block of samples 1, 2, 3,"
+        + " 4, 5, 6, … at level 1 has a positive id, so its sub-blocks are shuffled as wholes,"
+        + " but the sub-block of samples 4, 5, 6, 7, 8 has 5 samples where samples 13, 14, 15,"
+        + " 16 has 4; give whole-block sub-blocks the same shape, or the block a negative id to"
+        + " keep them in place", concat(model, "--exchangeability-blocks", odd));
+  }
+
+  private String file(String name, List<String> lines) throws IOException {
+    Path p = dir.resolve(name);
+    Files.write(p, lines);
+    return p.toString();
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    return Stream.concat(Stream.of(head), Stream.of(tail)).toArray(String[]::new);
+  }
+
   /** FSL's VEST files (design.mat, .con, .fts, .grp) give the bits of the same CSV model. */
   @Test
   void vestFilesGiveTheSameMapsAsCsv() throws Exception {

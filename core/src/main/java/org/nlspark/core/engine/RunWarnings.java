@@ -94,6 +94,10 @@ public final class RunWarnings {
         notes.add(String.join(", ", flipped) + " tested by sign flips (no permutation changes "
             + (flipped.size() == 1 ? "it" : "them") + ")");
       }
+      String tree = blockTreeNote((Map<?, ?>) resampling.get("contrasts"));
+      if (tree != null) {
+        notes.add(tree);
+      }
     }
     Map<String, Object> parameters = parameters(report);
     if (Boolean.TRUE.equals(parameters.get("demean"))) {
@@ -103,6 +107,28 @@ public final class RunWarnings {
     }
     notes.addAll(drawWarnings(report, true));
     return notes;
+  }
+
+  /**
+   * Multi-level exchangeability blocks: their levels and each contrast's distinct draws (the
+   * tree's count for the design), so that a reader sees what the blocks allowed.
+   */
+  private static String blockTreeNote(Map<?, ?> contrasts) {
+    Object levels = null;
+    boolean added = false;
+    List<String> counts = new ArrayList<>();
+    for (Map.Entry<?, ?> e : contrasts.entrySet()) {
+      if (e.getValue() instanceof Map<?, ?> plan && plan.get("exchangeability_levels") != null) {
+        levels = plan.get("exchangeability_levels");
+        added = Boolean.TRUE.equals(plan.get("exchangeability_leaf_column_added"));
+        Object n = plan.get("draws_possible");
+        counts.add(e.getKey() + " " + (n instanceof Double x
+            ? String.format(Locale.ROOT, "%.3g", x) : String.valueOf(n)));
+      }
+    }
+    return levels == null ? null : "exchangeability blocks in " + levels + " levels"
+        + (added ? " (a column of samples added: the last level repeated ids)" : "")
+        + "; distinct draws: " + String.join(", ", counts);
   }
 
   /**

@@ -26,7 +26,8 @@ import org.nlspark.core.InvalidInputException;
  *       {@code /NumWaves}, {@code /NumPoints} or {@code /NumContrasts}, optional
  *       {@code /ContrastName<i>} lines, then {@code /Matrix} and whitespace-separated rows.
  * </ul>
- * Exchangeability blocks: one integer per sample, one per line (an optional header line), or VEST.
+ * Exchangeability blocks: one row per sample of one integer id, or one per level (PALM's
+ * multi-level blocks), comma-, tab- or space-separated (an optional header line), or VEST.
  */
 public final class GlmFiles {
   private GlmFiles() {}
@@ -168,48 +169,66 @@ public final class GlmFiles {
     return out.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** Reads exchangeability blocks: one integer per sample. */
-  public static int[] readBlocks(Path file) {
+  /** Reads exchangeability blocks: one row of integer ids per sample. */
+  public static int[][] readBlocks(Path file) {
     return readBlocks(lines(file, "exchangeability blocks"), file.toString());
   }
 
-  /** Reads exchangeability blocks from the lines of a file. */
-  public static int[] readBlocks(List<String> lines, String file) {
+  /**
+   * Reads exchangeability blocks from the lines of a file: one row per sample, one block id
+   * (one column), or one id per level (PALM's multi-level {@code -eb} file: the columns split by
+   * commas, tabs or spaces, every row the same length); an optional header line, or VEST.
+   */
+  public static int[][] readBlocks(List<String> lines, String file) {
     lines = withoutBom(lines);
+    List<int[]> rows = new ArrayList<>();
+    List<Integer> lineOf = new ArrayList<>();
     if (isVest(lines)) {
       Table t = readVest(lines, file, "exchangeability blocks");
-      int[] out = new int[t.rows.length];
-      for (int i = 0; i < out.length; i++) {
-        if (t.rows[i].length != 1) {
-          throw new InvalidInputException("Cannot read the exchangeability blocks " + file
-              + ": line " + t.lines[i] + " has " + t.rows[i].length + " values; give one block id"
-              + " per sample");
+      for (int i = 0; i < t.rows.length; i++) {
+        int[] row = new int[t.rows[i].length];
+        for (int j = 0; j < row.length; j++) {
+          row[j] = blockId(Double.toString(t.rows[i][j]), t.rows[i][j], file, t.lines[i]);
         }
-        out[i] = blockId(Double.toString(t.rows[i][0]), t.rows[i][0], file, t.lines[i]);
+        rows.add(row);
+        lineOf.add(t.lines[i]);
       }
-      return out;
+    } else {
+      boolean first = true;
+      for (int i = 0; i < lines.size(); i++) {
+        String s = lines.get(i).trim();
+        if (s.isEmpty()) {
+          continue;
+        }
+        String[] cells = s.split("\\s*[,\\t ]\\s*");
+        Double[] values = new Double[cells.length];
+        boolean numbers = true;
+        for (int j = 0; j < cells.length; j++) {
+          values[j] = number(cells[j]);
+          numbers &= values[j] != null;
+        }
+        if (!numbers && first) {
+          first = false; // a header line
+          continue;
+        }
+        first = false;
+        int[] row = new int[cells.length];
+        for (int j = 0; j < cells.length; j++) {
+          row[j] = blockId(cells[j], values[j], file, i + 1);
+        }
+        rows.add(row);
+        lineOf.add(i + 1);
+      }
     }
-    List<Integer> ids = new ArrayList<>();
-    boolean first = true;
-    for (int i = 0; i < lines.size(); i++) {
-      String s = lines.get(i).trim();
-      if (s.isEmpty()) {
-        continue;
-      }
-      if (s.contains(",") || s.contains("\t") || s.contains(" ")) {
+    for (int r = 1; r < rows.size(); r++) {
+      if (rows.get(r).length != rows.get(0).length) {
         throw new InvalidInputException("Cannot read the exchangeability blocks " + file
-            + ": line " + (i + 1) + " holds more than one value: '" + s + "'; give one block id"
-            + " per line");
+            + ": line " + lineOf.get(r) + " has " + rows.get(r).length + " values but line "
+            + lineOf.get(0) + " has " + rows.get(0).length + "; give every sample one id per"
+            + " level");
       }
-      Double v = number(s);
-      if (v == null && first) {
-        first = false; // a header line
-        continue;
-      }
-      first = false;
-      ids.add(blockId(s, v, file, i + 1));
     }
-    return ids.stream().mapToInt(Integer::intValue).toArray();
+    return rows.toArray(new int[0][]);
   }
 
   private static int blockId(String text, Double v, String file, int line) {

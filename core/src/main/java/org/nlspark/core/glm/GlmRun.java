@@ -28,9 +28,10 @@ public final class GlmRun {
 
   /**
    * @param tTail tail of t contrasts (upper unless the user asks; F is always upper)
-   * @param blocks one block id per sample, or null
+   * @param blocks the exchangeability blocks, one row of ids per sample (one column, or PALM's
+   *     multi-level columns), or null
    */
-  public record Options(GlmDraws.Errors errors, int[] blocks, String blocksSource,
+  public record Options(GlmDraws.Errors errors, int[][] blocks, String blocksSource,
       boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
       boolean fwerAcrossContrasts, Grid grid, Precision precision)
       implements java.io.Serializable {
@@ -46,13 +47,28 @@ public final class GlmRun {
     }
 
     public Options withErrors(GlmDraws.Errors e) {
-      return new Options(e, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer, fwerAcrossContrasts,
-          grid, precision);
+      return new Options(e, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer,
+          fwerAcrossContrasts, grid, precision);
     }
 
+    /** One column of block ids per sample (within blocks, or whole blocks). */
     public Options withBlocks(int[] b, String source, boolean whole) {
-      return new Options(errors, b, source, whole, permutations, seed, tTail, fwer, fwerAcrossContrasts, grid,
-          precision);
+      return withBlocks(b == null ? null : oneColumn(b), source, whole);
+    }
+
+    /** Block ids per sample: one column, or PALM's multi-level columns. */
+    public Options withBlocks(int[][] b, String source, boolean whole) {
+      return new Options(errors, b, source, whole, permutations, seed, tTail, fwer,
+          fwerAcrossContrasts, grid, precision);
+    }
+
+    /** One block id per sample as a one-column table. */
+    public static int[][] oneColumn(int[] b) {
+      int[][] out = new int[b.length][];
+      for (int i = 0; i < b.length; i++) {
+        out[i] = new int[] {b[i]};
+      }
+      return out;
     }
 
     public Options withGrid(Grid g) {
@@ -61,8 +77,8 @@ public final class GlmRun {
     }
 
     public Options withTail(Tail t) {
-      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, t, fwer, fwerAcrossContrasts,
-          grid, precision);
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, t, fwer,
+          fwerAcrossContrasts, grid, precision);
     }
   }
 

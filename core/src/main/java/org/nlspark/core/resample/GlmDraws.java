@@ -9,24 +9,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import org.nlspark.core.InvalidInputException;
 
 /**
  * Draws of a general linear model (DESIGN §9): row permutations, sign flips or both, free, within
- * exchangeability blocks or of whole blocks. A draw is written as (perm, signs): row p of the
- * drawn data is {@code signs[p] * data[perm[p]]}. Replicate r's draw depends only on (seed, r)
- * (DESIGN §4).
+ * exchangeability blocks, of whole blocks, or under PALM's multi-level blocks ({@link
+ * BlockTree}). A draw is written as (perm, signs): row p of the drawn data is
+ * {@code signs[p] * data[perm[p]]}. Replicate r's draw depends only on (seed, r) (DESIGN §4).
  *
  * <p>Exact enumeration: when all N distinct draws fit in the requested P, replicate r in [0, N)
  * is the r-th of them and replicate 0 is the identity. Distinct permutations are counted as PALM
  * does, on the rows of the contrast's effect part X: two permutations that give the same
- * permuted X are one draw, so a block of m samples whose X rows fall in classes of sizes c_1..
- * contributes m! / prod(c_l!) arrangements, whole blocks count by their X contents, and sign
- * flips count 2^units (units being samples, or blocks with whole-block draws). With
- * {@code both} N is the product. Permutation index and sign index are r / 2^units and r mod
- * 2^units; the permutation index is a mixed-radix number over the blocks, each digit the rank of
- * a multiset permutation, shifted so that digit 0 is the block's original arrangement.
+ * permuted X are one draw (a block of m samples whose X rows fall in classes of sizes c_1..
+ * contributes m! / prod(c_l!) arrangements; whole blocks count by their X contents), and sign
+ * flips count 2^units (the tree's flip units: samples, or whole blocks). With {@code both} N is
+ * the product; the sign index is r mod 2^units and the permutation index r / 2^units, a
+ * mixed-radix number over the tree's blocks ({@link BlockTree.Enumeration}).
  */
 public final class GlmDraws implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -70,137 +68,129 @@ public final class GlmDraws implements Serializable {
   private final Errors errors;
   private final boolean wholeBlocks;
   private final int samples;
-  /** Member sample indices of each block, blocks in ascending id order, members ascending. */
-  private final int[][] members;
+  /** The exchangeability blocks as PALM's tree (one block when none were given). */
+  private final BlockTree tree;
   private final long seed;
   private final long requested;
   private final boolean enumerated;
   private final long replicates;
-  /** Sign units: samples, or blocks with whole-block draws. */
-  private final int signUnits;
-  /** Enumeration only: per permutation unit (block, or the one group of blocks), its labels. */
-  private final int[][] unitLabels;
-  private final long[] unitCounts;
-  private final long[] unitOrigin;
+  /** Distinct draws of the tree for the design (with sign flips), when counted exactly. */
+  private final BigInteger possible;
+  /** Enumeration only: the tree's permutations indexed for these effect rows. */
+  private final BlockTree.Enumeration permutations;
   /** Why these errors were used instead of the ones asked for (null when as asked). */
   private final String errorsReason;
 
-  private GlmDraws(Errors errors, boolean wholeBlocks, int samples, int[][] members, long seed,
-      long requested, boolean enumerated, long replicates, int[][] unitLabels, long[] unitCounts,
-      long[] unitOrigin) {
-    this(errors, wholeBlocks, samples, members, seed, requested, enumerated, replicates,
-        unitLabels, unitCounts, unitOrigin, null);
-  }
-
-  private GlmDraws(Errors errors, boolean wholeBlocks, int samples, int[][] members, long seed,
-      long requested, boolean enumerated, long replicates, int[][] unitLabels, long[] unitCounts,
-      long[] unitOrigin, String errorsReason) {
-    this.errorsReason = errorsReason;
+  private GlmDraws(Errors errors, boolean wholeBlocks, int samples, BlockTree tree, long seed,
+      long requested, boolean enumerated, long replicates, BigInteger possible,
+      BlockTree.Enumeration permutations, String errorsReason) {
     this.errors = errors;
     this.wholeBlocks = wholeBlocks;
     this.samples = samples;
-    this.members = members;
+    this.tree = tree;
     this.seed = seed;
     this.requested = requested;
     this.enumerated = enumerated;
     this.replicates = replicates;
-    this.signUnits = wholeBlocks ? members.length : samples;
-    this.unitLabels = unitLabels;
-    this.unitCounts = unitCounts;
-    this.unitOrigin = unitOrigin;
+    this.possible = possible;
+    this.permutations = permutations;
+    this.errorsReason = errorsReason;
   }
 
   /**
    * Plans the draws.
    *
-   * @param blocks one exchangeability block id per sample, or null for one block
+   * @param blocks the exchangeability blocks, one row per sample: one column of block ids
+   *     (within blocks, or whole blocks with {@code wholeBlocks}), or PALM's multi-level columns
+   *     ({@link BlockTree#fromLevels}); null for one block
    * @param blockSource the blocks' file, for messages
    * @param effect rows of the effect part X (n x r) whose equal rows are not told apart when
    *     counting distinct permutations, or null to count every sample as distinct
    * @param permutations P, the number of random draws requested (>= 1)
    */
-  public static GlmDraws plan(Errors errors, int[] blocks, String blockSource,
+  public static GlmDraws plan(Errors errors, int[][] blocks, String blockSource,
       boolean wholeBlocks, double[][] effect, int samples, long permutations, long seed) {
     if (permutations < 1) {
       throw new InvalidInputException("--permutations must be >= 1, but was: " + permutations);
     }
     if (blocks != null && blocks.length != samples) {
       throw new InvalidInputException("Cannot use the exchangeability blocks " + blockSource
-          + ": they hold " + blocks.length + " values but the data has " + samples
-          + " samples; give one block id per sample");
+          + ": they hold " + blocks.length + " rows but the data has " + samples
+          + " samples; give one row of block ids per sample");
     }
-    int[][] members = groupBlocks(blocks, samples);
-    if (wholeBlocks && errors.permutes()) { // flipping whole blocks needs no equal sizes
-      int size = members[0].length;
-      for (int b = 1; b < members.length; b++) {
-        if (members[b].length != size) {
-          int[] ids = blockIds(blocks, samples);
-          throw new InvalidInputException("Cannot permute whole blocks of " + blockSource
-              + ": block " + ids[0] + " has " + size + " samples but block " + ids[b] + " has "
-              + members[b].length + "; whole-block draws need blocks of equal size (or drop"
-              + " --whole-blocks to permute within blocks)");
-        }
+    BlockTree tree = treeOf(blocks, blockSource, wholeBlocks, samples);
+    if (errors.permutes()) { // flips need no equal shapes: one sign per block
+      if (tree.levels <= 1 && wholeBlocks) {
+        checkEqualBlocks(tree, blocks, blockSource);
       }
+      tree.checkWholeBlocks(blockSource);
     }
     int[] labels = effectLabels(effect, samples);
-    int[][] unitLabels;
-    if (!errors.permutes()) {
-      unitLabels = new int[0][];
-    } else if (wholeBlocks) {
-      unitLabels = new int[][] {blockContentLabels(members, labels)};
-    } else {
-      unitLabels = new int[members.length][];
-      for (int b = 0; b < members.length; b++) {
-        unitLabels[b] = new int[members[b].length];
-        for (int i = 0; i < members[b].length; i++) {
-          unitLabels[b][i] = labels[members[b][i]];
+    long limit = Math.min(permutations, MAX_ENUMERATED);
+    BigInteger perms = errors.permutes() ? tree.count(labels) : BigInteger.ONE;
+    BigInteger possible = perms.shiftLeft(errors.flips() ? tree.flipUnits.length : 0);
+    if (possible.compareTo(BigInteger.valueOf(limit)) > 0) {
+      return new GlmDraws(errors, wholeBlocks, samples, tree, seed, permutations, false,
+          permutations, possible, null, null);
+    }
+    BlockTree.Enumeration e = errors.permutes() ? tree.enumerate(labels, limit) : null;
+    return new GlmDraws(errors, wholeBlocks, samples, tree, seed, permutations, true,
+        possible.longValueExact(), possible, e, null);
+  }
+
+  private static BlockTree treeOf(int[][] blocks, String source, boolean whole, int samples) {
+    if (blocks == null || blocks[0].length == 1) {
+      int[] column = blocks == null ? null : new int[samples];
+      for (int i = 0; column != null && i < samples; i++) {
+        if (blocks[i].length != 1) {
+          throw new InvalidInputException("Cannot use the exchangeability blocks " + source
+              + ": sample " + (i + 1) + " has " + blocks[i].length + " levels but sample 1"
+              + " has 1; give every sample a value at every level");
         }
+        column[i] = blocks[i][0];
+      }
+      return BlockTree.singleLevel(column, samples, whole);
+    }
+    if (whole) {
+      throw new InvalidInputException("Cannot use --whole-blocks with the multi-level"
+          + " exchangeability blocks " + source + ": there the sign of each block id says"
+          + " whether its sub-blocks move as wholes (+) or stay in place (-); drop"
+          + " --whole-blocks");
+    }
+    return BlockTree.fromLevels(blocks, source);
+  }
+
+  /** One column with --whole-blocks: today's message, naming the two block ids. */
+  private static void checkEqualBlocks(BlockTree tree, int[][] blocks, String source) {
+    BlockTree.Node[] b = tree.root.children;
+    for (int i = 1; i < b.length; i++) {
+      if (b[i].leaves.length != b[0].leaves.length) {
+        int first = blocks == null ? 0 : blocks[b[0].leaves[0]][0];
+        throw new InvalidInputException("Cannot permute whole blocks of " + source
+            + ": block " + first + " has " + b[0].leaves.length + " samples but block "
+            + blocks[b[i].leaves[0]][0] + " has " + b[i].leaves.length + "; whole-block"
+            + " draws need blocks of equal size (or drop --whole-blocks to permute within"
+            + " blocks)");
       }
     }
-    BigInteger total = BigInteger.ONE;
-    long[] counts = new long[unitLabels.length];
-    BigInteger limit = BigInteger.valueOf(Math.min(permutations, MAX_ENUMERATED));
-    boolean fits = true;
-    for (int u = 0; u < unitLabels.length && fits; u++) {
-      BigInteger c = multisetPermutations(unitLabels[u]);
-      total = total.multiply(c);
-      fits = total.compareTo(limit) <= 0;
-      counts[u] = fits ? c.longValueExact() : 0;
-    }
-    if (fits && errors.flips()) {
-      int units = wholeBlocks ? members.length : samples;
-      total = total.shiftLeft(units);
-      fits = total.compareTo(limit) <= 0;
-    }
-    if (!fits) {
-      return new GlmDraws(errors, wholeBlocks, samples, members, seed, permutations, false,
-          permutations, null, null, null);
-    }
-    long[] origin = new long[unitLabels.length];
-    for (int u = 0; u < unitLabels.length; u++) {
-      origin[u] = rankOf(unitLabels[u], counts[u]);
-    }
-    return new GlmDraws(errors, wholeBlocks, samples, members, seed, permutations, true,
-        total.longValueExact(), unitLabels, counts, origin);
   }
 
   /**
-   * Whether some row permutation (within the blocks, or of whole blocks) changes the effect
-   * part X: false when X is constant within every exchangeability block (an intercept, or a
-   * block-wise constant regressor; with whole blocks, when every block holds the same X), so that
-   * every permutation is the identity draw and permutation p-values are all 1.
+   * Whether some row permutation of the tree changes the effect part X: false when X is
+   * constant within every exchangeability block (an intercept, or a block-wise constant
+   * regressor; with whole blocks, when every block holds the same X), so that every
+   * permutation is the identity draw and permutation p-values are all 1.
    */
-  public static boolean permutationsChange(int[] blocks, String blockSource, boolean wholeBlocks,
-      double[][] effect, int samples) {
-    // One permutation requested: the plan enumerates exactly when there is only the identity.
-    return !plan(Errors.EXCHANGEABLE, blocks, blockSource, wholeBlocks, effect, samples, 1, 0)
-        .enumerated();
+  public static boolean permutationsChange(int[][] blocks, String blockSource,
+      boolean wholeBlocks, double[][] effect, int samples) {
+    return treeOf(blocks, blockSource, wholeBlocks, samples)
+        .count(effectLabels(effect, samples)).compareTo(BigInteger.ONE) > 0;
   }
 
   /** The same draws, recorded as chosen instead of the errors asked for, for {@code reason}. */
   public GlmDraws withErrorsReason(String reason) {
-    return new GlmDraws(errors, wholeBlocks, samples, members, seed, requested, enumerated,
-        replicates, unitLabels, unitCounts, unitOrigin, reason);
+    return new GlmDraws(errors, wholeBlocks, samples, tree, seed, requested, enumerated,
+        replicates, possible, permutations, reason);
   }
 
   /** Why these errors were used instead of the ones asked for, or null. */
@@ -216,6 +206,11 @@ public final class GlmDraws implements Serializable {
   /** Replicates drawn: N when enumerated, else P. */
   public long replicates() {
     return replicates;
+  }
+
+  /** Distinct draws the blocks allow for this design (permutations times sign flips). */
+  public BigInteger possible() {
+    return possible;
   }
 
   public long requested() {
@@ -234,9 +229,9 @@ public final class GlmDraws implements Serializable {
     return wholeBlocks;
   }
 
-  /** Number of exchangeability blocks (1 without a blocks file). */
+  /** Number of exchangeability blocks at the first level (1 without a blocks file). */
   public int blocks() {
-    return members.length;
+    return tree.topBlocks();
   }
 
   /** The identity draw (the observed data). */
@@ -260,69 +255,25 @@ public final class GlmDraws implements Serializable {
     identity(perm, signs);
     SplittableRandom rng = Seeds.forReplicate(seed, replicate);
     if (errors.permutes()) {
-      if (wholeBlocks) {
-        int nb = members.length;
-        int[] order = new int[nb];
-        for (int b = 0; b < nb; b++) {
-          order[b] = b;
-        }
-        shuffle(order, rng);
-        placeBlocks(order, perm);
-      } else {
-        int[] tmp = new int[samples];
-        for (int[] block : members) {
-          int m = block.length;
-          System.arraycopy(block, 0, tmp, 0, m);
-          for (int i = m - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = tmp[i];
-            tmp[i] = tmp[j];
-            tmp[j] = t;
-          }
-          for (int i = 0; i < m; i++) {
-            perm[block[i]] = tmp[i];
-          }
-        }
-      }
+      tree.randomPermutation(rng, perm);
     }
     if (errors.flips()) {
       long bits = 0;
-      for (int u = 0; u < signUnits; u++) {
+      int[][] units = tree.flipUnits;
+      for (int u = 0; u < units.length; u++) {
         if ((u & 63) == 0) {
           bits = rng.nextLong(); // 64 fair coin flips per draw of the generator
         }
-        applySign(u, ((bits >>> (u & 63)) & 1L) == 0 ? 1.0 : -1.0, signs);
+        if (((bits >>> (u & 63)) & 1L) != 0) {
+          flip(units[u], signs);
+        }
       }
     }
   }
 
-  private static void shuffle(int[] a, SplittableRandom rng) {
-    for (int i = a.length - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
-  }
-
-  /** Destination block d takes the data of block source[d], member by member. */
-  private void placeBlocks(int[] source, int[] perm) {
-    for (int d = 0; d < members.length; d++) {
-      int[] to = members[d];
-      int[] from = members[source[d]];
-      for (int i = 0; i < to.length; i++) {
-        perm[to[i]] = from[i];
-      }
-    }
-  }
-
-  private void applySign(int unit, double sign, double[] signs) {
-    if (wholeBlocks) {
-      for (int i : members[unit]) {
-        signs[i] = sign;
-      }
-    } else {
-      signs[unit] = sign;
+  private static void flip(int[] unit, double[] signs) {
+    for (int i : unit) {
+      signs[i] = -1.0;
     }
   }
 
@@ -334,46 +285,22 @@ public final class GlmDraws implements Serializable {
     identity(perm, signs);
     long index = replicate;
     if (errors.flips()) {
-      long signIndex = index & ((1L << signUnits) - 1);
-      index >>>= signUnits;
-      for (int u = 0; u < signUnits; u++) {
+      int[][] units = tree.flipUnits;
+      long signIndex = index & ((1L << units.length) - 1);
+      index >>>= units.length;
+      for (int u = 0; u < units.length; u++) {
         if (((signIndex >>> u) & 1L) != 0) {
-          applySign(u, -1.0, signs);
+          flip(units[u], signs);
         }
       }
     }
-    if (!errors.permutes()) {
-      return;
+    if (errors.permutes()) {
+      permutations.permutation(index, perm);
     }
-    for (int u = 0; u < unitLabels.length; u++) {
-      long digit = index % unitCounts[u];
-      index /= unitCounts[u];
-      long rank = (digit + unitOrigin[u]) % unitCounts[u];
-      int[] arrangement = unrank(unitLabels[u], unitCounts[u], rank);
-      int[] source = sourcesFor(unitLabels[u], arrangement);
-      if (wholeBlocks) {
-        placeBlocks(inverse(source), perm);
-      } else {
-        // The effective design row at position p is X[source[p]]: the data is moved by the
-        // inverse, so perm[member[source[p]]] = member[p].
-        int[] block = members[u];
-        for (int p = 0; p < block.length; p++) {
-          perm[block[source[p]]] = block[p];
-        }
-      }
-    }
-  }
-
-  private static int[] inverse(int[] s) {
-    int[] inv = new int[s.length];
-    for (int i = 0; i < s.length; i++) {
-      inv[s[i]] = i;
-    }
-    return inv;
   }
 
   /** For each position p, an original position holding label arrangement[p], used in order. */
-  private static int[] sourcesFor(int[] labels, int[] arrangement) {
+  static int[] sourcesFor(int[] labels, int[] arrangement) {
     int classes = 0;
     for (int l : labels) {
       classes = Math.max(classes, l + 1);
@@ -425,7 +352,7 @@ public final class GlmDraws implements Serializable {
     return counts;
   }
 
-  /** The rank-th arrangement (lexicographic in label order) of the multiset; total = their number. */
+  /** The rank-th arrangement (lexicographic in label order) of the multiset (total of them). */
   static int[] unrank(int[] labels, long total, long rank) {
     int[] counts = labelCounts(labels);
     int m = labels.length;
@@ -475,31 +402,6 @@ public final class GlmDraws implements Serializable {
     return rank;
   }
 
-  private static int[][] groupBlocks(int[] blocks, int samples) {
-    if (blocks == null) {
-      int[] all = new int[samples];
-      for (int i = 0; i < samples; i++) {
-        all[i] = i;
-      }
-      return new int[][] {all};
-    }
-    TreeMap<Integer, List<Integer>> byId = new TreeMap<>();
-    for (int i = 0; i < samples; i++) {
-      byId.computeIfAbsent(blocks[i], x -> new ArrayList<>()).add(i);
-    }
-    int[][] out = new int[byId.size()][];
-    int b = 0;
-    for (List<Integer> list : byId.values()) {
-      out[b++] = list.stream().mapToInt(Integer::intValue).toArray();
-    }
-    return out;
-  }
-
-  private static int[] blockIds(int[] blocks, int samples) {
-    return blocks == null ? new int[] {0}
-        : Arrays.stream(blocks).distinct().sorted().toArray();
-  }
-
   /**
    * Class labels of the effect rows, numbered by first appearance; rows equal to within 1e-9
    * relative are one class (X is computed, so equal design rows may differ in the last bits).
@@ -539,20 +441,6 @@ public final class GlmDraws implements Serializable {
     return labels;
   }
 
-  /** Whole blocks: one label per block, equal for blocks whose effect-label sequences match. */
-  private static int[] blockContentLabels(int[][] members, int[] labels) {
-    Map<String, Integer> classes = new LinkedHashMap<>();
-    int[] out = new int[members.length];
-    for (int b = 0; b < members.length; b++) {
-      int[] seq = new int[members[b].length];
-      for (int i = 0; i < seq.length; i++) {
-        seq[i] = labels[members[b][i]];
-      }
-      out[b] = classes.computeIfAbsent(Arrays.toString(seq), k -> classes.size());
-    }
-    return out;
-  }
-
   /** For summary.json. */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -560,8 +448,14 @@ public final class GlmDraws implements Serializable {
     if (errorsReason != null) {
       m.put("errors_reason", errorsReason);
     }
-    m.put("exchangeability_blocks", members.length);
+    m.put("exchangeability_blocks", tree.topBlocks());
+    if (tree.levels > 1) {
+      m.put("exchangeability_levels", tree.levels);
+      m.put("exchangeability_leaf_column_added", tree.leavesAdded);
+    }
     m.put("whole_blocks", wholeBlocks);
+    m.put("draws_possible", possible.bitLength() < 63 ? (Object) possible.longValueExact()
+        : (Object) possible.doubleValue());
     m.put("replicates_drawn", replicates);
     m.put("replicates_requested", requested);
     m.put("exact_enumeration", enumerated);

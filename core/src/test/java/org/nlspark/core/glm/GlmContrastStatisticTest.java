@@ -108,8 +108,8 @@ class GlmContrastStatisticTest {
     int v = y[0].length;
     GlmModel model = GlmModel.prepare(named(m), contrasts, n);
     for (GlmContrast c : model.contrasts()) {
-      GlmDraws draws = GlmDraws.plan(errors, blocks, "blocks.txt", false, c.effect(), n,
-          permutations, 11);
+      GlmDraws draws = GlmDraws.plan(errors, blocks == null ? null
+          : GlmRun.Options.oneColumn(blocks), "blocks.txt", false, c.effect(), n, permutations, 11);
       assertThat(draws.enumerated()).isEqualTo(expectExact);
       GlmContrastStatistic k = new GlmContrastStatistic(model, c, draws, rowMajor(y), v, window,
           Precision.FLOAT64);
@@ -429,8 +429,8 @@ class GlmContrastStatisticTest {
     double[] y = rowMajor(data(m, 9, 91));
     GlmModel model = GlmModel.prepare(named(m), threeTAndOneF(), n);
     for (GlmContrast c : model.contrasts()) {
-      GlmDraws draws = GlmDraws.plan(GlmDraws.Errors.BOTH, new int[] {1, 1, 1, 2, 2, 2, 2, 3, 3,
-          3, 3, 3, 1}, "b", false, c.effect(), n, 100, 4);
+      GlmDraws draws = GlmDraws.plan(GlmDraws.Errors.BOTH, GlmRun.Options.oneColumn(
+          new int[] {1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 1}), "b", false, c.effect(), n, 100, 4);
       double[][] all = kernelStatistics(
           new GlmContrastStatistic(model, c, draws, y, 9, 16, Precision.FLOAT64), 100, 16);
       GlmModel copyModel = roundTrip(model);

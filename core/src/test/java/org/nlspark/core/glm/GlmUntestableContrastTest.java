@@ -153,9 +153,9 @@ class GlmUntestableContrastTest {
       blocks[i] = i % 3;
       m[i] = new double[] {1.0, blocks[i] == 1 ? 1.0 : 0.0, rng.nextGaussian()};
     }
-    assertThat(GlmDraws.permutationsChange(blocks, "blocks.csv", false,
+    assertThat(GlmDraws.permutationsChange(GlmRun.Options.oneColumn(blocks), "blocks.csv", false,
         new double[][] {{1}, {2}, {3}, {1}, {2}, {3}, {1}, {2}, {3}}, N)).isFalse();
-    assertThat(GlmDraws.permutationsChange(blocks, "blocks.csv", false,
+    assertThat(GlmDraws.permutationsChange(GlmRun.Options.oneColumn(blocks), "blocks.csv", false,
         new double[][] {{0}, {0}, {0}, {1}, {0}, {0}, {0}, {0}, {0}}, N)).isTrue();
     assertThat(GlmDraws.permutationsChange(null, "", false,
         new double[][] {{1}, {2}, {3}, {1}, {2}, {3}, {1}, {2}, {3}}, N)).isTrue();

@@ -12,6 +12,11 @@ import org.nlspark.core.InvalidInputException;
 class GlmDrawsTest {
   private static final int[] BLOCKS = {2, 2, 1, 1, 1, 3, 3, 3, 3, 2}; // unequal, interleaved
 
+  /** One block id per sample as the one-column table plan takes. */
+  static int[][] col(int[] ids) {
+    return org.nlspark.core.glm.GlmRun.Options.oneColumn(ids);
+  }
+
   private static double[][] column(double... x) {
     double[][] out = new double[x.length][1];
     for (int i = 0; i < x.length; i++) {
@@ -25,7 +30,7 @@ class GlmDrawsTest {
     int n = BLOCKS.length;
     for (GlmDraws.Errors e : new GlmDraws.Errors[] {GlmDraws.Errors.EXCHANGEABLE,
         GlmDraws.Errors.BOTH}) {
-      GlmDraws d = GlmDraws.plan(e, BLOCKS, "blocks.txt", false, null, n, 200, 4);
+      GlmDraws d = GlmDraws.plan(e, col(BLOCKS), "blocks.txt", false, null, n, 200, 4);
       assertThat(d.enumerated()).isFalse();
       int[] perm = new int[n];
       double[] signs = new double[n];
@@ -48,7 +53,8 @@ class GlmDrawsTest {
   void wholeBlockPermutationsMoveBlocksIntactWithOneSignPerBlock() {
     int[] blocks = {5, 5, 5, 7, 7, 7, 1, 1, 1, 9, 9, 9};
     int n = blocks.length;
-    GlmDraws d = GlmDraws.plan(GlmDraws.Errors.BOTH, blocks, "blocks.txt", true, null, n, 300, 8);
+    GlmDraws d = GlmDraws.plan(GlmDraws.Errors.BOTH, col(blocks), "blocks.txt", true, null, n,
+        300, 8);
     assertThat(d.enumerated()).isFalse();
     int[] perm = new int[n];
     double[] signs = new double[n];
@@ -74,8 +80,8 @@ class GlmDrawsTest {
   @Test
   void drawsDependOnlyOnSeedAndReplicate() {
     int n = BLOCKS.length;
-    GlmDraws a = GlmDraws.plan(GlmDraws.Errors.BOTH, BLOCKS, "b", false, null, n, 1000, 99);
-    GlmDraws b = GlmDraws.plan(GlmDraws.Errors.BOTH, BLOCKS, "b", false, null, n, 1000, 99);
+    GlmDraws a = GlmDraws.plan(GlmDraws.Errors.BOTH, col(BLOCKS), "b", false, null, n, 1000, 99);
+    GlmDraws b = GlmDraws.plan(GlmDraws.Errors.BOTH, col(BLOCKS), "b", false, null, n, 1000, 99);
     int[] pa = new int[n];
     int[] pb = new int[n];
     double[] sa = new double[n];
@@ -86,7 +92,7 @@ class GlmDrawsTest {
       assertThat(pa).isEqualTo(pb);
       assertThat(sa).isEqualTo(sb);
     }
-    GlmDraws other = GlmDraws.plan(GlmDraws.Errors.BOTH, BLOCKS, "b", false, null, n, 1000, 98);
+    GlmDraws other = GlmDraws.plan(GlmDraws.Errors.BOTH, col(BLOCKS), "b", false, null, n, 1000, 98);
     other.fill(3, pb, sb);
     a.fill(3, pa, sa);
     assertThat(Arrays.equals(pa, pb) && Arrays.equals(sa, sb)).isFalse();
@@ -151,9 +157,9 @@ class GlmDrawsTest {
     double[][] x = column(5, 5, 6, 5, 5, 7, 8);
     // block 1 = samples 0,2,4,6 with values 5,6,5,8: 4!/2! = 12; block 2 = 1,3,5: 5,5,7: 3
     int[] labels = {0, 0, 1, 0, 0, 2, 3};
-    GlmDraws d = GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, blocks, "", false, x, 7, 1000, 1);
+    GlmDraws d = GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, col(blocks), "", false, x, 7, 1000, 1);
     checkEnumeration(d, labels, 36, blocks, false);
-    GlmDraws both = GlmDraws.plan(GlmDraws.Errors.BOTH, blocks, "", false, x, 7, 36 * 128, 1);
+    GlmDraws both = GlmDraws.plan(GlmDraws.Errors.BOTH, col(blocks), "", false, x, 7, 36 * 128, 1);
     checkEnumeration(both, labels, 36 * 128, blocks, false);
   }
 
@@ -163,9 +169,9 @@ class GlmDrawsTest {
     double[][] x = column(1, 2, 1, 2, 3, 4, 1, 3);
     // contents (1,2), (1,2), (3,4), (1,3): 4! / 2! = 12 arrangements
     int[] labels = {0, 1, 0, 1, 2, 3, 0, 2};
-    checkEnumeration(GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, blocks, "", true, x, 8, 12, 1),
-        labels, 12, blocks, true);
-    checkEnumeration(GlmDraws.plan(GlmDraws.Errors.SYMMETRIC, blocks, "", true, x, 8, 16, 1),
+    checkEnumeration(GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, col(blocks), "", true, x, 8,
+        12, 1), labels, 12, blocks, true);
+    checkEnumeration(GlmDraws.plan(GlmDraws.Errors.SYMMETRIC, col(blocks), "", true, x, 8, 16, 1),
         labels, 16, blocks, true);
   }
 
@@ -197,22 +203,22 @@ class GlmDrawsTest {
 
   @Test
   void refusals() {
-    assertThatThrownBy(() -> GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, BLOCKS, "grp.txt", true,
-        null, BLOCKS.length, 100, 1))
+    assertThatThrownBy(() -> GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, col(BLOCKS), "grp.txt",
+        true, null, BLOCKS.length, 100, 1))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot permute whole blocks of grp.txt: block 1 has 3 samples but block 3"
             + " has 4; whole-block draws need blocks of equal size (or drop --whole-blocks to"
             + " permute within blocks)");
     // Sign flips of whole blocks need no equal sizes: one sign per block.
-    GlmDraws flips = GlmDraws.plan(GlmDraws.Errors.SYMMETRIC, BLOCKS, "grp.txt", true, null,
+    GlmDraws flips = GlmDraws.plan(GlmDraws.Errors.SYMMETRIC, col(BLOCKS), "grp.txt", true, null,
         BLOCKS.length, 100, 1);
     assertThat(flips.enumerated()).isTrue();
     assertThat(flips.replicates()).isEqualTo(8);
-    assertThatThrownBy(() -> GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, BLOCKS, "grp.txt",
+    assertThatThrownBy(() -> GlmDraws.plan(GlmDraws.Errors.EXCHANGEABLE, col(BLOCKS), "grp.txt",
         false, null, 12, 100, 1))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("Cannot use the exchangeability blocks grp.txt: they hold 10 values but the"
-            + " data has 12 samples; give one block id per sample");
+        .hasMessage("Cannot use the exchangeability blocks grp.txt: they hold 10 rows but the"
+            + " data has 12 samples; give one row of block ids per sample");
     assertThatThrownBy(() -> GlmDraws.Errors.parse("flip"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("--errors must be one of exchangeable, symmetric, both, but was: 'flip'");

@@ -32,11 +32,11 @@ import org.nlspark.spark.io.TextTables;
 final class GlmRuns {
   private GlmRuns() {}
 
-  /** {@link Nlspark#glm(SparkSession, DataMatrix, GlmDesign, GlmContrasts, int[],
+  /** {@link Nlspark#glm(SparkSession, DataMatrix, GlmDesign, GlmContrasts, int[][],
    * NlsparkOptions)}. */
   static RunReport glm(SparkSession spark, DataMatrix y,
       GlmDesign design, GlmContrasts contrasts,
-      int[] blocks, NlsparkOptions options) {
+      int[][] blocks, NlsparkOptions options) {
     NlsparkOptions o = NlsparkOptions.orDefaults(options);
     GlmRequest glm = o.toGlmRequest(blocks, "exchangeability blocks");
     WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
@@ -82,7 +82,7 @@ final class GlmRuns {
     Configuration conf = Nlspark.hadoopConf(spark);
     String blocksPath = o.exchangeabilityBlocks();
     // Options checked first (an empty stand-in for blocks not read yet), then the files.
-    o.toGlmOptions(blocksPath == null ? null : new int[0], blocksPath);
+    o.toGlmOptions(blocksPath == null ? null : new int[0][], blocksPath);
     // Resolved (headers, the mask), not read: an input without a grid is refused before reading.
     StudyInputs study = Nlspark.resolve(spark, input, null, o);
     WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.wholeMapSettings());
@@ -92,7 +92,7 @@ final class GlmRuns {
     GlmContrasts c = GlmFiles.readContrasts(
         TextTables.readLines(conf, contrasts, "--contrasts"), contrasts,
         f == null ? null : TextTables.readLines(conf, f, "--f-contrasts"), f);
-    int[] blocks = blocksPath == null ? null : GlmFiles.readBlocks(
+    int[][] blocks = blocksPath == null ? null : GlmFiles.readBlocks(
         TextTables.readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     GlmRequest request = o.toGlmRequest(blocks, blocksPath);
     checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);

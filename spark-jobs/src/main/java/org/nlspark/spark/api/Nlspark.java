@@ -329,7 +329,17 @@ public final class Nlspark {
   /** The same on data and a model already in memory ({@code blocks} null for none). */
   public static RunReport glm(SparkSession spark, DataMatrix y, GlmDesign design,
       GlmContrasts contrasts, int[] blocks, NlsparkOptions options) {
-    return GlmRuns.glm(spark, y, design, contrasts, blocks, options);
+    return GlmRuns.glm(spark, y, design, contrasts, blocks == null ? null
+        : org.nlspark.core.glm.GlmRun.Options.oneColumn(blocks), options);
+  }
+
+  /**
+   * The same with PALM's multi-level exchangeability blocks: one row per sample, one column per
+   * level (DESIGN §9).
+   */
+  public static RunReport glmWithBlockLevels(SparkSession spark, DataMatrix y,
+      GlmDesign design, GlmContrasts contrasts, int[][] blockLevels, NlsparkOptions options) {
+    return GlmRuns.glm(spark, y, design, contrasts, blockLevels, options);
   }
 
   /**

@@ -312,7 +312,8 @@ public final class NlsparkOptions implements Serializable {
    * The options of a glm run (errors null: chosen from the design). t contrasts are upper-tailed
    * unless a tail is set; F is always upper.
    */
-  public org.nlspark.core.glm.GlmRun.Options toGlmOptions(int[] blocks, String blocksSource) {
+  public org.nlspark.core.glm.GlmRun.Options toGlmOptions(int[][] blocks,
+      String blocksSource) {
     boolean whole = wholeBlocks != null && wholeBlocks;
     if (whole && blocks == null) {
       throw new InvalidInputException("Cannot permute whole blocks: --whole-blocks needs"
@@ -338,7 +339,8 @@ public final class NlsparkOptions implements Serializable {
    * The request of a glm run ({@link org.nlspark.core.glm.GlmRequest}): {@link #toGlmOptions},
    * the backend, the budget and {@code --demean}.
    */
-  public org.nlspark.core.glm.GlmRequest toGlmRequest(int[] blocks, String blocksSource) {
+  public org.nlspark.core.glm.GlmRequest toGlmRequest(int[][] blocks,
+      String blocksSource) {
     return new org.nlspark.core.glm.GlmRequest(toGlmOptions(blocks, blocksSource),
         backendRequested(), memoryBudgetGb(), demean());
   }

@@ -72,11 +72,14 @@ final class GlmCommand extends AnalysisCommand {
   String errors;
 
   @Option(names = "--exchangeability-blocks", paramLabel = "FILE", order = 11,
-      description = "one integer block id per sample: permutations stay within blocks")
+      description = "one integer block id per sample: permutations stay within blocks; or"
+          + " PALM's multi-level blocks (-eb), one column per level, the sign of an id saying"
+          + " whether its sub-blocks are shuffled as wholes (+) or stay in place (-)")
   String blocks;
 
   @Option(names = "--whole-blocks", order = 12,
-      description = "permute whole blocks (of equal size) instead of within blocks")
+      description = "permute whole blocks (of equal size) instead of within blocks (one-column"
+          + " blocks only)")
   boolean wholeBlocks;
 
   @Option(names = "--permutations", paramLabel = "P", order = 20,
@@ -161,7 +164,7 @@ final class GlmCommand extends AnalysisCommand {
     StudyInputs.checkOptions(input, mask, null, null);
     require("--design", design);
     require("--contrasts", contrasts);
-    o.toGlmOptions(blocks == null ? null : new int[0], blocks);
+    o.toGlmOptions(blocks == null ? null : new int[0][], blocks);
     common.output(name());
   }
 
