@@ -384,7 +384,8 @@ def correlation(input, target, *, method="pearson", permutations=5000, tail="two
 
 @_recorded
 def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
-        exchangeability_blocks=None, whole_blocks=False, permutations=5000, tail="upper",
+        exchangeability_blocks=None, whole_blocks=False, variance_groups=None,
+        permutations=5000, tail="upper",
         fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None, mask=None,
         variance_smoothing=None, output=None, overwrite=False, seed=0, backend="cpu",
         precision="float64", memory_budget_gb=None, partitions=None, staging_dir=None,
@@ -396,7 +397,9 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
     in the design's column order) or a file; exchangeability_blocks: one id per sample (whole
     numbers, or string labels, numbered 1, 2, ... in order of first appearance), PALM's
     multi-level blocks (a DataFrame or 2-D array, one row per sample, one column per level,
-    signed ids) or a file;
+    signed ids) or a file; variance_groups: PALM's -vg, one group id per sample (or a file),
+    or "auto" (from the blocks): with two or more groups t and F become the Aspin-Welch v and
+    Welch's G (maps vstat{c}, gstat{f} and their p maps);
     errors: None (the command line's default: exchangeable, symmetric for a design of one
     constant column), 'exchangeable', 'symmetric' or 'both';
     variance_smoothing: sigma in mm (--variance-smoothing, randomise -v; images, t contrasts
@@ -413,6 +416,11 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
             args += ["--f-contrasts", s.table(f_contrasts, "f-contrasts")]
         if exchangeability_blocks is not None:
             args += ["--exchangeability-blocks", _blocks(s, exchangeability_blocks)]
+        if isinstance(variance_groups, str) and variance_groups == "auto":
+            args += ["--variance-groups", "auto"]
+        elif variance_groups is not None:
+            args += ["--variance-groups", _blocks(s, variance_groups, "variance_groups",
+                                                  "variance-groups.txt", levels=False)]
         if mask is not None:
             args += ["--mask", s.mask(mask)]
         return (args
@@ -515,7 +523,7 @@ def _vector(s, v, name):
     return s.array(v, name)
 
 
-def _blocks(s, b):
+def _blocks(s, b, arg="exchangeability_blocks", name="blocks.txt", levels=True):
     """A blocks file as it is; else one id per sample, read as written: whole numbers, or
     labels (strings) numbered 1, 2, ... in order of first appearance; or PALM's multi-level
     blocks: a table (DataFrame or 2-D array) of whole numbers, one row per sample, one column
@@ -526,12 +534,14 @@ def _blocks(s, b):
     table = np.asarray(getattr(b, "values", b), dtype=object)
     if table.ndim == 2 and table.shape[1] == 1:
         table = table[:, 0]
-    if table.ndim > 2:
-        raise ValueError("exchangeability_blocks= must be one id per sample or a table of one"
-                         " row per sample, but its shape is %s" % (table.shape,))
+    if table.ndim > 2 or (table.ndim == 2 and not levels):
+        raise ValueError("%s= must be one id per sample%s, but its shape is %s"
+                         % (arg, " or a table of one row per sample" if levels else "",
+                            table.shape))
     values = list(table.ravel())
     if not values:
-        raise ValueError("exchangeability_blocks= is empty; give one block id per sample")
+        raise ValueError("%s= is empty; give one %s per sample"
+                         % (arg, "block id" if levels else "group id"))
     labels = [isinstance(v, str) for v in values]
     if all(labels) and table.ndim == 1:
         numbered = {}
@@ -545,15 +555,16 @@ def _blocks(s, b):
             if not whole:
                 where = ("position %d" % i if table.ndim == 1
                          else "row %d, column %d" % divmod(i, table.shape[1]))
-                raise ValueError("exchangeability_blocks= holds %r at %s, which is not"
-                                 " a whole-number block id; give whole numbers%s"
-                                 % (v, where, ", or labels as strings (all of them)"
+                raise ValueError("%s= holds %r at %s, which is not"
+                                 " a whole-number %s; give whole numbers%s"
+                                 % (arg, v, where, "block id" if levels else "group id",
+                                    ", or labels as strings (all of them)"
                                     if table.ndim == 1 else " (their sign matters)"))
             ids.append(int(v))
     width = 1 if table.ndim == 1 else table.shape[1]
     rows = [ids[r * width:(r + 1) * width] for r in range(len(ids) // width)]
-    path = os.path.join(s.dir, "blocks.txt")
-    s.labels[path] = "exchangeability_blocks="
+    path = os.path.join(s.dir, name)
+    s.labels[path] = arg + "="
     with open(path, "w", encoding="utf-8") as f:
         f.write("".join(" ".join("%d" % v for v in row) + "\n" for row in rows))
     return path

@@ -79,6 +79,38 @@ def test_multi_level_blocks_are_palms_tree(spark, tmp_path):
                     spark=spark)
 
 
+def test_variance_groups_give_v(spark, tmp_path):
+    """Two variance groups: the Aspin-Welch v (vstat1), equal to PALM's formula; one group: t."""
+    n = 16
+    x = RNG.normal(size=(n, 6)) * np.repeat([1.0, 3.0], n // 2)[:, None]
+    age = RNG.normal(size=n)
+    design = pd.DataFrame({"intercept": np.ones(n), "age": age})
+    contrast = pd.DataFrame([[0, 1]], columns=["intercept", "age"])
+    groups = [1] * (n // 2) + [2] * (n // 2)
+    r = nlspark.glm(x, design, contrast, variance_groups=groups, permutations=50,
+                    output=tmp_path / "vg", spark=spark)
+    m = design.to_numpy()
+    pinv = np.linalg.pinv(m)
+    psi = pinv @ x
+    res = x - m @ psi
+    d_rm = np.diag(np.eye(n) - m @ pinv)
+    g = np.asarray(groups)
+    want = []
+    for v in range(x.shape[1]):
+        w = {b: d_rm[g == b].sum() / (res[g == b, v] ** 2).sum() for b in (1, 2)}
+        cte = sum(w[b] * m[g == b].T @ m[g == b] for b in (1, 2))
+        c = np.array([0.0, 1.0])
+        want.append(c @ psi[:, v] / np.sqrt(c @ np.linalg.inv(cte) @ c))
+    np.testing.assert_allclose(r["vstat1"], want, rtol=1e-10)
+    t = nlspark.glm(x, design, contrast, variance_groups=[5] * n, permutations=50,
+                    output=tmp_path / "one", spark=spark)
+    assert "tstat1" in t.maps and "vstat1" not in t.maps
+    with pytest.raises(ValueError, match=r"variance_groups= must be one id per sample, but its"
+                                         r" shape is \(2, 2\)"):
+        commands._blocks(staged(tmp_path), [[1, 2], [3, 4]], "variance_groups", "vg.txt",
+                         levels=False)
+
+
 @pytest.mark.parametrize("kw, message", [
     (dict(seed=2 ** 63), r"seed= must be in \[-9223372036854775808, 9223372036854775807\],"
                          r" but was 9223372036854775808"),

@@ -341,6 +341,68 @@ class GlmCommandTest {
         + " keep them in place", concat(model, "--exchangeability-blocks", odd));
   }
 
+  /**
+   * Variance groups (PALM's -vg, issue 45): with two groups the t contrast is the Aspin-Welch v
+   * and the F contrast Welch's G, written as vstat1 / gstat1 with their p maps; one group is
+   * the t run's bytes; auto takes the groups from the blocks (families within which members
+   * are shuffled: one group per family); refusals exit 2.
+   */
+  @Test
+  void varianceGroupsGiveVAndG() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "name,intercept,age,group", "age,0,1,0", "group,0,0,1");
+    Path f = write("f.csv", "age,group", "1,1");
+    List<String> two = new ArrayList<>(List.of("vg"));
+    List<String> one = new ArrayList<>(List.of("vg"));
+    List<String> families = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      two.add(i < N / 2 ? "1" : "2");
+      one.add("7");
+      families.add("-1 " + (i / 4 + 1) + " " + (i + 1));
+    }
+    String[] model = {"--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--f-contrasts", f.toString(), "--permutations", "200"};
+    Path vg = dir.resolve("vg");
+    CliRun r = glm(vg, concat(model, "--variance-groups", file("vg.csv", two)));
+    assertThat(r.code()).as(r.err()).isZero();
+    for (String map : List.of("vstat1", "p_vstat1", "p_fwer_vstat1", "vstat2", "gstat1",
+        "p_gstat1", "p_fwer_gstat1")) {
+      assertThat(vg.resolve(map + ".npy")).as(map).exists();
+    }
+    assertThat(vg.resolve("tstat1.npy")).doesNotExist();
+    Path plain = dir.resolve("plain");
+    r = glm(plain, model);
+    assertThat(r.code()).as(r.err()).isZero();
+    double[] t = TestData.outputValues(plain.resolve("tstat1.npy"));
+    double[] v = TestData.outputValues(vg.resolve("vstat1.npy"));
+    assertThat(v).isNotEqualTo(t);
+    for (int i = 0; i < V; i++) {
+      assertThat(Math.signum(v[i])).isEqualTo(Math.signum(t[i])); // same estimate, other scale
+    }
+    assertThat(Files.readString(vg.resolve("summary.json")).replaceAll("\\s", ""))
+        .contains("\"variance_groups\":2").contains("\"variance_group_sizes\":[8,8]");
+    Path single = dir.resolve("single");
+    r = glm(single, concat(model, "--variance-groups", file("one.csv", one)));
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(Files.readAllBytes(single.resolve("tstat1.npy")))
+        .isEqualTo(Files.readAllBytes(plain.resolve("tstat1.npy")));
+    Path auto = dir.resolve("auto");
+    r = glm(auto, concat(model, "--exchangeability-blocks", file("fam.txt", families),
+        "--variance-groups", "auto"));
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(Files.readString(auto.resolve("summary.json")))
+        .contains("\"variance_groups\": 4").contains("\"variance_groups_source\": \"auto\"");
+    refused("Cannot use --fwer-across-contrasts with --variance-groups: putting v and G on one"
+        + " scale needs each voxel's own degrees of freedom, which is not implemented; drop one"
+        + " of them", concat(model, "--variance-groups", file("vg.csv", two),
+        "--fwer-across-contrasts"));
+    String shortFile = file("short.csv", two.subList(0, N));
+    refused("Cannot use the variance groups " + shortFile + ": they hold " + (N - 1) + " values"
+        + " but the data has " + N + " samples; give one group id per sample",
+        concat(model, "--variance-groups", shortFile));
+  }
+
   private String file(String name, List<String> lines) throws IOException {
     Path p = dir.resolve(name);
     Files.write(p, lines);

@@ -179,8 +179,18 @@ public final class GlmAnalysis implements TileAnalysis {
     }
     String requested = request.backendRequested();
     BackendSupport.CPU_ONLY.check("glm", requested);
-    GlmModel model = GlmModel.prepare(design, contrasts, held.samples());
     GlmRun.Options options = request.options();
+    if (options.varianceGroups() != null) {
+      options = options.withVarianceGroups(options.varianceGroups().resolve(options.blocks(),
+          options.blocksSource(), options.wholeBlocks(), held.samples()));
+    }
+    GlmModel model = GlmModel.prepare(design, contrasts, held.samples())
+        .withVarianceGroups(options.varianceGroups());
+    if (model.varianceGroups() != null && options.fwerAcrossContrasts()) {
+      throw new InvalidInputException("Cannot use --fwer-across-contrasts with --variance-groups:"
+          + " putting v and G on one scale needs each voxel's own degrees of freedom, which is"
+          + " not implemented; drop one of them");
+    }
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
     List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
@@ -190,6 +200,11 @@ public final class GlmAnalysis implements TileAnalysis {
     sources.put("contrasts", contrasts.source());
     sources.put("f_contrasts", contrasts.f().length == 0 ? null : contrasts.fSource());
     sources.put("exchangeability_blocks", o.blocks() == null ? null : o.blocksSource());
+    if (options.varianceGroups() != null) {
+      sources.putAll(options.varianceGroups().toMap());
+      sources.put("statistic", model.varianceGroups() == null ? "t and F (one variance group)"
+          : "v and G (Aspin-Welch, Welch; Winkler et al. 2014)");
+    }
     if (demeaned != null) {
       sources.put("demean", true);
       sources.put("demean_removed_column", demeaned.removedColumn());
@@ -248,6 +263,11 @@ public final class GlmAnalysis implements TileAnalysis {
           settings, voxels), null);
     }
     org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
+    if (model.varianceGroups() != null) {
+      throw new InvalidInputException("Cannot use --variance-smoothing with --variance-groups:"
+          + " the pseudo-t smooths one variance map, and v weighs a variance per group; drop"
+          + " one of them");
+    }
     GlmWholeMapAnalysis.requireTContrasts(model.contrasts().stream()
         .filter(c -> c.kind() == GlmContrast.Kind.F).count());
     org.nlspark.core.tfce.WholeMapInference maps =

@@ -34,9 +34,17 @@ public final class GlmContrast implements Serializable {
   private final int samples;
   private final double[] basisRows;
   private final double[][] effect;
+  /** Tested with variance groups: the Aspin–Welch v (t) or Welch's G (F), PALM's names. */
+  private final boolean groups;
 
   GlmContrast(Kind kind, int number, String name, double[][] matrix, int rank, int nuisanceRank,
       int samples, double[] basisRows, double[][] effect) {
+    this(kind, number, name, matrix, rank, nuisanceRank, samples, basisRows, effect, false);
+  }
+
+  private GlmContrast(Kind kind, int number, String name, double[][] matrix, int rank,
+      int nuisanceRank, int samples, double[] basisRows, double[][] effect, boolean groups) {
+    this.groups = groups;
     this.kind = kind;
     this.number = number;
     this.name = name;
@@ -61,9 +69,23 @@ public final class GlmContrast implements Serializable {
     return name;
   }
 
-  /** Output stem of DESIGN §9: {@code tstat1}, {@code fstat2}, ... */
+  /**
+   * Output stem of DESIGN §9: {@code tstat1}, {@code fstat2}, ...; with variance groups PALM's
+   * {@code vstat1}, {@code gstat2}.
+   */
   public String outputName() {
-    return kind.prefix() + number;
+    return (groups ? (kind == Kind.T ? "vstat" : "gstat") : kind.prefix()) + number;
+  }
+
+  /** Whether the statistic is v or G (variance groups), not t or F. */
+  public boolean varianceGroups() {
+    return groups;
+  }
+
+  /** The same contrast tested with variance groups (v or G). */
+  GlmContrast withVarianceGroups() {
+    return new GlmContrast(kind, number, name, matrix, rank, nuisanceRank, samples, basisRows,
+        effect, true);
   }
 
   /** C' (rows x k): one row for t, the chosen t rows for F. */

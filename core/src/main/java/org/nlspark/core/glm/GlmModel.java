@@ -43,9 +43,17 @@ public final class GlmModel implements Serializable {
   private final String[] columnNames;
   private final List<GlmContrast> contrasts;
   private final boolean interceptOnly;
+  /** More than one variance group, or null: the statistics are then v and G. */
+  private final VarianceGroups varianceGroups;
 
   private GlmModel(int samples, int columns, int rank, String[] columnNames,
       List<GlmContrast> contrasts, boolean interceptOnly) {
+    this(samples, columns, rank, columnNames, contrasts, interceptOnly, null);
+  }
+
+  private GlmModel(int samples, int columns, int rank, String[] columnNames,
+      List<GlmContrast> contrasts, boolean interceptOnly, VarianceGroups varianceGroups) {
+    this.varianceGroups = varianceGroups;
     this.interceptOnly = interceptOnly;
     this.samples = samples;
     this.columns = columns;
@@ -299,6 +307,31 @@ public final class GlmModel implements Serializable {
   }
 
   /** t contrasts first (tstat1..), then F contrasts (fstat1..). */
+  /**
+   * The same model with variance groups (PALM's {@code -vg}): with more than one group every
+   * contrast is tested by v or G; with one (or null) the model is unchanged, t and F.
+   */
+  public GlmModel withVarianceGroups(VarianceGroups groups) {
+    if (groups != null && !groups.resolved()) {
+      throw new IllegalArgumentException("[BUG] variance groups not resolved against the data");
+    }
+    if (groups == null || groups.count() < 2) {
+      return this;
+    }
+    if (groups.samples() != samples) {
+      throw new IllegalArgumentException("[BUG] variance groups of " + groups.samples()
+          + " samples for a model of " + samples);
+    }
+    List<GlmContrast> flagged = contrasts.stream().map(GlmContrast::withVarianceGroups)
+        .toList();
+    return new GlmModel(samples, columns, rank, columnNames, flagged, interceptOnly, groups);
+  }
+
+  /** The variance groups (more than one), or null. */
+  public VarianceGroups varianceGroups() {
+    return varianceGroups;
+  }
+
   public List<GlmContrast> contrasts() {
     return contrasts;
   }

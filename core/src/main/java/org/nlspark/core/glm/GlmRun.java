@@ -30,11 +30,21 @@ public final class GlmRun {
    * @param tTail tail of t contrasts (upper unless the user asks; F is always upper)
    * @param blocks the exchangeability blocks, one row of ids per sample (one column, or PALM's
    *     multi-level columns), or null
+   * @param varianceGroups PALM's -vg (v and G with more than one group), or null
    */
   public record Options(GlmDraws.Errors errors, int[][] blocks, String blocksSource,
       boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
-      boolean fwerAcrossContrasts, Grid grid, Precision precision)
-      implements java.io.Serializable {
+      boolean fwerAcrossContrasts, Grid grid, Precision precision,
+      VarianceGroups varianceGroups) implements java.io.Serializable {
+
+    /** Without variance groups (one error variance for all samples). */
+    public Options(GlmDraws.Errors errors, int[][] blocks, String blocksSource,
+        boolean wholeBlocks, long permutations, long seed, Tail tTail, boolean fwer,
+        boolean fwerAcrossContrasts, Grid grid, Precision precision) {
+      this(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer,
+          fwerAcrossContrasts, grid, precision, null);
+    }
+
     public static Options defaults(long permutations, long seed) {
       return new Options(GlmDraws.Errors.EXCHANGEABLE, null, "", false, permutations, seed,
           Tail.UPPER, true, false, Grid.DEFAULT, Precision.FLOAT64);
@@ -43,12 +53,12 @@ public final class GlmRun {
     /** Adds p_cfwer_* maps: FWER over all contrasts, every contrast on the same draws. */
     public Options withFwerAcrossContrasts(boolean across) {
       return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
-          fwer || across, across, grid, precision);
+          fwer || across, across, grid, precision, varianceGroups);
     }
 
     public Options withErrors(GlmDraws.Errors e) {
       return new Options(e, blocks, blocksSource, wholeBlocks, permutations, seed, tTail, fwer,
-          fwerAcrossContrasts, grid, precision);
+          fwerAcrossContrasts, grid, precision, varianceGroups);
     }
 
     /** One column of block ids per sample (within blocks, or whole blocks). */
@@ -59,7 +69,13 @@ public final class GlmRun {
     /** Block ids per sample: one column, or PALM's multi-level columns. */
     public Options withBlocks(int[][] b, String source, boolean whole) {
       return new Options(errors, b, source, whole, permutations, seed, tTail, fwer,
-          fwerAcrossContrasts, grid, precision);
+          fwerAcrossContrasts, grid, precision, varianceGroups);
+    }
+
+    /** Variance groups (PALM's -vg; null or one group: t and F). */
+    public Options withVarianceGroups(VarianceGroups groups) {
+      return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
+          fwer, fwerAcrossContrasts, grid, precision, groups);
     }
 
     /** One block id per sample as a one-column table. */
@@ -73,12 +89,12 @@ public final class GlmRun {
 
     public Options withGrid(Grid g) {
       return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, tTail,
-          fwer, fwerAcrossContrasts, g, precision);
+          fwer, fwerAcrossContrasts, g, precision, varianceGroups);
     }
 
     public Options withTail(Tail t) {
       return new Options(errors, blocks, blocksSource, wholeBlocks, permutations, seed, t, fwer,
-          fwerAcrossContrasts, grid, precision);
+          fwerAcrossContrasts, grid, precision, varianceGroups);
     }
   }
 

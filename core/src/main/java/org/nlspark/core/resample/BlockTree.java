@@ -257,6 +257,40 @@ final class BlockTree implements Serializable {
     }
   }
 
+  /**
+   * PALM's {@code -vg auto} (palm_ptree2vg): samples that may be exchanged share a variance
+   * group. Below a negative block each sub-block has groups of its own; the sub-blocks of a
+   * positive block repeat the first one's groups; samples that a positive block shuffles are
+   * one group, samples kept in place one group each. One group id per sample.
+   */
+  int[] varianceGroups() {
+    int[] inTreeOrder = groupsOf(root, new int[] {0});
+    int[] out = new int[samples];
+    for (int k = 0; k < inTreeOrder.length; k++) {
+      out[root.leaves[k]] = inTreeOrder[k];
+    }
+    return out;
+  }
+
+  private static int[] groupsOf(Node node, int[] next) {
+    int[] out = new int[node.leaves.length];
+    if (node.children[0].leaf()) {
+      int shared = next[0]++;
+      for (int k = 0; k < out.length; k++) {
+        out[k] = node.positive ? shared : next[0]++;
+      }
+      return out;
+    }
+    int at = 0;
+    int[] first = node.positive ? groupsOf(node.children[0], next) : null;
+    for (Node c : node.children) {
+      int[] part = node.positive ? first : groupsOf(c, next);
+      System.arraycopy(part, 0, out, at, part.length);
+      at += part.length;
+    }
+    return out;
+  }
+
   /** Blocks at the first level below the whole sample. */
   int topBlocks() {
     return root.children.length;

@@ -187,6 +187,18 @@ public final class GlmDraws implements Serializable {
         .count(effectLabels(effect, samples)).compareTo(BigInteger.ONE) > 0;
   }
 
+  /**
+   * PALM's {@code -vg auto}: variance groups derived from the exchangeability blocks (one
+   * group id per sample; all one group without blocks).
+   */
+  public static int[] autoVarianceGroups(int[][] blocks, String blockSource, boolean whole,
+      int samples) {
+    if (blocks == null) {
+      return new int[samples];
+    }
+    return treeOf(blocks, blockSource, whole, samples).varianceGroups();
+  }
+
   /** The same draws, recorded as chosen instead of the errors asked for, for {@code reason}. */
   public GlmDraws withErrorsReason(String reason) {
     return new GlmDraws(errors, wholeBlocks, samples, tree, seed, requested, enumerated,

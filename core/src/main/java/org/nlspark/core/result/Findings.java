@@ -335,7 +335,7 @@ public final class Findings {
     if (t == null) {
       t = section(summary, "parameters").get("tail");
     }
-    if (t == null && statistic.startsWith("fstat")) {
+    if (t == null && (statistic.startsWith("fstat") || statistic.startsWith("gstat"))) {
       return Tail.UPPER;
     }
     try {
@@ -390,13 +390,19 @@ public final class Findings {
     return t instanceof Number ? t : null;
   }
 
-  /** "t", "F", or the run's statistic parameter ("t", "mean", "welch-t", ...). */
+  /** "t", "F", "v", "G", or the run's statistic parameter ("t", "mean", "welch-t", ...). */
   private static String label(String statistic, Map<String, Object> summary) {
     if (statistic.startsWith("tstat")) {
       return "t";
     }
     if (statistic.startsWith("fstat")) {
       return "F";
+    }
+    if (statistic.startsWith("vstat")) {
+      return "v";
+    }
+    if (statistic.startsWith("gstat")) {
+      return "G";
     }
     Object s = section(summary, "parameters").get("statistic");
     if (s instanceof String) {

@@ -18,8 +18,9 @@ import java.util.Map;
  *   p_fwer_cluster_mass_tstat1 -> clusterm_corrp_tstat1
  * </pre>
  *
- * and {@code fstat{f}} likewise; {@code tstat1}, {@code fstat1} and {@code tfce_tstat1} already
- * have randomise's names. Each FSL map follows its p map; NaN stays NaN. The p maps are kept.
+ * and {@code fstat{f}} (and variance groups' {@code vstat}, {@code gstat}) likewise;
+ * {@code tstat1}, {@code fstat1} and {@code tfce_tstat1} already have randomise's names. Each
+ * FSL map follows its p map; NaN stays NaN. The p maps are kept.
  */
 public final class FslNames extends DerivedResult {
   private static final String[][] RENAMES = {
@@ -43,7 +44,7 @@ public final class FslNames extends DerivedResult {
     for (String[] r : RENAMES) {
       if (name.startsWith(r[0])) {
         String stat = name.substring(r[0].length());
-        return stat.matches("[tf]stat[0-9]+") ? r[1] + stat : null;
+        return stat.matches("[tfvg]stat[0-9]+") ? r[1] + stat : null;
       }
     }
     return null;

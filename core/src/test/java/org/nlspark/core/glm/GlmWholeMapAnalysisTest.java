@@ -262,6 +262,26 @@ class GlmWholeMapAnalysisTest {
     }
   }
 
+  /**
+   * Variance groups (issue 45): TFCE and clusters run on the v and G maps as on t and F, and
+   * their outputs follow PALM's names (vstat1, tfce_vstat1, ..., gstat1).
+   */
+  @Test
+  void vAndGMapsGetTfceAndClustersAsTAndF() {
+    boolean[] m = mask();
+    double[][] design = GlmContrastStatisticTest.design(16, 40);
+    DataMatrix y = data(design, m, 43);
+    int[] groups = new int[16];
+    for (int i = 0; i < 16; i++) {
+      groups[i] = i % 3;
+    }
+    GlmRun.Options o = GlmRun.Options.defaults(60, 5).withGrid(SMALL)
+        .withVarianceGroups(VarianceGroups.of(groups, "vg.csv", 16));
+    Result result = checkAgainstBruteForce(y, design, contrasts(), o, m, 2, null);
+    assertThat(result.output("tfce_vstat1")).isNotNull();
+    assertThat(result.output("tfce_gstat1")).isNotNull();
+  }
+
   /** Each contrast enumerates its own draws (720 and 20 here): counts and maxima per contrast. */
   @Test
   void contrastsEnumeratedWithDifferentReplicateCountsEqualTheBruteForce() {

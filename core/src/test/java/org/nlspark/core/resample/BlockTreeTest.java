@@ -292,6 +292,35 @@ public class BlockTreeTest {
     }
   }
 
+  /** Equal group ids where {@code expected} has them (only the partition counts, not ids). */
+  static void samePartition(int[] got, int[] expected) {
+    for (int i = 0; i < got.length; i++) {
+      for (int j = 0; j < got.length; j++) {
+        assertThat(got[i] == got[j]).as("samples %d and %d", i, j)
+            .isEqualTo(expected[i] == expected[j]);
+      }
+    }
+  }
+
+  @Test
+  void autoVarianceGroupsAreThoseOfPalmsTree() {
+    // members shuffled within families: one group per family
+    samePartition(BlockTree.fromLevels(WITHIN_FAMILIES, "eb").varianceGroups(),
+        new int[] {0, 0, 1, 1, 2, 2});
+    // whole families, members in place: a group per position in the family
+    samePartition(BlockTree.fromLevels(WHOLE_FAMILIES, "eb").varianceGroups(),
+        new int[] {0, 1, 0, 1, 0, 1});
+    // families and members both shuffled: everyone exchangeable, one group
+    samePartition(BlockTree.fromLevels(BOTH_LEVELS, "eb").varianceGroups(), new int[6]);
+    // twins: the pair, the sibling, family 2's siblings
+    samePartition(BlockTree.fromLevels(TWINS, "eb").varianceGroups(),
+        new int[] {0, 0, 1, 2, 2, 2});
+    // whole families of a twin pair and a sibling: twins one group, siblings another
+    samePartition(BlockTree.fromLevels(TWIN_FAMILIES_WHOLE, "eb").varianceGroups(),
+        new int[] {0, 0, 1, 0, 0, 1});
+    assertThat(GlmDraws.autoVarianceGroups(null, "", false, 4)).containsExactly(0, 0, 0, 0);
+  }
+
   @Test
   void aRepeatedLastColumnKeepsItsSamplesTogetherAsPalmDoes() {
     // [+1, family]: the last column repeats, so (PALM's fixleaves) each family keeps its

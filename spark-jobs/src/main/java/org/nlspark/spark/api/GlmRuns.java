@@ -10,6 +10,7 @@ import org.nlspark.core.glm.GlmDesign;
 import org.nlspark.core.glm.GlmFiles;
 import org.nlspark.core.glm.GlmRequest;
 import org.nlspark.core.glm.GlmWholeMapAnalysis;
+import org.nlspark.core.glm.VarianceGroups;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.tfce.MaskGrid;
@@ -38,7 +39,8 @@ final class GlmRuns {
       GlmDesign design, GlmContrasts contrasts,
       int[][] blocks, NlsparkOptions options) {
     NlsparkOptions o = NlsparkOptions.orDefaults(options);
-    GlmRequest glm = o.toGlmRequest(blocks, "exchangeability blocks");
+    GlmRequest glm = o.toGlmRequest(blocks, "exchangeability blocks",
+        varianceGroups(Nlspark.hadoopConf(spark), o));
     WholeMapInference.requireGrid(o.mask() != null, o.wholeMapSettings());
     checkVarianceSmoothing(o, o.mask() != null, contrasts);
     return Nlspark.run(spark, withWholeMaps(GlmAnalysis.prepare(y, design, contrasts, glm),
@@ -76,6 +78,16 @@ final class GlmRuns {
     GlmWholeMapAnalysis.requireTContrasts(contrasts.f().length);
   }
 
+  /** The variance groups' file read (null for none, or {@code auto}: nothing to read). */
+  private static VarianceGroups varianceGroups(Configuration conf, NlsparkOptions o) {
+    String path = o.varianceGroups();
+    if (path == null || path.equals("auto")) {
+      return null;
+    }
+    return VarianceGroups.givenRows(GlmFiles.readBlocks(
+        TextTables.readLines(conf, path, "--variance-groups"), path), path);
+  }
+
   /** {@link Nlspark#prepareGlm}. */
   static PreparedGlm prepareGlm(SparkSession spark, String input,
       String design, String contrasts, NlsparkOptions o) {
@@ -94,7 +106,7 @@ final class GlmRuns {
         f == null ? null : TextTables.readLines(conf, f, "--f-contrasts"), f);
     int[][] blocks = blocksPath == null ? null : GlmFiles.readBlocks(
         TextTables.readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
-    GlmRequest request = o.toGlmRequest(blocks, blocksPath);
+    GlmRequest request = o.toGlmRequest(blocks, blocksPath, varianceGroups(conf, o));
     checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
     if (!study.executorsCanRead()) {
       ResolvedInputs images = ResolvedInputs.given(o); // Parquet: read on this JVM

@@ -63,6 +63,7 @@ public final class NlsparkOptions implements Serializable {
   private final String errors;
   private final String exchangeabilityBlocks;
   private final Boolean wholeBlocks;
+  private final String varianceGroups;
   private final Boolean fwerAcrossContrasts;
   private final boolean tfce;
   private final Double clusterThreshold;
@@ -105,6 +106,7 @@ public final class NlsparkOptions implements Serializable {
     this.errors = b.errors;
     this.exchangeabilityBlocks = b.exchangeabilityBlocks;
     this.wholeBlocks = b.wholeBlocks;
+    this.varianceGroups = b.varianceGroups;
     this.fwerAcrossContrasts = b.fwerAcrossContrasts;
     this.tfce = b.tfce;
     this.clusterThreshold = b.clusterThreshold;
@@ -165,6 +167,7 @@ public final class NlsparkOptions implements Serializable {
     b.errors = errors;
     b.exchangeabilityBlocks = exchangeabilityBlocks;
     b.wholeBlocks = wholeBlocks;
+    b.varianceGroups = varianceGroups;
     b.fwerAcrossContrasts = fwerAcrossContrasts;
     b.tfce = tfce;
     b.clusterThreshold = clusterThreshold;
@@ -234,6 +237,11 @@ public final class NlsparkOptions implements Serializable {
   /** glm: one exchangeability block id per sample (CSV or VEST design.grp), or null. */
   public String exchangeabilityBlocks() {
     return exchangeabilityBlocks;
+  }
+
+  /** glm: variance groups, a file of one group id per sample or {@code auto}; or null. */
+  public String varianceGroups() {
+    return varianceGroups;
   }
 
   /** Whether TFCE is on ({@code --tfce} or {@code --tfce-2d}). */
@@ -341,8 +349,16 @@ public final class NlsparkOptions implements Serializable {
    */
   public org.nlspark.core.glm.GlmRequest toGlmRequest(int[][] blocks,
       String blocksSource) {
-    return new org.nlspark.core.glm.GlmRequest(toGlmOptions(blocks, blocksSource),
-        backendRequested(), memoryBudgetGb(), demean());
+    return toGlmRequest(blocks, blocksSource, null);
+  }
+
+  /** The same with the variance groups read ({@code auto} needs no file; null: none). */
+  public org.nlspark.core.glm.GlmRequest toGlmRequest(int[][] blocks, String blocksSource,
+      org.nlspark.core.glm.VarianceGroups groups) {
+    org.nlspark.core.glm.VarianceGroups g = groups != null ? groups
+        : "auto".equals(varianceGroups) ? org.nlspark.core.glm.VarianceGroups.auto() : null;
+    return new org.nlspark.core.glm.GlmRequest(toGlmOptions(blocks, blocksSource)
+        .withVarianceGroups(g), backendRequested(), memoryBudgetGb(), demean());
   }
 
   /** The core spec for {@code analysis}; invalid settings throw InvalidInputException. */
@@ -415,6 +431,7 @@ public final class NlsparkOptions implements Serializable {
         Objects.equals(errors, o.errors) &&
         Objects.equals(exchangeabilityBlocks, o.exchangeabilityBlocks) &&
         Objects.equals(wholeBlocks, o.wholeBlocks) &&
+        Objects.equals(varianceGroups, o.varianceGroups) &&
         Objects.equals(fwerAcrossContrasts, o.fwerAcrossContrasts) && tfce == o.tfce &&
         Objects.equals(clusterThreshold, o.clusterThreshold) &&
         Objects.equals(clusterMass, o.clusterMass) &&
@@ -430,7 +447,8 @@ public final class NlsparkOptions implements Serializable {
     return Objects.hash(statistic, replicates, seed, tail, fwer, confidence, ci, saveSamples,
         precision, backend, memoryBudgetGb, partitions, grid, iscSummary, iscMetric, nullMethod,
         alpha, mask, maskFile, maskSource, column, orderBy, fContrasts, errors,
-        exchangeabilityBlocks, wholeBlocks, fwerAcrossContrasts, tfce, clusterThreshold,
+        exchangeabilityBlocks, wholeBlocks, varianceGroups, fwerAcrossContrasts, tfce,
+        clusterThreshold,
         clusterMass, connectivity, tfceE, tfceH, tfceConnectivity, tfce2d, varianceSmoothing,
         demean, tailApproximation, fslNames, fdr);
   }
@@ -467,6 +485,7 @@ public final class NlsparkOptions implements Serializable {
     private String errors;
     private String exchangeabilityBlocks;
     private Boolean wholeBlocks;
+    private String varianceGroups;
     private Boolean fwerAcrossContrasts;
     private boolean tfce;
     private Double clusterThreshold;
@@ -549,6 +568,14 @@ public final class NlsparkOptions implements Serializable {
     }
     /** glm: permute whole blocks (of equal size) instead of within blocks. */
     public Builder wholeBlocks(boolean w) { this.wholeBlocks = w; return this; }
+    /**
+     * glm: variance groups (PALM's -vg): a file of one group id per sample, or {@code auto}
+     * (from the exchangeability blocks); with more than one group, v and G replace t and F.
+     */
+    public Builder varianceGroups(String pathOrAuto) {
+      this.varianceGroups = pathOrAuto;
+      return this;
+    }
     /** glm: also FWER over all contrasts ({@code p_cfwer_*}); implies FWER. */
     public Builder fwerAcrossContrasts(boolean f) {
       this.fwerAcrossContrasts = f;

@@ -77,6 +77,12 @@ final class GlmCommand extends AnalysisCommand {
           + " whether its sub-blocks are shuffled as wholes (+) or stay in place (-)")
   String blocks;
 
+  @Option(names = "--variance-groups", paramLabel = "FILE|auto", order = 13,
+      description = "PALM's -vg: one group id per sample whose errors share a variance, or auto"
+          + " (from the exchangeability blocks, as PALM); with more than one group t and F are"
+          + " replaced by the Aspin-Welch v (vstat) and Welch's G (gstat)")
+  String varianceGroups;
+
   @Option(names = "--whole-blocks", order = 12,
       description = "permute whole blocks (of equal size) instead of within blocks (one-column"
           + " blocks only)")
@@ -151,7 +157,8 @@ final class GlmCommand extends AnalysisCommand {
     o.maskFile(mask);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
-        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).demean(demean)
+        .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).varianceGroups(varianceGroups)
+        .demean(demean)
         .fslNames(fslNames).varianceSmoothing(varianceSmoothing).build();
   }
 
@@ -202,6 +209,9 @@ final class GlmCommand extends AnalysisCommand {
     }
     if (blocks != null) {
       all.add(blocks);
+    }
+    if (varianceGroups != null && !varianceGroups.equals("auto")) {
+      all.add(varianceGroups);
     }
     if (mask != null) {
       all.add(mask);
