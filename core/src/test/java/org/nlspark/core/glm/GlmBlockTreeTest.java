@@ -53,23 +53,8 @@ class GlmBlockTreeTest {
 
     // The reference: Freedman–Lane with the nuisance (intercept) fitted and permuted residuals.
     double[][] ct = {{0, 1}};
-    double[][] zb = OlsReference.nuisanceBasis(m, ct);
-    double[][] fitted = new double[N][V];
-    double[][] resid = new double[N][V];
-    for (int v = 0; v < V; v++) {
-      for (double[] q : zb) {
-        double dot = 0.0;
-        for (int i = 0; i < N; i++) {
-          dot += q[i] * y[i][v];
-        }
-        for (int i = 0; i < N; i++) {
-          fitted[i][v] += dot * q[i];
-        }
-      }
-      for (int i = 0; i < N; i++) {
-        resid[i][v] = y[i][v] - fitted[i][v];
-      }
-    }
+    double[][] fitted = OlsReference.nuisanceFit(m, y, ct);
+    double[][] resid = OlsReference.minus(y, fitted);
     double[] observed = new double[V];
     for (int v = 0; v < V; v++) {
       double[] col = new double[N];

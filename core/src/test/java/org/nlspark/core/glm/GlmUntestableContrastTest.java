@@ -227,23 +227,8 @@ class GlmUntestableContrastTest {
   static double[][] allSignFlips(double[][] m, double[][] y, double[][] ct) {
     int n = m.length;
     int v = y[0].length;
-    double[][] zb = OlsReference.nuisanceBasis(m, ct);
-    double[][] fitted = new double[n][v];
-    double[][] resid = new double[n][v];
-    for (int col = 0; col < v; col++) {
-      for (double[] q : zb) {
-        double dot = 0.0;
-        for (int i = 0; i < n; i++) {
-          dot += q[i] * y[i][col];
-        }
-        for (int i = 0; i < n; i++) {
-          fitted[i][col] += dot * q[i];
-        }
-      }
-      for (int i = 0; i < n; i++) {
-        resid[i][col] = y[i][col] - fitted[i][col];
-      }
-    }
+    double[][] fitted = OlsReference.nuisanceFit(m, y, ct);
+    double[][] resid = OlsReference.minus(y, fitted);
     double[][] out = new double[1 << n][v];
     double[] ystar = new double[n];
     for (int s = 0; s < 1 << n; s++) {

@@ -130,23 +130,8 @@ final class OlsReference {
       GlmDraws draws, long count) {
     int n = m.length;
     int v = y[0].length;
-    double[][] zb = nuisanceBasis(m, ct);
-    double[][] fitted = new double[n][v];
-    double[][] resid = new double[n][v];
-    for (int col = 0; col < v; col++) {
-      for (double[] q : zb) {
-        double dot = 0.0;
-        for (int i = 0; i < n; i++) {
-          dot += q[i] * y[i][col];
-        }
-        for (int i = 0; i < n; i++) {
-          fitted[i][col] += dot * q[i];
-        }
-      }
-      for (int i = 0; i < n; i++) {
-        resid[i][col] = y[i][col] - fitted[i][col];
-      }
-    }
+    double[][] fitted = nuisanceFit(m, y, ct);
+    double[][] resid = minus(y, fitted);
     double[][] out = new double[(int) count][v];
     int[] perm = new int[n];
     double[] signs = new double[n];
@@ -158,6 +143,38 @@ final class OlsReference {
           ystar[p] = signs[p] * resid[perm[p]][col] + fitted[p][col];
         }
         out[r][col] = statistic(m, ystar, ct, t);
+      }
+    }
+    return out;
+  }
+
+  /** Freedman-Lane's fixed part: y's fit on the contrast's nuisance (n x v, per column). */
+  static double[][] nuisanceFit(double[][] m, double[][] y, double[][] ct) {
+    int n = m.length;
+    int v = y[0].length;
+    double[][] zb = nuisanceBasis(m, ct);
+    double[][] fitted = new double[n][v];
+    for (int col = 0; col < v; col++) {
+      for (double[] q : zb) {
+        double dot = 0.0;
+        for (int i = 0; i < n; i++) {
+          dot += q[i] * y[i][col];
+        }
+        for (int i = 0; i < n; i++) {
+          fitted[i][col] += dot * q[i];
+        }
+      }
+    }
+    return fitted;
+  }
+
+  /** a - b, element by element. */
+  static double[][] minus(double[][] a, double[][] b) {
+    double[][] out = new double[a.length][];
+    for (int i = 0; i < a.length; i++) {
+      out[i] = new double[a[i].length];
+      for (int j = 0; j < a[i].length; j++) {
+        out[i][j] = a[i][j] - b[i][j];
       }
     }
     return out;
