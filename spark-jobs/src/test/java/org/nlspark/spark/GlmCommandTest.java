@@ -381,7 +381,9 @@ class GlmCommandTest {
       assertThat(Math.signum(v[i])).isEqualTo(Math.signum(t[i])); // same estimate, other scale
     }
     assertThat(Files.readString(vg.resolve("summary.json")).replaceAll("\\s", ""))
-        .contains("\"variance_groups\":2").contains("\"variance_group_sizes\":[8,8]");
+        .contains("\"variance_groups\":2").contains("\"variance_group_sizes\":[8,8]")
+        .contains("2variancegroups:tandFarevandG,theirpcountedonvandGthemselves(PALMcounts"
+            + "ontheirz)");
     Path single = dir.resolve("single");
     r = glm(single, concat(model, "--variance-groups", file("one.csv", one)));
     assertThat(r.code()).as(r.err()).isZero();
@@ -480,6 +482,38 @@ class GlmCommandTest {
         NlsparkOptions.builder().replicates(100).seed(9).tail(Tail.TWO)
             .grid(new Grid(16, 32)).build());
     assertThat(inMemory.result.output("p_tstat1")).isEqualTo(expected.get("p_tstat1"));
+  }
+
+  /**
+   * The Java API takes PALM's block levels ({@link Nlspark#glmWithBlockLevels}) and variance
+   * groups ({@code NlsparkOptions.varianceGroups}) as the command line does: the same bytes.
+   */
+  @Test
+  void theApiTakesBlockLevelsAndVarianceGroups() throws Exception {
+    Path y = data();
+    Path d = design();
+    Path c = write("con.csv", "intercept,age,group", "0,1,0");
+    int[][] levels = new int[N][];
+    List<String> eb = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      levels[i] = new int[] {-1, i / 4 + 1, i + 1};
+      eb.add("-1," + (i / 4 + 1) + "," + (i + 1));
+    }
+    String vg = file("vg.csv", java.util.Collections.nCopies(N / 2, "1").stream()
+        .flatMap(one -> Stream.of(one, "2")).toList());
+    Path out = dir.resolve("cli");
+    CliRun r = glm(out, "--input", y.toString(), "--design", d.toString(), "--contrasts",
+        c.toString(), "--exchangeability-blocks", file("eb.csv", eb), "--variance-groups", vg,
+        "--permutations", "300", "--seed", "4");
+    assertThat(r.code()).as(r.err()).isZero();
+    RunReport api = Nlspark.glmWithBlockLevels(SharedSpark.get(),
+        DataMatrix.of(N, V, TestData.outputValues(y), "y"), GlmFiles.readDesign(d),
+        GlmFiles.readContrasts(c, null), levels, NlsparkOptions.builder().replicates(300)
+            .seed(4).varianceGroups(vg).build());
+    for (String map : List.of("vstat1", "p_vstat1", "p_fwer_vstat1")) {
+      assertThat(api.result.output(map)).as(map)
+          .isEqualTo(TestData.outputValues(out.resolve(map + ".npy")));
+    }
   }
 
   private void refused(String message, String... args) {

@@ -203,7 +203,8 @@ public final class GlmAnalysis implements TileAnalysis {
     if (options.varianceGroups() != null) {
       sources.putAll(options.varianceGroups().toMap());
       sources.put("statistic", model.varianceGroups() == null ? "t and F (one variance group)"
-          : "v and G (Aspin-Welch, Welch; Winkler et al. 2014)");
+          : "v and G (Aspin-Welch, Welch; Winkler et al. 2014); p counted on v and G"
+          + " themselves (PALM counts on their z)");
     }
     if (demeaned != null) {
       sources.put("demean", true);

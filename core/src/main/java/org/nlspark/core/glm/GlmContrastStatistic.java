@@ -72,6 +72,8 @@ public final class GlmContrastStatistic implements BlockStatistic {
   /** E^2 per sample and voxel, and per draw in a window ||(P_j E)_g||^2 per group and voxel. */
   private final double[] squares;
   private final double[] groupSquares;
+  /** With groups: the observed statistic, computed once here (it also marks undefined voxels). */
+  private final double[] observedWithGroups;
 
   /**
    * @param y data block (n x b, row-major); not kept
@@ -166,9 +168,10 @@ public final class GlmContrastStatistic implements BlockStatistic {
       undefined[v] = none;
       count += none ? 1 : 0;
     }
+    double[] observed = null;
     if (groups > 0) { // also undefined: a group whose observed residuals vanish
-      double[] observed = new double[b];
-      observed(observed);
+      observed = new double[b];
+      computeObserved(observed, null);
       for (int v = 0; v < b; v++) {
         if (Double.isNaN(observed[v]) && !undefined[v]) {
           undefined[v] = true;
@@ -177,6 +180,7 @@ public final class GlmContrastStatistic implements BlockStatistic {
       }
     }
     this.undefinedCount = count;
+    this.observedWithGroups = observed;
   }
 
   /** E = R_Z Y = Y - Q_Z (Q_Z' Y), with Q_Z the nuisance rows of the basis. */
@@ -237,6 +241,14 @@ public final class GlmContrastStatistic implements BlockStatistic {
   /** The observed statistic and, with {@code variance} non-null, its σ² = RSS / dof (b values). */
   public void observed(double[] out, double[] variance) {
     checkVariance(variance);
+    if (observedWithGroups != null) {
+      System.arraycopy(observedWithGroups, 0, out, 0, b);
+      return;
+    }
+    computeObserved(out, variance);
+  }
+
+  private void computeObserved(double[] out, double[] variance) {
     fillIdentityRow();
     multiply();
     double[] full = new double[window * b];

@@ -55,14 +55,7 @@ class GlmBlockTreeTest {
     double[][] ct = {{0, 1}};
     double[][] fitted = OlsReference.nuisanceFit(m, y, ct);
     double[][] resid = OlsReference.minus(y, fitted);
-    double[] observed = new double[V];
-    for (int v = 0; v < V; v++) {
-      double[] col = new double[N];
-      for (int i = 0; i < N; i++) {
-        col[i] = y[i][v];
-      }
-      observed[v] = OlsReference.statistic(m, col, ct, true);
-    }
+    double[] observed = OlsReference.statistics(m, y, ct, true);
     int[] labels = new int[N];
     for (int i = 0; i < N; i++) {
       labels[i] = i;

@@ -148,6 +148,19 @@ final class OlsReference {
     return out;
   }
 
+  /** The statistic of every voxel (column of y), by {@link #statistic}. */
+  static double[] statistics(double[][] m, double[][] y, double[][] ct, boolean t) {
+    double[] out = new double[y[0].length];
+    for (int col = 0; col < out.length; col++) {
+      double[] ycol = new double[m.length];
+      for (int i = 0; i < m.length; i++) {
+        ycol[i] = y[i][col];
+      }
+      out[col] = statistic(m, ycol, ct, t);
+    }
+    return out;
+  }
+
   /** Freedman-Lane's fixed part: y's fit on the contrast's nuisance (n x v, per column). */
   static double[][] nuisanceFit(double[][] m, double[][] y, double[][] ct) {
     int n = m.length;
