@@ -40,6 +40,7 @@ class CliHelpTest {
     m.put("glm --whole-blocks", List.of("--exchangeability-blocks", "blocks.csv"));
     for (String c : List.of("one-sample", "two-sample", "correlation", "glm")) {
       m.put(c + " --connectivity", List.of("--cluster-threshold", "3"));
+      m.put(c + " --cluster-rule", List.of("--cluster-threshold", "3"));
       for (String tfce : List.of("--tfce-e", "--tfce-h", "--tfce-connectivity")) {
         m.put(c + " " + tfce, List.of("--tfce"));
       }

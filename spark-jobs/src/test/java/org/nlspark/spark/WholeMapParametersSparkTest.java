@@ -1,6 +1,7 @@
 package org.nlspark.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -112,6 +113,23 @@ class WholeMapParametersSparkTest {
     assertThat(faces.result.output("cluster_mass"))
         .isNotEqualTo(base.result.output("cluster_mass"));
 
+    // nilearn's rule: the same clusters (no voxel lies exactly at T), mass Σ(|t| − T)
+    NlsparkOptions n = o.toBuilder().clusterThreshold(2.3)
+        .clusterRule(org.nlspark.core.tfce.ClusterExtent.Rule.NILEARN).build();
+    RunReport nilearn = Nlspark.oneSample(spark, x, n);
+    RunReport extent = Nlspark.oneSample(spark, x, o.toBuilder().clusterThreshold(2.3).build());
+    double[] size = extent.result.output("cluster_size");
+    assertThat(nilearn.result.output("cluster_size")).containsExactly(size);
+    double[] sum = base.result.output("cluster_mass");
+    double[] excess = nilearn.result.output("cluster_mass");
+    for (int v = 0; v < size.length; v++) {
+      assertThat(Math.abs(excess[v])).as("voxel %d", v)
+          .isCloseTo(Math.abs(sum[v]) - 2.3 * size[v], within(1e-9));
+    }
+    assertThat(((Map<String, Object>) nilearn.summary().get("whole_map")))
+        .containsEntry("cluster_rule", "nilearn");
+    assertDeterministic(nilearn, opts -> Nlspark.oneSample(spark, x, opts), n);
+
     // glm: per contrast, with extent and TFCE beside it, 18 neighbours
     GlmDesign design = GlmTfceSparkTest.design();
     DataMatrix y = GlmTfceSparkTest.data(mask, design, 34);
@@ -162,5 +180,14 @@ class WholeMapParametersSparkTest {
         dir.resolve("f").toString());
     assertThat(r.code()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).contains("--cluster-mass needs a mask image");
+    r = CliRun.of("one-sample", "--input", x.toString(), "--tfce", "--cluster-rule", "nilearn",
+        "--output", dir.resolve("g").toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("--cluster-rule sets how clusters form, but there are no"
+        + " clusters; add --cluster-threshold T or --cluster-mass T");
+    r = CliRun.of("one-sample", "--input", x.toString(), "--cluster-mass", "3", "--cluster-rule",
+        "fsl", "--output", dir.resolve("h").toString());
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("--cluster-rule must be randomise or nilearn, but was: fsl");
   }
 }

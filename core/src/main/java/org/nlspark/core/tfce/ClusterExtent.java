@@ -23,12 +23,35 @@ import org.nlspark.core.job.Tail;
  * voxels, not the excess over T, summed in voxel order; a negative cluster's mass is negative, so
  * the sign is kept, and the FWER rule takes each map's largest |mass| (0 without a cluster).
  *
+ * <p>{@link Rule#NILEARN} ({@code --cluster-rule nilearn}) is nilearn's definition instead: a
+ * voxel is in a cluster when its statistic exceeds T (strictly), and the mass is Σ(|stat| − T).
+ *
  * <p>An instance holds work arrays for one grid and is not thread-safe: use one per thread.
  */
 public final class ClusterExtent {
+  /** Which voxels form clusters at T, and what a cluster's mass sums (DESIGN §9). */
+  public enum Rule {
+    /** randomise's and PALM's: |stat| ≥ T on the tail's side; mass = Σ stat. */
+    RANDOMISE,
+    /** nilearn's ({@code non_parametric_inference(threshold=)}): |stat| &gt; T; Σ(|stat| − T). */
+    NILEARN;
+
+    /** The rule named {@code name} ("randomise", "nilearn"); exit 2 for another name. */
+    public static Rule named(String name) {
+      for (Rule r : values()) {
+        if (r.name().equalsIgnoreCase(name)) {
+          return r;
+        }
+      }
+      throw new InvalidInputException("--cluster-rule must be randomise or nilearn, but was: "
+          + name);
+    }
+  }
+
   private final MaskGrid grid;
   private final double threshold;
   private final Tail tail;
+  private final Rule rule;
   private final UnionFind clusters;
   private final byte[] side;
   private double[] sums; // per root: Σ of the tail's side of the statistic (mass only)
@@ -37,10 +60,16 @@ public final class ClusterExtent {
    * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
    */
   public ClusterExtent(MaskGrid grid, double threshold, Tail tail) {
+    this(grid, threshold, tail, Rule.RANDOMISE);
+  }
+
+  /** Clusters at {@code threshold} by {@code rule}. */
+  public ClusterExtent(MaskGrid grid, double threshold, Tail tail, Rule rule) {
     checkThreshold(threshold);
     this.grid = grid;
     this.threshold = threshold;
     this.tail = tail;
+    this.rule = java.util.Objects.requireNonNull(rule, "rule");
     this.clusters = new UnionFind(grid.voxels());
     this.side = new byte[grid.voxels()];
   }
@@ -116,7 +145,10 @@ public final class ClusterExtent {
     }
   }
 
-  /** Labels the map, then sums the tail's side of the statistic per root, in voxel order. */
+  /**
+   * Labels the map, then sums the tail's side of the statistic (nilearn: its excess over T) per
+   * root, in voxel order.
+   */
   private void sum(double[] stat, int offset) {
     label(stat, offset);
     int n = grid.voxels();
@@ -124,9 +156,10 @@ public final class ClusterExtent {
       sums = new double[n];
     }
     java.util.Arrays.fill(sums, 0.0);
+    double excessOver = rule == Rule.NILEARN ? threshold : 0.0;
     for (int v = 0; v < n; v++) {
       if (side[v] != 0) {
-        sums[clusters.find(v)] += side[v] * stat[offset + v];
+        sums[clusters.find(v)] += side[v] * stat[offset + v] - excessOver;
       }
     }
   }
@@ -137,6 +170,10 @@ public final class ClusterExtent {
 
   public Tail tail() {
     return tail;
+  }
+
+  public Rule rule() {
+    return rule;
   }
 
   /** Cluster sizes of a masked map; see {@link #sizes(double[], int, int[], int)}. */
@@ -199,7 +236,8 @@ public final class ClusterExtent {
 
   private void label(double[] stat, int offset) {
     int n = grid.voxels();
-    double t = threshold;
+    // stat ≥ T' with T' the next double above T is exactly stat > T (nilearn's strict rule)
+    double t = rule == Rule.NILEARN ? Math.nextUp(threshold) : threshold;
     for (int v = 0; v < n; v++) {
       double s = stat[offset + v]; // NaN and infinities fail both finite tests below
       byte b = 0;

@@ -172,9 +172,13 @@ public final class WholeMapInference implements Serializable {
     if (settings.clusterMass() != null) {
       p.put("cluster_mass_threshold", settings.clusterMass());
     }
+    boolean clusters = clusterThreshold != null || settings.clusterMass() != null;
+    if (clusters) {
+      p.put("cluster_rule", settings.clusterRule().name().toLowerCase(java.util.Locale.ROOT));
+    }
     // The clusters' neighbours (extent and mass); TFCE's are tfce_connectivity.
-    p.put("connectivity", clusterThreshold == null && settings.clusterMass() == null
-        ? settings.tfceConnectivity() : settings.clusterConnectivity());
+    p.put("connectivity", clusters ? settings.clusterConnectivity()
+        : settings.tfceConnectivity());
     p.put("grid", new int[] {mask.ni(), mask.nj(), mask.nk()});
     p.put("mask_voxels", mask.voxels());
     return p;
@@ -299,7 +303,8 @@ public final class WholeMapInference implements Serializable {
     double[] observedClusters = null;
     NullMaxAccumulator clusterNullMax = null;
     if (clusterThreshold != null) {
-      ClusterExtent clusters = new ClusterExtent(clusterGrid, clusterThreshold, tail);
+      ClusterExtent clusters = new ClusterExtent(clusterGrid, clusterThreshold, tail,
+          settings.clusterRule());
       if (sendObserved) {
         int[] sizes = clusters.sizes(observed);
         observedClusters = new double[voxels];
@@ -315,7 +320,8 @@ public final class WholeMapInference implements Serializable {
     double[] observedMass = null;
     NullMaxAccumulator massNullMax = null;
     if (settings.clusterMass() != null) {
-      ClusterExtent mass = new ClusterExtent(clusterGrid, settings.clusterMass(), tail);
+      ClusterExtent mass = new ClusterExtent(clusterGrid, settings.clusterMass(), tail,
+          settings.clusterRule());
       if (sendObserved) {
         observedMass = mass.masses(observed);
       }

@@ -8,14 +8,15 @@ import org.nlspark.core.InvalidInputException;
  * H and connectivity ({@code --tfce --tfce-e --tfce-h --tfce-connectivity}, {@code --tfce-2d} for
  * FSL's {@code --T2} / PALM's {@code -tfce2D}: H = 2, E = 1, 26 neighbours) and cluster extent at
  * a height ({@code --cluster-threshold}) and cluster mass at a height ({@code --cluster-mass}),
- * clusters joined by {@code clusterConnectivity} neighbours ({@code --connectivity}). The TFCE
+ * clusters joined by {@code clusterConnectivity} neighbours ({@code --connectivity}) and formed
+ * by {@code clusterRule} ({@code --cluster-rule}: randomise's, or nilearn's). The TFCE
  * defaults are FSL's {@code -T} and nilearn's: E = 0.5, H = 2, faces (6); clusters are
  * 26-connected by default, as randomise and PALM. Build with {@link #of} and the {@code with...}
  * methods, which check every value (exit 2).
  */
 public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfceConnectivity,
-    Double clusterThreshold, Double clusterMass, int clusterConnectivity)
-    implements Serializable {
+    Double clusterThreshold, Double clusterMass, int clusterConnectivity,
+    ClusterExtent.Rule clusterRule) implements Serializable {
   /** randomise's and PALM's cluster connectivity. */
   public static final int DEFAULT_CLUSTER_CONNECTIVITY = 26;
 
@@ -44,6 +45,7 @@ public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfc
       ClusterExtent.checkThreshold(clusterMass, "--cluster-mass");
     }
     MaskGrid.checkConnectivity(clusterConnectivity, "--connectivity");
+    java.util.Objects.requireNonNull(clusterRule, "clusterRule");
   }
 
   private static void checkExponent(double value, String flag, String what) {
@@ -56,26 +58,32 @@ public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfc
   /** TFCE with FSL's {@code -T} parameters and/or cluster extent at {@code clusterThreshold}. */
   public static WholeMapSettings of(boolean tfce, Double clusterThreshold) {
     return new WholeMapSettings(tfce, Tfce.DEFAULT_EXTENT_EXPONENT, Tfce.DEFAULT_HEIGHT_EXPONENT,
-        6, clusterThreshold, null, DEFAULT_CLUSTER_CONNECTIVITY);
+        6, clusterThreshold, null, DEFAULT_CLUSTER_CONNECTIVITY, ClusterExtent.Rule.RANDOMISE);
   }
 
   /** Cluster mass at height {@code t} (null: none). */
   public WholeMapSettings withClusterMass(Double t) {
     return new WholeMapSettings(tfce, tfceE, tfceH, tfceConnectivity, clusterThreshold, t,
-        clusterConnectivity);
+        clusterConnectivity, clusterRule);
   }
 
   /** The neighbours of clusters, extent and mass (null keeps the current value). */
   public WholeMapSettings withClusterConnectivity(Integer c) {
     return new WholeMapSettings(tfce, tfceE, tfceH, tfceConnectivity, clusterThreshold,
-        clusterMass, c == null ? clusterConnectivity : c);
+        clusterMass, c == null ? clusterConnectivity : c, clusterRule);
+  }
+
+  /** How clusters form and what their mass sums (null keeps the current rule). */
+  public WholeMapSettings withClusterRule(ClusterExtent.Rule rule) {
+    return new WholeMapSettings(tfce, tfceE, tfceH, tfceConnectivity, clusterThreshold,
+        clusterMass, clusterConnectivity, rule == null ? clusterRule : rule);
   }
 
   /** Other TFCE parameters: null keeps the current value. */
   public WholeMapSettings withTfce(Double e, Double h, Integer connectivity) {
     return new WholeMapSettings(tfce, e == null ? tfceE : e, h == null ? tfceH : h,
         connectivity == null ? tfceConnectivity : connectivity, clusterThreshold, clusterMass,
-        clusterConnectivity);
+        clusterConnectivity, clusterRule);
   }
 
   /** FSL's {@code --T2} preset (H = 2, E = 1, 26 neighbours). */

@@ -126,6 +126,9 @@ public final class CommandDefaults {
   private static void wholeMaps(Map<String, Object> m, NlsparkOptions o) {
     m.put("tfce", o.tfce());
     m.put("cluster-threshold", o.clusterThreshold());
+    m.put("cluster-mass", o.clusterMass());
+    m.put("connectivity", o.wholeMapSettings().clusterConnectivity());
+    m.put("cluster-rule", o.clusterRule().name().toLowerCase(java.util.Locale.ROOT));
   }
 
   /** What every tile command's spec holds; precision null when left to the backend. */

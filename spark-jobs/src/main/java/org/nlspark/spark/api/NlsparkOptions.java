@@ -69,6 +69,7 @@ public final class NlsparkOptions implements Serializable {
   private final Double clusterThreshold;
   private final Double clusterMass;
   private final Integer connectivity;
+  private final ClusterExtent.Rule clusterRule;
   private final Double tfceE;
   private final Double tfceH;
   private final Integer tfceConnectivity;
@@ -112,6 +113,7 @@ public final class NlsparkOptions implements Serializable {
     this.clusterThreshold = b.clusterThreshold;
     this.clusterMass = b.clusterMass;
     this.connectivity = b.connectivity;
+    this.clusterRule = b.clusterRule;
     this.tfceE = b.tfceE;
     this.tfceH = b.tfceH;
     this.tfceConnectivity = b.tfceConnectivity;
@@ -173,6 +175,7 @@ public final class NlsparkOptions implements Serializable {
     b.clusterThreshold = clusterThreshold;
     b.clusterMass = clusterMass;
     b.connectivity = connectivity;
+    b.clusterRule = clusterRule;
     b.tfceE = tfceE;
     b.tfceH = tfceH;
     b.tfceConnectivity = tfceConnectivity;
@@ -255,6 +258,11 @@ public final class NlsparkOptions implements Serializable {
 
   public Double clusterMass() {
     return clusterMass;
+  }
+
+  /** How clusters form: the rule asked for, else randomise's. */
+  public ClusterExtent.Rule clusterRule() {
+    return clusterRule == null ? ClusterExtent.Rule.RANDOMISE : clusterRule;
   }
 
   /** glm: the variance smoothing sigma in mm; null when off. */
@@ -398,9 +406,14 @@ public final class NlsparkOptions implements Serializable {
           + " clusters; add --cluster-threshold T or --cluster-mass T (TFCE's neighbours are"
           + " --tfce-connectivity)");
     }
+    if (clusterRule != null && clusterThreshold == null && clusterMass == null) {
+      throw new InvalidInputException("--cluster-rule sets how clusters form, but there are no"
+          + " clusters; add --cluster-threshold T or --cluster-mass T");
+    }
     org.nlspark.core.tfce.WholeMapSettings s =
         org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)
-            .withClusterMass(clusterMass).withClusterConnectivity(connectivity);
+            .withClusterMass(clusterMass).withClusterConnectivity(connectivity)
+            .withClusterRule(clusterRule);
     if (tfce2d) {
       s = s.withTfce2d();
     }
@@ -435,7 +448,8 @@ public final class NlsparkOptions implements Serializable {
         Objects.equals(fwerAcrossContrasts, o.fwerAcrossContrasts) && tfce == o.tfce &&
         Objects.equals(clusterThreshold, o.clusterThreshold) &&
         Objects.equals(clusterMass, o.clusterMass) &&
-        Objects.equals(connectivity, o.connectivity) && Objects.equals(tfceE, o.tfceE) &&
+        Objects.equals(connectivity, o.connectivity) && clusterRule == o.clusterRule &&
+        Objects.equals(tfceE, o.tfceE) &&
         Objects.equals(tfceH, o.tfceH) && Objects.equals(tfceConnectivity, o.tfceConnectivity) &&
         tfce2d == o.tfce2d && Objects.equals(varianceSmoothing, o.varianceSmoothing) &&
         demean == o.demean && tailApproximation == o.tailApproximation && fslNames == o.fslNames &&
@@ -448,9 +462,8 @@ public final class NlsparkOptions implements Serializable {
         precision, backend, memoryBudgetGb, partitions, grid, iscSummary, iscMetric, nullMethod,
         alpha, mask, maskFile, maskSource, column, orderBy, fContrasts, errors,
         exchangeabilityBlocks, wholeBlocks, varianceGroups, fwerAcrossContrasts, tfce,
-        clusterThreshold,
-        clusterMass, connectivity, tfceE, tfceH, tfceConnectivity, tfce2d, varianceSmoothing,
-        demean, tailApproximation, fslNames, fdr);
+        clusterThreshold, clusterMass, connectivity, clusterRule, tfceE, tfceH, tfceConnectivity,
+        tfce2d, varianceSmoothing, demean, tailApproximation, fslNames, fdr);
   }
 
   /**
@@ -491,6 +504,7 @@ public final class NlsparkOptions implements Serializable {
     private Double clusterThreshold;
     private Double clusterMass;
     private Integer connectivity;
+    private ClusterExtent.Rule clusterRule;
     private Double tfceE;
     private Double tfceH;
     private Integer tfceConnectivity;
@@ -608,6 +622,12 @@ public final class NlsparkOptions implements Serializable {
 
     /** The clusters' neighbours, 6, 18 or 26 ({@code --connectivity}; null: 26, as randomise). */
     public Builder connectivity(Integer c) { this.connectivity = c; return this; }
+
+    /**
+     * How clusters form and what their mass sums ({@code --cluster-rule}; null: randomise's, ≥ T
+     * and Σ stat; nilearn's is &gt; T and Σ(|stat| − T)).
+     */
+    public Builder clusterRule(ClusterExtent.Rule r) { this.clusterRule = r; return this; }
 
     /** TFCE extent exponent E ({@code --tfce-e}; null: 0.5, or 1 with {@link #tfce2d}). */
     public Builder tfceE(Double e) { this.tfceE = e; return this; }

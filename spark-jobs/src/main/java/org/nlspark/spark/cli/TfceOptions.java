@@ -35,6 +35,12 @@ public final class TfceOptions {
           + " (26, the default, as randomise and PALM)")
   Integer connectivity;
 
+  @Option(names = "--cluster-rule", paramLabel = "randomise|nilearn", order = 25,
+      description = "how clusters form and what mass sums: randomise (the default, as randomise"
+          + " and PALM: voxels at least T, mass = sum of the statistic) or nilearn (as nilearn's"
+          + " non_parametric_inference threshold=: voxels above T, mass = sum of |stat| - T)")
+  String clusterRule;
+
   @Option(names = "--tfce-e", paramLabel = "E", order = 25,
       description = "TFCE extent exponent, in (0, 10] (default 0.5, as FSL's --tfce_E; 1 with"
           + " --tfce-2d)")
@@ -82,6 +88,9 @@ public final class TfceOptions {
       o.clusterMass(clusterMass);
     }
     o.connectivity(connectivity);
+    if (clusterRule != null) {
+      o.clusterRule(org.nlspark.core.tfce.ClusterExtent.Rule.named(clusterRule));
+    }
     o.tfceE(tfceE).tfceH(tfceH).tfceConnectivity(tfceConnectivity).tfce2d(tfce2d);
     o.build().wholeMapSettings(); // every value checked before Spark starts
   }
