@@ -174,8 +174,16 @@ def _flag(name):
 # The command line's whole-number options and the range its types take (Long, Integer).
 _LONG = 2 ** 63 - 1
 _WHOLE = {"seed": (-_LONG - 1, _LONG), "permutations": (1, _LONG), "samples": (1, _LONG),
-          "partitions": (1, 2 ** 31 - 1)}
-_REAL = {"confidence", "memory_budget_gb", "alpha", "cluster_threshold", "variance_smoothing"}
+          "partitions": (1, 2 ** 31 - 1), "connectivity": (6, 26)}
+
+
+def _clusters(cluster_threshold, cluster_mass, connectivity, cluster_rule):
+    """The cluster keywords of the whole-map commands (--cluster-threshold, --cluster-mass,
+    --connectivity, --cluster-rule: 'randomise' or 'nilearn'), as _options takes them."""
+    return dict(cluster_threshold=cluster_threshold, cluster_mass=cluster_mass,
+                connectivity=connectivity, cluster_rule=cluster_rule)
+_REAL = {"confidence", "memory_budget_gb", "alpha", "cluster_threshold", "cluster_mass",
+         "variance_smoothing"}
 
 
 def _checked(name, value, default):
@@ -331,27 +339,32 @@ def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percenti
 
 @_recorded
 def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfce=False,
-               cluster_threshold=None, mask=None, column=None, order_by=None, output=None,
+               cluster_threshold=None, cluster_mass=None, connectivity=26,
+               cluster_rule="randomise", mask=None, column=None, order_by=None, output=None,
                overwrite=False, seed=0, backend="cpu", precision=None,
                memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark one-sample: sign-flip permutation test against 0. Maps: observed p, with FWER
     p_fwer (null_max), with tfce tfce p_tfce p_fwer_tfce, with cluster_threshold cluster_size
-    p_fwer_cluster."""
+    p_fwer_cluster, with cluster_mass cluster_mass p_fwer_cluster_mass; connectivity: the
+    clusters' neighbours (6, 18, 26); cluster_rule: 'randomise' (>= T, mass = sum of the
+    statistic) or 'nilearn' (> T, mass = sum of |stat| - T)."""
     def build(s):
         d = _defaults(one_sample)
         return (_study(s, input, mask, column, order_by)
                 + _options(dict(stat=stat), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
-                                cluster_threshold=cluster_threshold), d)
+                                **_clusters(cluster_threshold, cluster_mass, connectivity,
+                                            cluster_rule)), d)
                 + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("one-sample", spark, output, overwrite, staging_dir, build)
 
 
 @_recorded
 def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", fwer=True,
-               tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
-               output=None, overwrite=False, seed=0, backend="cpu", precision=None,
-               memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+               tfce=False, cluster_threshold=None, cluster_mass=None, connectivity=26,
+               cluster_rule="randomise", mask=None, column=None, order_by=None, output=None,
+               overwrite=False, seed=0, backend="cpu", precision=None, memory_budget_gb=None,
+               partitions=None, staging_dir=None, spark=None):
     """nlspark two-sample: label-permutation test of two groups (maps as one_sample)."""
     def build(s):
         d = _defaults(two_sample)
@@ -359,16 +372,18 @@ def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", 
                 + ["--input2", s.samples(input2, "input2")]
                 + _options(dict(stat=stat), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
-                                cluster_threshold=cluster_threshold), d)
+                                **_clusters(cluster_threshold, cluster_mass, connectivity,
+                                            cluster_rule)), d)
                 + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("two-sample", spark, output, overwrite, staging_dir, build)
 
 
 @_recorded
 def correlation(input, target, *, method="pearson", permutations=5000, tail="two", fwer=True,
-                tfce=False, cluster_threshold=None, mask=None, column=None, order_by=None,
-                output=None, overwrite=False, seed=0, backend="cpu", precision=None,
-                memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
+                tfce=False, cluster_threshold=None, cluster_mass=None, connectivity=26,
+                cluster_rule="randomise", mask=None, column=None, order_by=None, output=None,
+                overwrite=False, seed=0, backend="cpu", precision=None, memory_budget_gb=None,
+                partitions=None, staging_dir=None, spark=None):
     """nlspark correlation: permutation test of each voxel's correlation with target
     (n_samples,), y permuted (maps as one_sample)."""
     def build(s):
@@ -377,7 +392,8 @@ def correlation(input, target, *, method="pearson", permutations=5000, tail="two
                 + ["--target", _vector(s, target, "target")]
                 + _options(dict(method=method), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
-                                cluster_threshold=cluster_threshold), d)
+                                **_clusters(cluster_threshold, cluster_mass, connectivity,
+                                            cluster_rule)), d)
                 + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("correlation", spark, output, overwrite, staging_dir, build)
 
@@ -386,7 +402,8 @@ def correlation(input, target, *, method="pearson", permutations=5000, tail="two
 def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
         exchangeability_blocks=None, whole_blocks=False, variance_groups=None,
         permutations=5000, tail="upper",
-        fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None, mask=None,
+        fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None,
+        cluster_mass=None, connectivity=26, cluster_rule="randomise", mask=None,
         variance_smoothing=None, output=None, overwrite=False, seed=0, backend="cpu",
         precision="float64", memory_budget_gb=None, partitions=None, staging_dir=None,
         spark=None):
@@ -427,7 +444,8 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
                 + _options(dict(errors=errors, whole_blocks=whole_blocks,
                                 permutations=permutations, tail=tail, fwer=fwer,
                                 fwer_across_contrasts=fwer_across_contrasts, tfce=tfce,
-                                cluster_threshold=cluster_threshold,
+                                **_clusters(cluster_threshold, cluster_mass, connectivity,
+                                            cluster_rule),
                                 variance_smoothing=variance_smoothing), d)
                 + _common(d, seed, backend, precision, memory_budget_gb, partitions))
     return _run("glm", spark, output, overwrite, staging_dir, build)

@@ -11,12 +11,17 @@ constant confounds are merged into one); the t threshold of a p-scale threshold;
 E = 0.5, H = 2, 100 steps from 0 to the map's maximum, 6-connectivity; p-values counted with
 the identity, p = (1 + #{null max >= observed}) / (n_perm + 1), reported as -log10 p.
 
+With threshold= (cluster-level inference) nilearn's definitions too: the p threshold becomes
+u = t.isf(threshold, df) (threshold / 2 two-sided) with df = samples - design columns; clusters
+are face-connected voxels with t > u (two-sided: t < -u separately), size = voxel count, mass =
+sum(|t| - u) (nlspark's --cluster-rule nilearn); the p of a cluster is counted as nilearn's
+null_to_p counts it, #{null max >= observed} / n_perm, clipped to [1/n_perm, 1 - 1/n_perm].
+
 What differs: the random draws (seeds cannot reproduce nilearn's draws: FWER maps agree within
 Monte Carlo error, not bit for bit); with a covariate nilearn permutes the tested variable with
 the confounds while nlspark permutes Freedman-Lane residuals (the same null asymptotically);
 when all distinct sign flips are fewer than n_perm nlspark enumerates them exactly; parallelism
-is the Spark session's (n_jobs is not used); threshold (cluster size and mass inference) is
-refused: nlspark's cluster extent counts voxels at least the threshold and has no cluster mass.
+is the Spark session's (n_jobs is not used).
 Arguments nlspark cannot honour raise ValueError naming them; none is ignored silently.
 """
 
@@ -82,8 +87,22 @@ def _model(tested_vars, confounding_vars, model_intercept):
     return design, contrast, intercept_test
 
 
+def _cluster_height(threshold, two_sided_test, design, function):
+    """nilearn's cluster-forming height u for a p-scale threshold (None: no clusters)."""
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) \
+            or not 0 < float(threshold) < 1:
+        _refuse("threshold=%r" % (threshold,), "the cluster-forming threshold is a p-value,"
+                " in (0, 1)", function)
+    from scipy import stats
+    df = design.shape[0] - design.shape[1]
+    p = float(threshold) / 2 if two_sided_test else float(threshold)
+    return float(stats.t.isf(p, df=df))
+
+
 def _glm(images4d, mask_img, design, contrast, intercept_test, n_perm, two_sided_test,
-         random_state, tfce, spark, function):
+         random_state, tfce, spark, function, height=None):
     import pandas as pd
     if n_perm is None or int(n_perm) < 1:
         _refuse("n_perm=%r" % (n_perm,), "nlspark needs at least one permutation (nilearn's"
@@ -91,10 +110,35 @@ def _glm(images4d, mask_img, design, contrast, intercept_test, n_perm, two_sided
     names = ["tested"] + ["confound%d" % j for j in range(1, design.shape[1])]
     frame = pd.DataFrame(design, columns=names)
     con = pd.DataFrame([contrast], columns=names, index=["tested"])
+    clusters = {} if height is None else dict(
+        cluster_threshold=height, cluster_mass=height, connectivity=6, cluster_rule="nilearn")
     return commands.glm(images4d, frame, con, mask=mask_img,
                         errors="symmetric" if intercept_test else "exchangeable",
                         permutations=int(n_perm), tail="two" if two_sided_test else "upper",
-                        tfce=bool(tfce), seed=_seed(random_state, function), spark=spark)
+                        tfce=bool(tfce), seed=_seed(random_state, function), spark=spark,
+                        **clusters)
+
+
+def _null_to_p(values, null):
+    """nilearn's null_to_p(values, null, 'larger'): #{null >= value} / n, clipped to
+    [1/n, 1 - 1/n] (and eps)."""
+    null = np.sort(np.asarray(null, dtype=np.float64))
+    p = 1.0 - np.searchsorted(null, values, side="left").astype(float) / len(null)
+    smallest = max(np.finfo(float).eps, 1.0 / len(null))
+    return np.clip(p, smallest, 1.0 - smallest)
+
+
+def _cluster_outputs(r):
+    """nilearn's cluster-level outputs from a --cluster-rule nilearn run: size and mass of each
+    voxel's cluster (0 outside), -log10 FWER p by nilearn's counting, and the nulls."""
+    size = r.maps["cluster_size_tstat1"].astype(np.int64)
+    mass = np.abs(r.maps["cluster_mass_tstat1"])
+    h0_size = r.null_max["null_max_cluster_tstat1"]
+    h0_mass = r.null_max["null_max_cluster_mass_tstat1"]
+    return {"size": size, "logp_max_size": _neg_log10(_null_to_p(size, h0_size)),
+            "h0_max_size": h0_size.astype(np.int64),
+            "mass": mass, "logp_max_mass": _neg_log10(_null_to_p(mass, h0_mass)),
+            "h0_max_mass": h0_mass}
 
 
 def _as_float32(img):
@@ -129,10 +173,6 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
     if first_level_contrast is not None:
         _refuse("first_level_contrast", "nlspark takes images (a list, or a 4-D image), not"
                 " first-level models or a DataFrame of them")
-    if threshold is not None:
-        _refuse("threshold", "cluster size and mass inference with nilearn's definitions"
-                " (mass = sum(|t| - u), strict >) is not implemented in nlspark; use"
-                " nlspark.glm(..., cluster_threshold=T) for cluster extent")
     if isinstance(second_level_input, pd.DataFrame) or (
             isinstance(second_level_input, (list, tuple)) and second_level_input
             and not all(isinstance(i, str) or hasattr(i, "get_fdata")
@@ -174,8 +214,10 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
     conf = design_matrix[rest].to_numpy(dtype=np.float64) if rest else None
     design, con, intercept_test = _model(tested, conf, model_intercept)
 
+    height = _cluster_height(threshold, two_sided_test, design, "non_parametric_inference")
+
     r = _glm(imgs, masker.mask_img_, design, con, intercept_test, n_perm, two_sided_test,
-             random_state, tfce, spark, "non_parametric_inference")
+             random_state, tfce, spark, "non_parametric_inference", height)
 
     def img(name, transform=None):
         # nlspark's maps list the mask's voxels in nilearn's order (C order of the grid)
@@ -183,10 +225,19 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
         return masker.inverse_transform(transform(v) if transform else v)
 
     logp = img("p_fwer_tstat1", _neg_log10)
-    if not tfce:
+    if not tfce and height is None:
         return logp
-    return {"t": img("tstat1"), "logp_max_t": logp, "tfce": img("tfce_tstat1"),
-            "logp_max_tfce": img("p_fwer_tfce_tstat1", _neg_log10)}
+    out = {"t": img("tstat1"), "logp_max_t": logp}
+    if tfce:
+        out["tfce"] = img("tfce_tstat1")
+        out["logp_max_tfce"] = img("p_fwer_tfce_tstat1", _neg_log10)
+    if height is not None:
+        clusters = _cluster_outputs(r)
+        for key in ("size", "logp_max_size", "mass", "logp_max_mass"):
+            # sizes as int32, the integer type NIfTI readers take (nilearn converts int64 so)
+            v = clusters[key].astype(np.int32) if key == "size" else clusters[key]
+            out[key] = masker.inverse_transform(v)
+    return out
 
 
 def _contrast(second_level_contrast, design_matrix):
@@ -220,15 +271,15 @@ def permuted_ols(tested_vars, target_vars, confounding_vars=None, model_intercep
     """nilearn.mass_univariate.permuted_ols, computed by nlspark (see the module docstring):
     one tested variable (n_samples,) or (n_samples, 1); target_vars (n_samples, n_descriptors).
     Returns nilearn's dict: t, logp_max_t (1, n_descriptors), h0_max_t (1, n_perm); with tfce
-    (needs masker) also tfce, logp_max_tfce, h0_max_tfce."""
-    if threshold is not None:
-        raise ValueError("Cannot run permuted_ols with threshold: cluster size and mass"
-                         " inference with nilearn's definitions is not implemented in nlspark")
+    (needs masker) also tfce, logp_max_tfce, h0_max_tfce; with threshold (a p-value; needs
+    masker) also size, logp_max_size, h0_max_size, mass, logp_max_mass, h0_max_mass."""
     if output_type != "dict":
         raise ValueError("Cannot run permuted_ols with output_type=%r: nlspark returns nilearn's"
                          " dict only" % (output_type,))
     if tfce and masker is None:
         raise ValueError("A masker must be provided if tfce is True.")
+    if threshold is not None and masker is None:
+        raise ValueError("If 'threshold' is not None, masker must be defined as well.")
     if n_jobs not in (1, None):
         warnings.warn("permuted_ols: n_jobs=%r is not used: nlspark computes on the Spark"
                       " session's cores" % (n_jobs,), UserWarning, stacklevel=2)
@@ -237,10 +288,11 @@ def permuted_ols(tested_vars, target_vars, confounding_vars=None, model_intercep
         raise ValueError("'target_vars' should be a 2D array. An array with %d dimension(s) was"
                          " passed." % y.ndim)
     design, con, intercept_test = _model(tested_vars, confounding_vars, model_intercept)
-    if tfce:
+    height = _cluster_height(threshold, two_sided_test, design, "permuted_ols")
+    if tfce or height is not None:
         data = masker.inverse_transform(y)
         r = _glm(data, masker.mask_img_, design, con, intercept_test, n_perm, two_sided_test,
-                 random_state, True, spark, "permuted_ols")
+                 random_state, tfce, spark, "permuted_ols", height)
     else:
         r = _glm(y, None, design, con, intercept_test, n_perm, two_sided_test, random_state,
                  False, spark, "permuted_ols")
@@ -254,4 +306,6 @@ def permuted_ols(tested_vars, target_vars, confounding_vars=None, model_intercep
         out["tfce"] = order(r.maps["tfce_tstat1"])[None, :]
         out["logp_max_tfce"] = _neg_log10(order(r.maps["p_fwer_tfce_tstat1"]))[None, :]
         out["h0_max_tfce"] = r.null_max["null_max_tfce_tstat1"][None, :]
+    if height is not None:
+        out.update({k: v[None, :] for k, v in _cluster_outputs(r).items()})
     return out

@@ -106,7 +106,7 @@ def test_the_t_map_under_smoothing_is_nilearns(spark):
 
 
 @pytest.mark.parametrize("argument, value", [
-    ("threshold", 0.001), ("confounds", pd.DataFrame({"subject_label": ["a"], "x": [1]})),
+    ("threshold", 1.5), ("confounds", pd.DataFrame({"subject_label": ["a"], "x": [1]})),
     ("first_level_contrast", "a"), ("second_level_contrast", "age - intercept"),
     ("second_level_contrast", ["age"]), ("random_state", 2 ** 70), ("n_perm", 0)])
 def test_arguments_nlspark_cannot_honour_are_refused_by_name(spark, argument, value):
@@ -116,6 +116,75 @@ def test_arguments_nlspark_cannot_honour_are_refused_by_name(spark, argument, va
     args[argument] = value
     with pytest.raises(ValueError, match="non_parametric_inference with %s" % argument):
         non_parametric_inference(imgs, spark=spark, **args)
+
+
+CLUSTER_KEYS = {"size", "logp_max_size", "mass", "logp_max_mass"}
+
+
+def cluster_study(seed):
+    """Maps around 0 with a positive and a negative blob, and a mask without the grid's border
+    (nilearn labels the whole grid: a mask filling it leaves no background, which it asserts)."""
+    rng = np.random.default_rng(seed)
+    age = rng.normal(size=N)
+    imgs = []
+    for i in range(N):
+        d = rng.normal(size=SHAPE)
+        d[2:5, 2:5, 2:5] += 1.5 + 1.5 * age[i]
+        d[5:8, 4:7, 3:6] -= 1.5 + 1.5 * age[i]
+        imgs.append(nib.Nifti1Image(d.astype(np.float32), np.diag([3.0, 3.0, 3.0, 1.0])))
+    mask = np.zeros(SHAPE, np.int8)
+    mask[1:-1, 1:-1, 1:-1] = 1
+    return imgs, age, nib.Nifti1Image(mask, imgs[0].affine)
+
+
+@pytest.mark.parametrize("two_sided, covariate", [(False, False), (True, True)])
+def test_cluster_level_inference_is_nilearns(spark, two_sided, covariate):
+    # threshold= (a p-value): nilearn's size and mass maps, and -log10 FWER p by its counting
+    imgs, age, mask = cluster_study(5)
+    dm = pd.DataFrame({"age": age, "intercept": np.ones(N)}) if covariate else \
+        pd.DataFrame({"intercept": np.ones(N)})
+    args = dict(design_matrix=dm, second_level_contrast="age" if covariate else "intercept",
+                n_perm=N_PERM, threshold=0.01, two_sided_test=two_sided, random_state=0,
+                mask=mask)
+    theirs = nilearn_npi(imgs, **args)
+    ours = non_parametric_inference(imgs, spark=spark, **args)
+    assert set(ours) == set(theirs) == {"t", "logp_max_t"} | CLUSTER_KEYS
+    size, their_size = ours["size"].get_fdata(), theirs["size"].get_fdata()
+    assert (their_size > 0).sum() > 20, "the study has no clusters to compare"
+    np.testing.assert_array_equal(size, their_size)
+    # mass = sum(|t| - u) over a cluster: nilearn's t is float32 arithmetic
+    np.testing.assert_allclose(ours["mass"].get_fdata(), theirs["mass"].get_fdata(),
+                               rtol=1e-4, atol=1e-4)
+    for key in ("logp_max_size", "logp_max_mass"):
+        within_monte_carlo(ours[key].get_fdata(), theirs[key].get_fdata(), N_PERM)
+        # outside every cluster both count p = 1 - 1/n_perm (nilearn's clipping)
+        outside = their_size == 0
+        np.testing.assert_allclose(ours[key].get_fdata()[outside],
+                                   theirs[key].get_fdata()[outside])
+
+
+def test_permuted_ols_cluster_level_inference_is_nilearns(spark):
+    from nilearn.maskers import NiftiMasker
+    imgs, age, mask = cluster_study(6)
+    masker = NiftiMasker(mask_img=mask, standardize=None).fit()
+    y = masker.transform(imgs).astype(np.float64)
+    tested = age[:, None]
+    args = dict(confounding_vars=np.ones((N, 1)), n_perm=400, two_sided_test=True,
+                random_state=0, masker=masker, threshold=0.05)
+    theirs = nilearn_permuted_ols(tested, y, **args)
+    ours = permuted_ols(tested, y, spark=spark, **args)
+    assert set(ours) == set(theirs)
+    assert ours["h0_max_size"].shape == theirs["h0_max_size"].shape == (1, 400)
+    # float64 data, nilearn's arithmetic float64 too: the clusters are the same voxels
+    assert (theirs["size"] > 0).sum() > 10
+    np.testing.assert_array_equal(ours["size"], theirs["size"])
+    np.testing.assert_allclose(ours["mass"], theirs["mass"], rtol=1e-9, atol=1e-9)
+    for key in ("logp_max_size", "logp_max_mass"):
+        within_monte_carlo(ours[key], theirs[key], 400)
+    for key in ("h0_max_size", "h0_max_mass"):
+        qa = np.quantile(ours[key], [0.5, 0.9])
+        qb = np.quantile(theirs[key], [0.5, 0.9])
+        np.testing.assert_allclose(qa, qb, rtol=0.35, atol=2)
 
 
 def test_n_jobs_is_said_not_ignored(spark):
@@ -148,7 +217,7 @@ def test_permuted_ols_against_nilearn(spark, covariate):
 
 
 def test_permuted_ols_refuses_what_it_cannot_do(spark):
-    with pytest.raises(ValueError, match="threshold"):
+    with pytest.raises(ValueError, match="If 'threshold' is not None, masker must be defined"):
         permuted_ols(np.ones(5), np.ones((5, 3)), threshold=0.01, spark=spark)
     with pytest.raises(ValueError, match="one variable at a time"):
         permuted_ols(np.ones((5, 2)), np.ones((5, 3)), spark=spark)
