@@ -73,3 +73,23 @@ def test_errors_name_the_argument_and_the_users_paths(spark, tmp_path):
     with pytest.raises(ValueError) as e:
         nlspark.one_sample(RNG.normal(size=(n, 5)), tail="sideways", spark=spark)
     assert "tail=" in str(e.value) and "--tail" not in str(e.value)
+
+
+def test_an_in_memory_mask_is_kept_beside_the_outputs_and_the_report_drawn(spark, tmp_path,
+                                                                          capfd):
+    # the staged mask is gone when the call returns: written as mask.nii.gz, as a computed
+    # mask is, so the report (and a later nlspark report) can draw the maps
+    rng = np.random.default_rng(2)
+    affine = np.diag([2.0, 2.0, 2.0, 1.0])
+    imgs = [nib.Nifti1Image(rng.normal(size=(5, 4, 3)).astype(np.float32), affine)
+            for _ in range(8)]
+    m = np.zeros((5, 4, 3), np.uint8)
+    m[1:4, 1:3, :] = 1
+    r = nlspark.one_sample(imgs, mask=nib.Nifti1Image(m, affine), permutations=20,
+                           output=tmp_path / "out", spark=spark)
+    assert "report.html not written" not in capfd.readouterr().err
+    assert (tmp_path / "out" / "report.html").is_file()
+    kept = nib.load(str(tmp_path / "out" / "mask.nii.gz"))
+    np.testing.assert_array_equal(kept.get_fdata() > 0, m > 0)
+    assert "mask.nii.gz" in r.summary["files"]
+    assert r.summary["grid"]["mask_source"] == "mask="

@@ -38,6 +38,19 @@ public final class PythonCall {
   }
 
   /**
+   * Whether the run's mask is a file the Python package staged (an in-memory image): gone once
+   * the call returns, so it is written beside the outputs as a computed mask is, for the report
+   * and for later reading.
+   */
+  public static boolean stagedMask(org.nlspark.core.engine.RunReport report) {
+    Map<String, Object> call = CURRENT.get();
+    return report.mask() != null && report.maskSource() != null && call != null
+        && call.get("staged") instanceof Map<?, ?> staged
+        && staged.containsKey(report.maskSource())
+        && !org.nlspark.spark.output.NiftiOutputs.writesMask(report);
+  }
+
+  /**
    * {@code value} (summary.json's maps, lists and strings) with every staged file named by the
    * argument it came from ("design="), as the call's {@code staged} table says: the files are
    * gone when the call returns.

@@ -64,6 +64,9 @@ final class ResultExport {
         out.writeNpy(o);
       }
       NiftiOutputs.write(out, "", report);
+      if (PythonCall.stagedMask(report)) {
+        out.writeNiftiMask(NiftiOutputs.MASK_FILE, report.mask());
+      }
       Map<String, Object> full = summary;
       if (report.mask() != null && !summary.containsKey("grid")) {
         full = new LinkedHashMap<>(summary);

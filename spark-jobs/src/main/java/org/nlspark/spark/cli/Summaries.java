@@ -32,6 +32,9 @@ public final class Summaries {
       files.add(o.name() + ".npy");
     }
     files.addAll(NiftiOutputs.fileNames(report));
+    if (org.nlspark.spark.api.PythonCall.stagedMask(report)) {
+      files.add(NiftiOutputs.MASK_FILE);
+    }
     files.add("summary.json");
     m.put("files", files);
     return m;
