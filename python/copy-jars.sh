@@ -12,7 +12,7 @@ rm -rf "$dest" "$root/python/build"
 mkdir -p "$dest"
 cp "$lines" "$dest/spark-lines.tsv"
 copied=0
-while IFS=$'\t' read -r line _spark _scala module artifact; do
+while IFS=$'\t' read -r line _spark _scala module artifact _pyspark; do
   [[ -z $line || $line == \#* ]] && continue
   for jar in "$root/$module/target/$artifact"-*-app.jar; do
     [[ -f $jar ]] || continue
