@@ -2,6 +2,7 @@
 the JVM holds an nlspark jar of this package's version."""
 
 import os
+import threading
 
 import pyspark
 from pyspark.sql import SparkSession
@@ -69,18 +70,90 @@ def configure(builder):
     return builder.config("spark.jars", jars)
 
 
-def session(master="local[*]", app_name="nlspark", conf=None):
+def session(master="local[*]", app_name="nlspark", conf=None, verbose=False):
     """A SparkSession with the nlspark jar attached (the active one if a session is running:
     Spark has one per JVM). A local master gets the loopback driver settings and the UI off, as
-    the command line's sessions; conf: more Spark settings ({key: value}), which win."""
+    the command line's sessions; conf: more Spark settings ({key: value}), which win.
+
+    A JVM started here logs warnings and errors, as pyspark's sessions do, but not the start-up
+    lines of Java (the incubator-module notice), Hadoop (no native library) and Spark (its
+    default log level); verbose=True keeps Spark's own logging and every line. (The functions
+    quiet Spark's lines about nlspark's own tasks while they run, and only then.)"""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.master(master).appName(app_name)
     settings = dict(LOCAL_SETTINGS) if master.startswith("local") else {}
     settings.setdefault("spark.driver.memory", "2g")
     settings.update(conf or {})
+    quiet = not verbose and _jvm_not_started()
+    if quiet and os.path.isfile(LOG4J_FILE) and "log4j2.configurationFile" not in settings.get(
+            "spark.driver.extraJavaOptions", ""):
+        options = settings.get("spark.driver.extraJavaOptions", "")
+        settings["spark.driver.extraJavaOptions"] = (
+            options + " -Dlog4j2.configurationFile=file:" + LOG4J_FILE).strip()
     for key, value in settings.items():
         builder = builder.config(key, str(value))
-    return configure(builder).getOrCreate()
+    if not quiet:
+        return configure(builder).getOrCreate()
+    with _without_incubator_notice():
+        return configure(builder).getOrCreate()
+
+
+# The logging of the JVMs started here (Spark's level for Python sessions, less start-up lines).
+LOG4J_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session-log4j2.properties")
+INCUBATOR_NOTICE = b"WARNING: Using incubator modules:"
+
+
+def _jvm_not_started():
+    from pyspark import SparkContext
+    return SparkContext._gateway is None
+
+
+class _without_incubator_notice:
+    """Starts the JVM with its stderr on a pipe whose reader passes everything on to this
+    process's stderr but the JVM's "WARNING: Using incubator modules" line (no JVM flag turns it
+    off; bin/nlspark drops it the same way). The reader lives as long as the JVM writes."""
+
+    def __enter__(self):
+        read, write = os.pipe()
+        self._saved = os.dup(2)
+        out = os.dup(2)
+        os.dup2(write, 2)
+        os.close(write)
+        threading.Thread(target=_pass_on, args=(read, out), name="nlspark-jvm-stderr",
+                         daemon=True).start()
+
+    def __exit__(self, *exc):
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+        return False
+
+
+def _pass_on(read, out, lines_to_look_at=50):
+    """Copies read to out, dropping the incubator notice among the first lines; then raw."""
+    pending = b""
+    looked = 0
+    while True:
+        chunk = os.read(read, 65536)
+        if not chunk:
+            break
+        if looked >= lines_to_look_at:
+            os.write(out, chunk)
+            continue
+        pending += chunk
+        *whole, pending = pending.split(b"\n")
+        for line in whole:
+            looked += 1
+            if line.startswith(INCUBATOR_NOTICE):
+                looked = lines_to_look_at
+            else:
+                os.write(out, line + b"\n")
+        if looked >= lines_to_look_at and pending:
+            os.write(out, pending)
+            pending = b""
+    if pending:
+        os.write(out, pending)
+    os.close(read)
+    os.close(out)
 
 
 def resolve(spark):

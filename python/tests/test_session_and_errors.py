@@ -3,6 +3,8 @@ with the command line's messages."""
 
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -24,13 +26,31 @@ def test_the_jar_line_of_the_installed_pyspark_is_carried():
 
 
 def test_a_pyspark_without_a_jar_is_refused_in_one_sentence():
-    lines = _jars.supported_lines()
-    with pytest.raises(ValueError) as e:
-        _jars.jar_for("9.1.0")
-    assert str(e.value) == (
-        "Cannot use nlspark with pyspark 9.1.0: this package has jars for the Spark lines %s"
-        " only; install a pyspark of one of them (pip install 'pyspark==%s.*')"
-        % (", ".join(lines), lines[-1]))
+    minors = _jars.supported_pyspark()
+    assert minors == ["3.5", "4.2", "4.3"]
+    for version in ("9.1.0", "4.1.1", "3.4.4"):
+        with pytest.raises(ValueError) as e:
+            _jars.jar_for(version)
+        assert str(e.value) == (
+            "Cannot use nlspark with pyspark %s: this package runs on pyspark 3.5, 4.2, 4.3"
+            " only; install one of them (pip install 'pyspark==4.3.*')" % version)
+    # pyspark 4.3 runs the 4.2 line's jar
+    assert os.path.basename(_jars.jar_for("4.3.0")).startswith("nlspark-spark-4.2_2.13-")
+
+
+def test_the_packages_pyspark_range_admits_the_tables_minors_and_no_other():
+    import tomllib
+    from packaging.specifiers import SpecifierSet
+    with open(os.path.join(REPO, "python", "pyproject.toml"), "rb") as f:
+        deps = tomllib.load(f)["project"]["dependencies"]
+    pyspark = SpecifierSet([d for d in deps if d.startswith("pyspark")][0][len("pyspark"):])
+    minors = _jars.supported_pyspark()
+    # pyspark's minors released so far (3.x ended with 3.5) and the next ones
+    candidates = ["3.0", "3.1", "3.2", "3.3", "3.4", "3.5", "4.0", "4.1", "4.2", "4.3", "4.4",
+                  "5.0"]
+    admitted = [m for m in candidates if any(pyspark.contains("%s.%d" % (m, patch))
+                                             for patch in range(4))]
+    assert admitted == minors, pyspark
 
 
 def test_package_and_jar_have_the_release_of_the_root_pom(spark):
@@ -42,6 +62,31 @@ def test_package_and_jar_have_the_release_of_the_root_pom(spark):
     assert _version.__version__ == version.group(1).replace("-SNAPSHOT", ".dev0")
     jvm = spark.sparkContext._jvm
     assert jvm.org.nlspark.spark.CommandRunner.version() == _version.MAVEN_VERSION
+
+
+FIRST_SESSION = """
+import numpy as np, nlspark
+s = nlspark.session(master="local[1]", verbose=%r)
+r = nlspark.one_sample(np.arange(24.0).reshape(6, 4) - 9, permutations=50, seed=1)
+print("ok", r["observed"].shape)
+s.stop()
+"""
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_a_new_session_prints_no_start_up_lines_unless_verbose(tmp_path, verbose):
+    # a fresh process: the JVM starts here, as in a user's first cell
+    p = subprocess.run([sys.executable, "-c", FIRST_SESSION % verbose], cwd=str(tmp_path),
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, SPARK_LOCAL_IP="127.0.0.1"))
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout == "ok (4,)\n", p.stdout
+    if verbose:
+        # Java's, Hadoop's and Spark's own start-up lines, as they come
+        assert "WARNING: Using incubator modules: jdk.incubator.vector" in p.stderr, p.stderr
+        assert 'Setting default log level to "WARN"' in p.stderr, p.stderr
+    else:
+        assert p.stderr == "", p.stderr
 
 
 def test_session_settings(spark):
