@@ -32,6 +32,7 @@ IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?(org\.nlspark(?:\.\w+)*)(?:\.\*
 PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
 QUALIFIED = re.compile(r"\borg\.nlspark(?:\.[a-z_]\w*)*\.[A-Z]\w*")
 COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+JAVA_PACKAGE = re.compile(r'^\s*option\s+java_package\s*=\s*"([\w.]+)"\s*;', re.M)
 STRINGS = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
 
@@ -70,6 +71,12 @@ def read_graph():
             code = STRINGS.sub('""', COMMENTS.sub(" ", text))
             used |= {package_of(m) for m in QUALIFIED.findall(code)}
             edges[package] |= {u for u in used if u != package and u.startswith(PREFIX)}
+        # messages compiled from src/main/proto: their java_package is the module's too
+        for path in sorted((ROOT / module / "src" / "main" / "proto").rglob("*.proto")):
+            found = JAVA_PACKAGE.search(path.read_text(encoding="utf-8"))
+            if found:
+                owner.setdefault(found.group(1), module)
+                files[found.group(1)] += 0
     for package, used in edges.items():
         unknown = sorted(u for u in used if u not in owner)
         if unknown:

@@ -1,8 +1,5 @@
 """The one place where the JVM's exceptions become Python ones (DESIGN §6 exit codes)."""
 
-from py4j.protocol import Py4JJavaError
-from pyspark.errors.exceptions.captured import CapturedException
-
 # The Java classes of the documented failures: exit 2 (bad usage or input) and exit 3
 # (resources refused: memory, GPU).
 INVALID_INPUT = "org.nlspark.core.InvalidInputException"
@@ -18,10 +15,8 @@ def call(what, fn, *args):
     ResourceError (exit 3) with the JVM's one-sentence message, else RuntimeError (exit 1)."""
     try:
         return fn(*args)
-    except (Py4JJavaError, CapturedException) as e:
-        # pyspark turns some Java exceptions (IllegalArgumentException and its subclasses,
-        # InvalidInputException among them) into its own, keeping the Java one as _origin.
-        java = e.java_exception if isinstance(e, Py4JJavaError) else e._origin
+    except Exception as e:
+        java = _java_exception(e)
         if java is None:
             raise
         kind = java.getClass().getName()
@@ -31,3 +26,23 @@ def call(what, fn, *args):
         if kind == RESOURCE_REFUSED:
             raise ResourceError(message) from None
         raise RuntimeError("nlspark %s failed with an internal error: %s" % (what, java.toString())) from e
+
+
+def _java_exception(e):
+    """The Java exception behind a py4j failure, else None (a Spark Connect client has no py4j)."""
+    try:
+        from py4j.protocol import Py4JJavaError
+        from pyspark.errors.exceptions.captured import CapturedException
+    except ImportError:
+        return None
+    if isinstance(e, Py4JJavaError):
+        return e.java_exception
+    if isinstance(e, CapturedException):
+        # pyspark turns some Java exceptions (IllegalArgumentException and its subclasses,
+        # InvalidInputException among them) into its own, keeping the Java one as _origin.
+        return e._origin
+    return None
+
+
+# The status of a Spark Connect answer (org.nlspark.connect.CallPlugin) -> the exception raised.
+ANSWER_ERRORS = {"invalid-input": ValueError, "resource-refused": ResourceError}

@@ -7,7 +7,7 @@ import threading
 import pyspark
 from pyspark.sql import SparkSession
 
-from . import _jars
+from . import _connect, _jars
 from ._errors import call
 from ._version import MAVEN_VERSION
 
@@ -158,9 +158,26 @@ def _pass_on(read, out, lines_to_look_at=50):
 
 def resolve(spark):
     """The session a function runs in: spark, else the active one, else a new local one;
-    checked once for an nlspark jar of this package's version."""
+    checked once for an nlspark jar of this package's version (a Spark Connect session: for the
+    server's nlspark plugin of this version)."""
+    if spark is None and not _has_py4j():
+        # a pure Connect client: pyspark's classic lookup would exit the process looking for
+        # a Spark installation
+        from pyspark.sql.connect.session import SparkSession as ConnectSession
+        spark = ConnectSession.getActiveSession()
+        if spark is None:
+            raise ValueError(
+                "Cannot run nlspark: no Spark session is active and this pyspark is a Spark"
+                " Connect client; connect one (SparkSession.builder.remote('sc://...')"
+                ".getOrCreate()) or pass spark=")
     if spark is None:
         spark = SparkSession.getActiveSession() or session()
+    if _connect.is_connect(spark):
+        key = ("connect", id(spark))
+        if key not in _checked:
+            _check_version(_connect.ConnectRunner(spark).version())
+            _checked.add(key)
+        return spark
     jvm = spark.sparkContext._jvm
     key = id(spark.sparkContext._jsc)
     if key not in _checked:
@@ -169,10 +186,56 @@ def resolve(spark):
                 "Cannot run nlspark in this Spark session: its JVM has no nlspark jar; start it"
                 " with nlspark.session(), or nlspark.configure(SparkSession.builder), or install"
                 " the jar %s on the cluster" % os.path.basename(jar_path()))
-        found = call("version", lambda: jvm.org.nlspark.spark.CommandRunner.version())
-        if found is not None and found != MAVEN_VERSION:
-            raise ValueError(
-                "Cannot use the nlspark jar of version %s with the Python package of version %s:"
-                " install the same release of both" % (found, MAVEN_VERSION))
+        _check_version(_Classic(spark).version())
         _checked.add(key)
     return spark
+
+
+def _check_version(found):
+    if found is not None and found != MAVEN_VERSION:
+        raise ValueError(
+            "Cannot use the nlspark jar of version %s with the Python package of version %s:"
+            " install the same release of both" % (found, MAVEN_VERSION))
+
+
+def _has_py4j():
+    import importlib.util
+    return importlib.util.find_spec("py4j") is not None
+
+
+def stopped(spark):
+    """Whether a session a Result kept has been stopped since."""
+    if _connect.is_connect(spark):
+        return bool(getattr(spark, "is_stopped", False))
+    return spark.sparkContext._jsc is None
+
+
+def runner(spark):
+    """The JVM's CommandRunner for a resolved session: over py4j in a classic session, through
+    the server's plugin in a Spark Connect one (the one place the two doors part)."""
+    return _connect.ConnectRunner(spark) if _connect.is_connect(spark) else _Classic(spark)
+
+
+class _Classic:
+    """org.nlspark.spark.CommandRunner over py4j."""
+
+    def __init__(self, spark):
+        self.spark = spark
+        self.runner = spark.sparkContext._jvm.org.nlspark.spark.CommandRunner
+
+    def run(self, args, call_json):
+        gateway = self.spark.sparkContext._gateway
+        jargs = gateway.new_array(gateway.jvm.java.lang.String, len(args))
+        for i, a in enumerate(args):
+            jargs[i] = a
+        return list(call(args[0], self.runner.run, self.spark._jsparkSession, jargs, call_json))
+
+    def version(self):
+        return call("version", self.runner.version)
+
+    def defaults(self):
+        return call("defaults", self.runner.defaults)
+
+    def copy_result(self, source, target, overwrite):
+        return call("Result.write", self.runner.copyResult, self.spark._jsparkSession, source,
+                    target, overwrite)

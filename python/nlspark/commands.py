@@ -28,7 +28,7 @@ import shutil
 import tempfile
 
 from . import _session
-from ._errors import ResourceError, call
+from ._errors import ResourceError
 from ._inputs import Staging
 from .result import Result
 
@@ -161,8 +161,7 @@ def defaults(spark=None):
     the table behind the command line's and the Java API's defaults (None: decided by the run,
     such as the memory budget and a GPU run's precision)."""
     spark = _session.resolve(spark)
-    jvm = spark.sparkContext._jvm
-    table = json.loads(call("defaults", jvm.org.nlspark.spark.CommandRunner.defaults))
+    table = json.loads(_session.runner(spark).defaults())
     return {command.replace("-", "_"): {k.replace("-", "_"): v for k, v in settings.items()}
             for command, settings in table.items()}
 
@@ -270,16 +269,10 @@ def _run(command, spark, output, overwrite, staging_dir, build):
         args += ["--output", output, "--quiet"]
         if overwrite:
             args.append("--overwrite")
-        jvm = spark.sparkContext._jvm
-        gateway = spark.sparkContext._gateway
-        jargs = gateway.new_array(jvm.java.lang.String, len(args))
-        for i, a in enumerate(args):
-            jargs[i] = a
         staging = _STAGING.get()
         try:
-            printed = call(command, jvm.org.nlspark.spark.CommandRunner.run,
-                           spark._jsparkSession, jargs,
-                           json.dumps(dict(_provenance(output), staged=staging.labels)))
+            printed = _session.runner(spark).run(
+                args, json.dumps(dict(_provenance(output), staged=staging.labels)))
         except ValueError as e:
             raise ValueError(_in_python_terms(str(e), staging)) from None
         except ResourceError as e:

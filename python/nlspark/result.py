@@ -61,7 +61,7 @@ class Result:
         removed, and nothing else. Files are renamed into place, never written through links.
         Refusals raise ValueError. Returns directory."""
         from . import _session
-        from ._errors import ResourceError, call
+        from ._errors import ResourceError
         if not isinstance(overwrite, bool):
             raise ValueError("Result.write(overwrite=) must be True or False, but was %r"
                              % (overwrite,))
@@ -70,13 +70,11 @@ class Result:
         # working directory may differ from Python's
         target = given if ":" in given.split("/")[0] else os.path.abspath(given)
         spark = self._spark
-        if spark is None or spark.sparkContext._jsc is None:
+        if spark is not None and _session.stopped(spark):
             spark = None  # stopped since: the active session, else a new one
         spark = _session.resolve(spark)
-        runner = spark.sparkContext._jvm.org.nlspark.spark.CommandRunner
         try:
-            call("Result.write", runner.copyResult, spark._jsparkSession, self.path, target,
-                 overwrite)
+            _session.runner(spark).copy_result(self.path, target, overwrite)
         except (ValueError, ResourceError) as e:
             raise type(e)(_python_terms(str(e), target, given)) from None
         return directory
