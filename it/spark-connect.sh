@@ -44,25 +44,40 @@ rm -rf "$REPO_ROOT/python/build" "$REPO_ROOT"/python/*.egg-info
 spark_home=$("$CLASSIC/bin/python" -c "import os, pyspark; print(os.path.dirname(pyspark.__file__))")
 ls "$spark_home"/jars/spark-connect_2.13-4.2.0.jar > /dev/null || die "pyspark 4.2.0 bundles no spark-connect jar"
 
-port=$("$PYTHON_BIN" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-log "starting a Spark Connect server on 127.0.0.1:$port with $(basename "$server_jar")"
-SPARK_HOME=$spark_home "$spark_home/bin/spark-submit" \
-  --class org.apache.spark.sql.connect.service.SparkConnectServer --master 'local[2]' \
-  --conf spark.connect.grpc.binding.address=127.0.0.1 --conf spark.connect.grpc.binding.port="$port" \
+free_port() {
+  "$PYTHON_BIN" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"
+}
+servers=()
+trap 'for p in "${servers[@]}"; do kill "$p" 2> /dev/null || true; wait "$p" 2> /dev/null || true; done' EXIT
+start_server() {  # NAME PORT [spark-submit options]: a Connect server on 127.0.0.1:PORT
+  local name=$1 port=$2
+  shift 2
+  SPARK_HOME=$spark_home "$spark_home/bin/spark-submit" \
+    --class org.apache.spark.sql.connect.service.SparkConnectServer --master 'local[2]' \
+    --conf spark.connect.grpc.binding.address=127.0.0.1 --conf spark.connect.grpc.binding.port="$port" \
+    --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
+    --conf spark.ui.enabled=false "$@" > "$WORK/$name.log" 2>&1 &
+  servers+=($!)
+}
+await_server() {  # NAME
+  for _ in $(seq 180); do
+    grep -q "Spark Connect server started" "$WORK/$1.log" && return 0
+    sleep 1
+  done
+  tail -n 30 "$WORK/$1.log" >&2
+  die "the Spark Connect server $1 did not start in 180 s"
+}
+port=$(free_port)
+bare_port=$(free_port)
+log "starting Spark Connect servers on 127.0.0.1: $port with $(basename "$server_jar"), $bare_port without nlspark"
+start_server server "$port" --conf spark.driver.memory=2g \
   --conf spark.connect.extensions.relation.classes=org.nlspark.connect.CallPlugin \
-  --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
-  --conf spark.ui.enabled=false --conf spark.driver.memory=2g \
   --driver-class-path "$server_jar" --driver-java-options "--add-modules jdk.incubator.vector" \
-  "$server_jar" > "$WORK/server.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true' EXIT
-for _ in $(seq 120); do
-  grep -q "Spark Connect server started" "$WORK/server.log" && break
-  kill -0 "$server" 2> /dev/null || { tail -n 30 "$WORK/server.log" >&2; die "the Spark Connect server stopped"; }
-  sleep 1
-done
-grep -q "Spark Connect server started" "$WORK/server.log" || die "the Spark Connect server did not start in 120 s"
-log "server up after $((SECONDS - T0)) s"
+  "$server_jar"
+start_server bare "$bare_port" spark-internal
+await_server server
+await_server bare
+log "servers up after $((SECONDS - T0)) s"
 
 cd "$REPO_ROOT/python/tests"
 # A pure client with no session: one sentence, not a JVM start.
@@ -77,6 +92,23 @@ PY
 message=$("$CLIENT/bin/python" "$WORK/no_session.py" 2>&1) || true
 [[ $message == "Cannot run nlspark: no Spark session is active and this pyspark is a Spark Connect client;"* ]] \
   || die "a pure client without a session said: $message"
+
+# A server without the plugin: one sentence that says what to configure.
+cat > "$WORK/no_plugin.py" <<'PY'
+import sys
+import numpy
+import nlspark
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
+try:
+    nlspark.one_sample(numpy.ones((3, 2)) + numpy.arange(2), spark=spark)
+except ValueError as e:
+    print(e)
+PY
+message=$("$CLIENT/bin/python" "$WORK/no_plugin.py" "sc://127.0.0.1:$bare_port" 2>&1) || true
+[[ $message == "Cannot run nlspark in this Spark Connect session: its server has no nlspark plugin;"* ]] \
+  || die "a server without the plugin gave: $message"
+kill "${servers[1]}"
 
 "$CLIENT/bin/python" connect_parity.py "sc://127.0.0.1:$port" "$WORK/connect" \
   || die "the calls through Spark Connect failed (server log: ${WORK#"$REPO_ROOT"/}/server.log)"

@@ -42,7 +42,9 @@ class ConnectRunner:
         try:
             rows = DataFrame(_CallPlan(message), self.spark).collect()
         except SparkConnectException as e:
-            if "extension" in str(e).lower() and "relation" in str(e).lower():
+            # Spark's words when no plugin takes the message (CONNECT_INVALID_PLAN.NO_HANDLER_FOR_
+            # EXTENSION: "No handler found for extension type: type.googleapis.com/nlspark...")
+            if "NO_HANDLER_FOR_EXTENSION" in str(e) and "nlspark.connect.Call" in str(e):
                 raise ValueError(
                     "Cannot run nlspark in this Spark Connect session: its server has no nlspark"
                     " plugin; start the server with the jar nlspark-connect-4.2_2.13-*-app.jar and"
