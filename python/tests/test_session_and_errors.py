@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -87,6 +88,56 @@ def test_a_new_session_prints_no_start_up_lines_unless_verbose(tmp_path, verbose
         assert 'Setting default log level to "WARN"' in p.stderr, p.stderr
     else:
         assert p.stderr == "", p.stderr
+
+
+CDS_SESSION = """
+import numpy as np, nlspark
+s = nlspark.session(master="local[1]")
+print(s.sparkContext.getConf().get("spark.driver.extraJavaOptions"))
+r = nlspark.one_sample(np.arange(24.0).reshape(6, 4) - 9, permutations=50, seed=1)
+print("ok", r["observed"].shape)
+"""
+
+
+def test_a_local_session_records_a_class_data_archive_then_maps_it(tmp_path):
+    # As bin/nlspark: the first JVM records its classes as it exits (to a name of its own), a
+    # later one promotes the rested file and maps it; both print nothing on stderr.
+    cache = tmp_path / "cache"
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", NLSPARK_CACHE_DIR=str(cache))
+    env.pop("NLSPARK_CDS", None)
+
+    def fresh():
+        p = subprocess.run([sys.executable, "-c", CDS_SESSION], capture_output=True, text=True,
+                           timeout=300, env=env, cwd=str(tmp_path))
+        assert p.returncode == 0 and p.stderr == "", p.stderr[-3000:]
+        options, ok = p.stdout.splitlines()
+        assert ok == "ok (4,)"
+        return options
+
+    first = fresh()
+    recorded = re.search(r"-XX:ArchiveClassesAtExit=(\S+\.jsa)\.(\d+)\.tmp", first)
+    assert recorded and "-Xlog:cds=off" in first, first
+    archive, pending = recorded.group(1), recorded.group(0).split("=", 1)[1]
+    assert os.path.dirname(archive) == str(cache)
+    # the JVM writes it after Python has gone: wait until the file stops growing
+    sizes, deadline = [], time.time() + 180
+    while time.time() < deadline and not (len(sizes) > 3 and sizes[-1] == sizes[-4] > 1e6):
+        time.sleep(1)
+        sizes.append(os.path.getsize(pending) if os.path.exists(pending) else 0)
+    assert sizes[-1] > 1e6, "no class-data archive was written in 180 s"
+    os.utime(pending, (time.time() - 120, time.time() - 120))  # it has rested
+    second = fresh()
+    assert "-XX:SharedArchiveFile=%s " % archive in second + " ", second
+    assert os.path.isfile(archive) and not os.path.exists(pending)
+
+
+def test_class_data_sharing_is_off_with_nlspark_cds_0(monkeypatch, tmp_path):
+    from nlspark import _session
+    monkeypatch.setenv("NLSPARK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("NLSPARK_CDS", "0")
+    assert _session._class_data_options(nlspark.jar_path()) == ""
+    monkeypatch.setenv("NLSPARK_CDS", "1")
+    assert "-XX:ArchiveClassesAtExit=" in _session._class_data_options(nlspark.jar_path())
 
 
 def test_session_settings(spark):
