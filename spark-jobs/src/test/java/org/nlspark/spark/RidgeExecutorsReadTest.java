@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.NpyWriter;
 import org.nlspark.core.result.Output;
+import org.nlspark.core.ridge.RidgeAnalysis;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.spark.api.Nlspark;
 import org.nlspark.spark.api.NlsparkOptions;
@@ -105,9 +106,9 @@ class RidgeExecutorsReadTest {
       }
       // core's run on the same values in memory
       double[] ys = run[0] == yPath ? y : y1;
-      List<Output> expected = RidgeBootstrap.run(widened(x), n, p, ys, run[0] == yPath
-          ? targets : 1, run[1] == null ? null : widened(xTest), run[1] == null ? 0 : 10,
-          o.toRidgeOptions()).outputs();
+      List<Output> expected = RidgeBootstrap.run(new RidgeAnalysis.Data(widened(x), n, p,
+          ys, run[0] == yPath ? targets : 1, run[1] == null ? null : widened(xTest),
+          run[1] == null ? 0 : 10), o.toRidgeOptions()).outputs();
       assertSameOutputs(expected, base.result.outputs(), what + ", core reference");
     }
     RunReport base = ridge("broadcast", null, xPath, yPath, null, o);

@@ -55,16 +55,14 @@ public final class RidgeBootstrap {
     return (RidgeResult) LocalEngine.defaults().run(prepare(x, y, xTest, o)).result;
   }
 
-  /** Runs on this JVM's threads; x row-major (n, p), y (n, targets), xTest (nTest, p) or null. */
-  public static RidgeResult run(double[] x, int n, int p, double[] y, int targets,
-      double[] xTest, int nTest, Options o) {
-    return run(LocalEngine.defaults(), x, n, p, y, targets, xTest, nTest, o);
+  /** Runs on this JVM's threads; the arrays as {@link RidgeAnalysis.Data} holds them. */
+  public static RidgeResult run(RidgeAnalysis.Data data, Options o) {
+    return run(LocalEngine.defaults(), data, o);
   }
 
   /** The same on a given local engine (its threads change no bit). */
-  public static RidgeResult run(LocalEngine engine, double[] x, int n, int p, double[] y,
-      int targets, double[] xTest, int nTest, Options o) {
-    return (RidgeResult) engine.run(prepare(x, n, p, y, targets, xTest, nTest, o)).result;
+  public static RidgeResult run(LocalEngine engine, RidgeAnalysis.Data data, Options o) {
+    return (RidgeResult) engine.run(prepare(data, o)).result;
   }
 
   /**
@@ -73,22 +71,20 @@ public final class RidgeBootstrap {
    */
   public static RidgeAnalysis prepare(NpyArray x, NpyArray y, NpyArray xTest, Options o) {
     checkShapes(x.shape(), y.shape(), xTest == null ? null : xTest.shape());
-    return prepare(x.data(), x.dim(0), x.dim(1), y.data(), y.rank() == 1 ? 1 : y.dim(1),
-        xTest == null ? null : xTest.data(), xTest == null ? 0 : xTest.dim(0), o);
+    return prepare(new RidgeAnalysis.Data(x.data(), x.dim(0), x.dim(1), y.data(),
+        y.rank() == 1 ? 1 : y.dim(1), xTest == null ? null : xTest.data(),
+        xTest == null ? 0 : xTest.dim(0)), o);
   }
 
   /**
    * Validates; the engine then runs the retained-output preflight (§3.8) and sizes replicates per
    * tile by the ridge rule (§3.7) against its budget, before any replicate is solved.
    */
-  public static RidgeAnalysis prepare(double[] x, int n, int p, double[] y, int targets,
-      double[] xTest, int nTest, Options o) {
-    validate(x, n, p, y, targets, xTest, nTest);
-    boolean predict = xTest != null;
-    int rows = predict ? nTest : p;
-    int elements = Math.multiplyExact(rows, targets);
-    return new RidgeAnalysis(new RidgeAnalysis.Data(x, n, p, y, targets, xTest, nTest), o,
-        rows);
+  public static RidgeAnalysis prepare(RidgeAnalysis.Data d, Options o) {
+    validate(d.x(), d.n(), d.p(), d.y(), d.targets(), d.xTest(), d.nTest());
+    int rows = d.xTest() != null ? d.nTest() : d.p();
+    Math.multiplyExact(rows, d.targets());
+    return new RidgeAnalysis(d, o, rows);
   }
 
   /**

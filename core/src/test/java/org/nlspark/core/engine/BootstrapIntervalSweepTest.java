@@ -17,6 +17,7 @@ import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.result.BootstrapResult;
+import org.nlspark.core.ridge.RidgeAnalysis;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.ridge.RidgeResult;
 import org.nlspark.core.stats.NumpyPercentile;
@@ -53,8 +54,8 @@ class BootstrapIntervalSweepTest {
         IscResult isc = Isc.run(ENGINE, bold, 3, 5, 2, o);
         check(at + " isc", isc.samples, b, 2, c, isc.ciLower, isc.ciUpper);
 
-        RidgeResult ridge = RidgeBootstrap.run(ENGINE, design, 6, 2, target, 1, null, 0,
-            new RidgeBootstrap.Options(0.5, b, c, b, true, 1.0));
+        RidgeResult ridge = RidgeBootstrap.run(ENGINE,
+            new RidgeAnalysis.Data(design, 6, 2, target, 1, null, 0), new RidgeBootstrap.Options(0.5, b, c, b, true, 1.0));
         check(at + " ridge", ridge.samples, b, 2, c, ridge.ciLower, ridge.ciUpper);
       }
     }

@@ -25,6 +25,7 @@ import org.nlspark.core.job.JobSpec;
 import org.nlspark.core.memory.BudgetSource;
 import org.nlspark.core.memory.MemoryBudget;
 import org.nlspark.core.memory.MemoryProbe;
+import org.nlspark.core.ridge.RidgeAnalysis;
 import org.nlspark.core.ridge.RidgeBootstrap;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TileAnalysis;
@@ -62,8 +63,8 @@ class EngineBudgetTest {
         gaussian(40 * 25, 4), 40, 25, gaussian(40, 5),
         TimeSeriesCorrelation.Options.defaults(SurrogateMethod.CIRCLE_SHIFT, 100, 7))
         .withRequestedBudgetGb(gb);
-    Function<Double, TileAnalysis> ridge = gb -> RidgeBootstrap.prepare(gaussian(20 * 3, 6), 20,
-        3, gaussian(20 * 2, 7), 2, null, 0,
+    Function<Double, TileAnalysis> ridge = gb -> RidgeBootstrap.prepare(new RidgeAnalysis.Data(
+        gaussian(20 * 3, 6), 20, 3, gaussian(20 * 2, 7), 2, null, 0),
         new RidgeBootstrap.Options(0.5, 100, 0.9, 3L, false, gb));
     return Stream.of(Arguments.of("one-sample", oneSample), Arguments.of("bootstrap", bootstrap),
         Arguments.of("isc", isc), Arguments.of("timeseries-correlation", timeSeries),

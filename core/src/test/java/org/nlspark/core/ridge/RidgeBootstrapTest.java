@@ -83,7 +83,7 @@ class RidgeBootstrapTest {
     double[] x = random(N * P, 1);
     double[] y = random(N * V, 2);
     int b = 41;
-    RidgeResult res = RidgeBootstrap.run(x, N, P, y, V, null, 0, options(b, 2, 1.0));
+    RidgeResult res = RidgeBootstrap.run(new RidgeAnalysis.Data(x, N, P, y, V, null, 0), options(b, 2, 1.0));
     double[][] reps = new double[b][];
     for (int r = 0; r < b; r++) {
       reps[r] = normalEquations(x, y, drawnRows(5L, r), 0.7);
@@ -119,7 +119,8 @@ class RidgeBootstrapTest {
     int nTest = 2;
     double[] xTest = random(nTest * P, 5);
     int b = 17;
-    RidgeResult res = RidgeBootstrap.run(x, N, P, y, V, xTest, nTest, options(b, 1, 1.0));
+    RidgeResult res = RidgeBootstrap.run(new RidgeAnalysis.Data(x, N, P, y, V, xTest, nTest),
+        options(b, 1, 1.0));
     assertThat(res.outputs().get(0).shape()).containsExactly(nTest, V);
     double[][] preds = new double[nTest * V][b];
     for (int r = 0; r < b; r++) {
@@ -149,13 +150,13 @@ class RidgeBootstrapTest {
     double[] x = random(N * P, 6);
     double[] y = random(N * V, 7);
     int b = 300;
-    RidgeResult big = RidgeBootstrap.run(new LocalEngine(1, Grid.DEFAULT, null), x, N, P, y, V,
-        null, 0, options(b, 1, 1.0));
+    RidgeResult big = RidgeBootstrap.run(new LocalEngine(1, Grid.DEFAULT, null),
+        new RidgeAnalysis.Data(x, N, P, y, V, null, 0), options(b, 1, 1.0));
     // per replicate (9*3 + 9*4)*8*3 + 12*8 = 1,608 bytes: 5e-5 GB gives batches of 31, so tiles
     // of one 128-replicate window (3 tiles) instead of two windows (2 tiles) with 1 GB; the
     // windows fold in order, so the bits stay the same
-    RidgeResult small = RidgeBootstrap.run(new LocalEngine(3, Grid.DEFAULT, null), x, N, P, y,
-        V, null, 0, options(b, 3, 5e-5));
+    RidgeResult small = RidgeBootstrap.run(new LocalEngine(3, Grid.DEFAULT, null),
+        new RidgeAnalysis.Data(x, N, P, y, V, null, 0), options(b, 3, 5e-5));
     assertThat(big.batches).isEqualTo(2);
     assertThat(small.batches).isEqualTo(3);
     for (String name : new String[] {"mean", "std", "ci_lower", "ci_upper", "z", "p"}) {
@@ -175,7 +176,8 @@ class RidgeBootstrapTest {
     double[] y = random(N * V, 9);
     double[] bad = x.clone();
     bad[4] = Double.NaN;
-    assertThatThrownBy(() -> RidgeBootstrap.run(bad, N, P, y, V, null, 0, options(5, 1, 1)))
+    assertThatThrownBy(() -> RidgeBootstrap.run(new RidgeAnalysis.Data(bad, N, P, y, V, null, 0),
+        options(5, 1, 1)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot run ridge-bootstrap: --input contains NaN at flat index 4; remove or"
             + " impute non-finite values first");
@@ -197,8 +199,8 @@ class RidgeBootstrapTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot run ridge-bootstrap: --input X must be 2-D (samples, features), but"
             + " has shape (1, 9, 3)");
-    assertThatThrownBy(() -> RidgeBootstrap.run(new double[P], 1, P, new double[V], V, null, 0,
-        options(5, 1, 1)))
+    assertThatThrownBy(() -> RidgeBootstrap.run(
+        new RidgeAnalysis.Data(new double[P], 1, P, new double[V], V, null, 0), options(5, 1, 1)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot run ridge-bootstrap: need at least 2 samples (rows of --input), but X"
             + " has 1");
