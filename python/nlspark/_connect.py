@@ -1,9 +1,11 @@
-"""nlspark from a Spark Connect session (pyspark-client, Databricks standard access, serverless):
-the calls a classic session makes over py4j, sent instead to the server's nlspark plugin
-(org.nlspark.connect.CallPlugin) as a Call message (connect/src/main/proto, compiled for Python
-into connect_pb2 by the Maven build) packed in a Relation's extension; the plugin answers with
-one row (status, stdout, stderr). Paths (inputs, output=) are the server's: the Python side reads
-the results from output= as it does in a classic session, so both must see that directory."""
+"""nlspark from a Spark Connect session (the pure client pyspark-client, or any pyspark's
+SparkSession.builder.remote): the calls a classic session makes over py4j, sent instead to the
+server's nlspark plugin (org.nlspark.connect.CallPlugin) as a Call message (connect/src/main/proto,
+compiled for Python into connect_pb2 by the Maven build) packed in a Relation's extension; the
+plugin answers with one row (status, stdout, stderr). Each call is a new plan (pyspark gives each
+a fresh plan id), so the server's plan cache never answers a call with an earlier call's row.
+Paths (inputs, output=) are the server's: the Python side reads the results from output= as it
+does in a classic session, so both must see that directory."""
 
 from ._errors import ANSWER_ERRORS
 

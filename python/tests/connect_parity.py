@@ -53,6 +53,11 @@ def main(where, out):
 
     timed("one_sample", lambda: nlspark.one_sample(
         x, permutations=200, seed=4, output=os.path.join(out, "one_sample"), spark=spark))
+    # the same call again into the same directory runs again (no cached answer)
+    again = [nlspark.one_sample(x, permutations=200, seed=4, output=os.path.join(out, "rerun"),
+                                overwrite=True, spark=spark).summary["timings"]["wall_seconds"]
+             for _ in range(2)]
+    assert again[0] != again[1], "the second call did not run: %s" % again
     result = timed("glm", lambda: nlspark.glm(
         imgs, design, contrast, permutations=100, tfce=True, seed=7,
         output=os.path.join(out, "glm"), spark=spark))
