@@ -110,9 +110,12 @@ message=$("$CLIENT/bin/python" "$WORK/no_plugin.py" "sc://127.0.0.1:$bare_port" 
   || die "a server without the plugin gave: $message"
 kill "${servers[1]}"
 
+# the classic session's calls meanwhile, in a process of their own
+"$CLASSIC/bin/python" connect_parity.py classic "$WORK/classic" > "$WORK/classic.log" 2>&1 &
+classic=$!
 "$CLIENT/bin/python" connect_parity.py "sc://127.0.0.1:$port" "$WORK/connect" \
   || die "the calls through Spark Connect failed (server log: ${WORK#"$REPO_ROOT"/}/server.log)"
-"$CLASSIC/bin/python" connect_parity.py classic "$WORK/classic" || die "the calls in a classic session failed"
+wait "$classic" || { tail -n 30 "$WORK/classic.log" >&2; die "the calls in a classic session failed"; }
 
 compared=0
 while IFS= read -r -d '' file; do
