@@ -22,8 +22,9 @@ CLIENT=$REPO_ROOT/target/python-venv-connect
 WORK=$REPO_ROOT/target/it-spark-connect
 T0=$SECONDS
 
-server_jar=$(ls "$REPO_ROOT"/connect/target/nlspark-connect-4.2_2.13-*-app.jar 2>/dev/null | head -n 1 || true)
-[[ -n $server_jar ]] || die "the Spark Connect server jar is not built; run mvn -B install -DskipTests"
+jars=("$REPO_ROOT"/connect/target/nlspark-connect-4.2_2.13-*-app.jar)
+server_jar=${jars[0]}
+[[ -f $server_jar ]] || die "the Spark Connect server jar is not built; run mvn -B install -DskipTests"
 "$REPO_ROOT/python/copy-jars.sh" > /dev/null || die "cannot put the jars and the message in the package"
 
 install() {  # VENV PACKAGES...: the packages, then ./python without its dependencies
@@ -48,7 +49,14 @@ free_port() {
   "$PYTHON_BIN" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"
 }
 servers=()
-trap 'for p in "${servers[@]}"; do kill "$p" 2> /dev/null || true; wait "$p" 2> /dev/null || true; done' EXIT
+stop_servers() {
+  local pid
+  for pid in "${servers[@]}"; do
+    kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
+  done
+}
+trap stop_servers EXIT
 start_server() {  # NAME PORT [spark-submit options]: a Connect server on 127.0.0.1:PORT
   local name=$1 port=$2
   shift 2
