@@ -27,7 +27,7 @@ import org.nlspark.core.io.nifti.NiftiMask;
  *  3. At most {@code connectivity} neighbours per voxel.
  * </pre>
  */
-public final class MaskGrid implements Serializable {
+public final class MaskGrid extends Adjacency {
   private static final long serialVersionUID = 1L;
 
   private final int ni;
@@ -203,6 +203,11 @@ public final class MaskGrid implements Serializable {
     return connectivity;
   }
 
+  @Override
+  public int maxNeighbours() {
+    return connectivity;
+  }
+
   /**
    * The TFCE grid of an image mask: the one place where the data plane's {@link NiftiMask} becomes
    * a grid. Both number voxels in nilearn's order (C order over (i, j, k), k fastest), so voxel n
@@ -241,6 +246,7 @@ public final class MaskGrid implements Serializable {
   }
 
   /** Number of in-mask voxels: the length of every masked map on this grid. */
+  @Override
   public int voxels() {
     return gridIndex.length;
   }
@@ -267,30 +273,22 @@ public final class MaskGrid implements Serializable {
     return offsetsArray()[v];
   }
 
-  /** The CSR offsets (shared, not copied: read only). */
-  int[] offsetsArray() {
+  @Override
+  protected int[] offsetsArray() {
     buildNeighbours();
     return offsets;
   }
 
-  /** The CSR neighbour list (shared, not copied: read only). */
-  int[] neighboursArray() {
+  @Override
+  protected int[] neighboursArray() {
     buildNeighbours();
     return neighbours;
   }
 
-  /** The neighbours of voxel v (a copy). */
-  public int[] neighboursOf(int v) {
-    buildNeighbours();
-    return Arrays.copyOfRange(neighbours, offsets[v], offsets[v + 1]);
-  }
-
-  /** Checks that a masked map fits this grid. */
-  void checkMap(String what, double[] map, int offset) {
-    if (offset < 0 || (long) offset + voxels() > map.length) {
-      throw new IllegalArgumentException("Cannot " + what + ": the map needs " + voxels()
-          + " values from offset " + offset + ", but the array has " + map.length);
-    }
+  /** Every voxel counts 1: a cluster's extent is its number of voxels. */
+  @Override
+  protected double[] extentWeights() {
+    return null;
   }
 
   /** The mask in C order over (i, j, k), as {@link #of(int, int, int, boolean[])} takes it. */

@@ -12,10 +12,13 @@ import org.nlspark.core.job.Tail;
  *   score(v) = Σ_{k = 1..K, x_v ≥ h_k} e_k(v)^E · h_k^H
  * </pre>
  *
- * where x is the map, e_k(v) the voxel count of v's cluster among the voxels with x ≥ h_k (clusters
- * joined by the grid's neighbours inside the mask: faces, or 18 or 26 neighbours when the grid has
- * them), E = 0.5, H = 2 and K = 100 by default; the step is not multiplied in (fslmaths and
- * nilearn). Non-finite voxels belong to no cluster and score NaN.
+ * where x is the map, e_k(v) the extent of v's cluster among the voxels with x ≥ h_k (clusters
+ * joined by the {@link Adjacency}'s neighbours inside the mask: on a grid faces, or 18 or 26
+ * neighbours when the grid has them, and the extent the voxel count; on a surface mesh triangle
+ * edges, and the extent the summed vertex areas), E = 0.5, H = 2 and K = 100 by default. The step
+ * is not multiplied in (fslmaths and nilearn) unless asked: PALM multiplies the sum by dh, and
+ * the surface TFCE follows PALM (DESIGN §9). Non-finite voxels belong to no cluster and score
+ * NaN.
  *
  * <p><b>Thresholds.</b> With m the largest value of the map (of |x| for two tails) and dh = m / K,
  * h_k = k · dh for k &lt; K and h_K = m exactly: the values of nilearn's {@code np.linspace(0, m, K
@@ -57,11 +60,14 @@ public final class Tfce {
   public static final int DEFAULT_STEPS = 100;
 
 
-  private final MaskGrid grid;
+  private final Adjacency grid;
+  private final double[] weights; // per voxel, its share of an extent; null: every voxel counts 1
+  private final double[] rootExtent; // per root (sweep position), the summed weights of its set
+  private final boolean timesStep; // PALM: the sum multiplied by dh
   private final double extentExponent;
   private final double heightExponent;
   private final int steps;
-  private final int maxNeighbours; // the grid's connectivity: the stride of earlierEdges
+  private final int maxNeighbours; // the most neighbours of a voxel: the stride of earlierEdges
 
   // Work arrays, reused by every map.
   private final UnionFind clusters; // over sweep positions
@@ -86,7 +92,16 @@ public final class Tfce {
     this(grid, DEFAULT_EXTENT_EXPONENT, DEFAULT_HEIGHT_EXPONENT, DEFAULT_STEPS);
   }
 
-  public Tfce(MaskGrid grid, double extentExponent, double heightExponent, int steps) {
+  public Tfce(Adjacency grid, double extentExponent, double heightExponent, int steps) {
+    this(grid, extentExponent, heightExponent, steps, false);
+  }
+
+  /**
+   * TFCE with the given parameters; {@code timesStep} multiplies every score by dh = m / K, as
+   * PALM does (its surface TFCE and its volumes alike).
+   */
+  public Tfce(Adjacency grid, double extentExponent, double heightExponent, int steps,
+      boolean timesStep) {
     if (!(extentExponent > 0) || Double.isInfinite(extentExponent)) {
       throw new InvalidInputException(
           "TFCE extent exponent E must be finite and > 0, but was: " + extentExponent);
@@ -98,11 +113,18 @@ public final class Tfce {
     if (steps < 1 || steps > 100_000) {
       throw new InvalidInputException("TFCE steps must be in [1, 100000], but was: " + steps);
     }
+    if (grid.maxNeighbours() > Byte.MAX_VALUE) {
+      throw new InvalidInputException("TFCE joins at most " + Byte.MAX_VALUE
+          + " neighbours per voxel or vertex, but this one has " + grid.maxNeighbours());
+    }
     this.grid = grid;
+    this.weights = grid.extentWeights();
+    this.rootExtent = weights == null ? null : new double[grid.voxels()];
+    this.timesStep = timesStep;
     this.extentExponent = extentExponent;
     this.heightExponent = heightExponent;
     this.steps = steps;
-    this.maxNeighbours = grid.connectivity();
+    this.maxNeighbours = grid.maxNeighbours();
     int v = grid.voxels();
     this.clusters = new UnionFind(v);
     this.thresholds = new double[steps + 1];
@@ -119,7 +141,8 @@ public final class Tfce {
     this.treeWeight = new double[Math.max(1, 2 * v)];
   }
 
-  public MaskGrid grid() {
+  /** The voxels (or vertices) and their neighbours. */
+  public Adjacency adjacency() {
     return grid;
   }
 
@@ -279,6 +302,9 @@ public final class Tfce {
     for (int k = steps; k >= 1; k--) {
       for (int end = bucket[k]; i < end; i++) {
         uf.activate(i);
+        if (rootExtent != null) {
+          rootExtent[i] = weights[byLevel[i]];
+        }
         open[2 * i] = i;
         open[2 * i + 1] = k;
         int root = i;
@@ -295,7 +321,7 @@ public final class Tfce {
     }
     for (i = 0; i < active; i++) {
       if (uf.find(i) == i) {
-        close(i, 0, uf.size(i));
+        close(i, 0, extent(uf, i));
         treeParent[open[2 * i]] = -1;
       }
     }
@@ -306,8 +332,9 @@ public final class Tfce {
         treeWeight[m] += treeWeight[p];
       }
     }
+    double scale = timesStep ? sign * thresholds[1] : sign;
     for (i = 0; i < active; i++) {
-      out[outOffset + byLevel[i]] = sign * treeWeight[i];
+      out[outOffset + byLevel[i]] = scale * treeWeight[i];
     }
   }
 
@@ -330,33 +357,49 @@ public final class Tfce {
       keep = b;
       other = a;
     } else {
-      close(a, k, uf.size(a));
-      close(b, k, uf.size(b));
+      close(a, k, extent(uf, a));
+      close(b, k, extent(uf, b));
       treeParent[nodeA] = fresh;
       treeParent[nodeB] = fresh;
-      int root = uf.link(a, b);
+      int root = link(uf, a, b);
       open[2 * root] = fresh;
       open[2 * root + 1] = k;
       return root;
     }
     int node = open[2 * keep];
-    close(other, k, uf.size(other));
+    close(other, k, extent(uf, other));
     treeParent[open[2 * other]] = node;
-    int root = uf.link(a, b);
+    int root = link(uf, a, b);
     open[2 * root] = node;
     open[2 * root + 1] = k;
     return root;
   }
 
-  /** Closes root r's open node: size^E · Σ_{j = below + 1 .. top} h_j^H. */
-  private void close(int r, int below, int size) {
-    int top = openState[2 * r + 1];
-    double heights = (prefixHi[top] - prefixHi[below]) + (prefixLo[top] - prefixLo[below]);
-    treeWeight[openState[2 * r]] = top == below ? 0.0 : extentPower(size) * heights;
+  /** Joins two roots' sets, and their extents when voxels have weights. */
+  private int link(UnionFind uf, int a, int b) {
+    int root = uf.link(a, b);
+    if (rootExtent != null) {
+      // The earlier root's extent first: a fixed order gives the same rounding every time.
+      rootExtent[root] = a < b ? rootExtent[a] + rootExtent[b] : rootExtent[b] + rootExtent[a];
+    }
+    return root;
   }
 
-  private double extentPower(int size) {
-    return extentExponent == 0.5 ? Math.sqrt(size) : StrictMath.pow(size, extentExponent);
+  /** The extent of root r's set: its voxel count, or its summed weights (vertex areas). */
+  private double extent(UnionFind uf, int r) {
+    return rootExtent == null ? uf.size(r) : rootExtent[r];
+  }
+
+  /** Closes root r's open node: extent^E · Σ_{j = below + 1 .. top} h_j^H. */
+  private void close(int r, int below, double extent) {
+    int top = openState[2 * r + 1];
+    double heights = (prefixHi[top] - prefixHi[below]) + (prefixLo[top] - prefixLo[below]);
+    treeWeight[openState[2 * r]] = top == below ? 0.0 : extentPower(extent) * heights;
+  }
+
+  private double extentPower(double extent) {
+    return extentExponent == 0.5 ? Math.sqrt(extent)
+        : extentExponent == 1.0 ? extent : StrictMath.pow(extent, extentExponent);
   }
 
   private double heightPower(double h) {

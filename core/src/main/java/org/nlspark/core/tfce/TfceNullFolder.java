@@ -23,7 +23,7 @@ public final class TfceNullFolder {
    * @param observedTfce the enhanced observed map (from {@link Tfce#enhance}, same tail)
    */
   public TfceNullFolder(Tfce tfce, Tail tail, double[] observedTfce) {
-    int n = tfce.grid().voxels();
+    int n = tfce.adjacency().voxels();
     if (observedTfce.length != n) {
       throw new IllegalArgumentException("Cannot fold TFCE replicates: the observed TFCE map has "
           + observedTfce.length + " values, but the mask has " + n + " voxels");

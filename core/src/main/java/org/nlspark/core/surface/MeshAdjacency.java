@@ -1,0 +1,165 @@
+package org.nlspark.core.surface;
+
+import java.util.Arrays;
+import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.tfce.Adjacency;
+
+/**
+ * The in-mask vertices of a surface mesh, joined through the edges of its triangles, each
+ * weighing its vertex area in a cluster's extent (DESIGN §9): what TFCE and clusters need of a
+ * mesh. In-mask vertices are numbered in increasing vertex order, so a masked map is the vertex
+ * data with the masked-out vertices (the medial wall, say) removed.
+ *
+ * <p>Holds its lists directly (an fsaverage5 hemisphere: about 300 kB), so it travels to the
+ * executors as it is.
+ */
+public final class MeshAdjacency extends Adjacency {
+  private static final long serialVersionUID = 1L;
+
+  private final String meshName;
+  private final int meshVertices;
+  private final int[] vertexOf; // in-mask number -> mesh vertex
+  private final int[] offsets;
+  private final int[] neighbours;
+  private final int maxNeighbours;
+  private final double[] areas; // per in-mask vertex
+
+  private MeshAdjacency(String meshName, int meshVertices, int[] vertexOf, int[] offsets,
+      int[] neighbours, double[] areas) {
+    this.meshName = meshName;
+    this.meshVertices = meshVertices;
+    this.vertexOf = vertexOf;
+    this.offsets = offsets;
+    this.neighbours = neighbours;
+    this.areas = areas;
+    int most = 0;
+    for (int v = 0; v < vertexOf.length; v++) {
+      most = Math.max(most, offsets[v + 1] - offsets[v]);
+    }
+    this.maxNeighbours = most;
+  }
+
+  /** Every vertex of the mesh, each weighing its area from {@link SurfaceMesh#vertexAreas()}. */
+  public static MeshAdjacency of(SurfaceMesh mesh) {
+    return of(mesh, null, null);
+  }
+
+  /**
+   * The vertices of {@code mask} (null: all), joined by the triangle edges between two of them.
+   *
+   * @param areas each mesh vertex's area (for instance PALM's {@code -s surf area}: the mid-
+   *     thickness area averaged over subjects), or null for {@link SurfaceMesh#vertexAreas()}
+   * @throws InvalidInputException when the mask or areas do not have one value per vertex, an
+   *     area is negative or not finite, or the mask keeps no vertex
+   */
+  public static MeshAdjacency of(SurfaceMesh mesh, boolean[] mask, double[] areas) {
+    int n = mesh.vertices();
+    if (mask != null && mask.length != n) {
+      throw new InvalidInputException("The mask has " + mask.length + " vertices, but the"
+          + " surface " + mesh.name() + " has " + n);
+    }
+    if (areas != null && areas.length != n) {
+      throw new InvalidInputException("The vertex areas have " + areas.length + " values, but"
+          + " the surface " + mesh.name() + " has " + n + " vertices");
+    }
+    double[] vertexArea = areas != null ? areas : mesh.vertexAreas();
+    int[] number = new int[n];
+    int kept = 0;
+    for (int v = 0; v < n; v++) {
+      number[v] = mask == null || mask[v] ? kept++ : -1;
+    }
+    if (kept == 0) {
+      throw new InvalidInputException("The mask keeps no vertex of the surface " + mesh.name());
+    }
+    int[] vertexOf = new int[kept];
+    double[] keptArea = new double[kept];
+    for (int v = 0; v < n; v++) {
+      if (number[v] >= 0) {
+        double a = vertexArea[v];
+        if (!(a >= 0) || Double.isInfinite(a)) {
+          throw new InvalidInputException("The area of vertex " + v + " must be a finite number"
+              + " >= 0, but was: " + a);
+        }
+        vertexOf[number[v]] = v;
+        keptArea[number[v]] = a;
+      }
+    }
+    // Each triangle edge between two kept vertices, both ways, as (from, to) pairs in one long;
+    // sorted and deduplicated, that is the CSR in increasing order.
+    int[] tri = mesh.triangleIndices();
+    long[] pairs = new long[2 * tri.length];
+    int p = 0;
+    for (int t = 0; t < tri.length; t += 3) {
+      for (int e = 0; e < 3; e++) {
+        int a = number[tri[t + e]];
+        int b = number[tri[t + (e + 1) % 3]];
+        if (a >= 0 && b >= 0) {
+          pairs[p++] = (long) a << 32 | b;
+          pairs[p++] = (long) b << 32 | a;
+        }
+      }
+    }
+    Arrays.sort(pairs, 0, p);
+    int[] offsets = new int[kept + 1];
+    int[] list = new int[p];
+    int edges = 0;
+    for (int i = 0; i < p; i++) {
+      if (i > 0 && pairs[i] == pairs[i - 1]) {
+        continue;
+      }
+      int from = (int) (pairs[i] >>> 32);
+      list[edges++] = (int) pairs[i];
+      offsets[from + 1]++;
+    }
+    for (int v = 0; v < kept; v++) {
+      offsets[v + 1] += offsets[v];
+    }
+    return new MeshAdjacency(mesh.name(), n, vertexOf, offsets, Arrays.copyOf(list, edges),
+        keptArea);
+  }
+
+  /** Where the mesh came from. */
+  public String meshName() {
+    return meshName;
+  }
+
+  /** The number of vertices of the whole mesh (in and out of the mask). */
+  public int meshVertices() {
+    return meshVertices;
+  }
+
+  /** The mesh vertex of in-mask vertex n. */
+  public int vertexOf(int n) {
+    return vertexOf[n];
+  }
+
+  /** The area of in-mask vertex n (mm²). */
+  public double area(int n) {
+    return areas[n];
+  }
+
+  @Override
+  public int voxels() {
+    return vertexOf.length;
+  }
+
+  @Override
+  public int maxNeighbours() {
+    return maxNeighbours;
+  }
+
+  @Override
+  protected int[] offsetsArray() {
+    return offsets;
+  }
+
+  @Override
+  protected int[] neighboursArray() {
+    return neighbours;
+  }
+
+  @Override
+  protected double[] extentWeights() {
+    return areas;
+  }
+}
