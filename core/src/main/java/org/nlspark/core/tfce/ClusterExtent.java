@@ -17,8 +17,10 @@ import org.nlspark.core.job.Tail;
  *       voxel never join.
  * </ul>
  *
- * Extent: each voxel's value is the voxel count of its cluster (0 outside every cluster); the
- * map's value for the max-statistic FWER rule is its largest cluster (0 when there is none).
+ * Extent: each voxel's value is the extent of its cluster (0 outside every cluster): its voxel
+ * count on a grid, its summed vertex areas (mm²) on a surface mesh ({@link Adjacency}, PALM's
+ * surface cluster extent); the map's value for the max-statistic FWER rule is its largest cluster
+ * (0 when there is none).
  * Mass (randomise {@code -C}, PALM {@code -C -Cstat mass}): Σ of the statistic over the cluster's
  * voxels, not the excess over T, summed in voxel order; a negative cluster's mass is negative, so
  * the sign is kept, and the FWER rule takes each map's largest |mass| (0 without a cluster).
@@ -48,7 +50,9 @@ public final class ClusterExtent {
     }
   }
 
-  private final MaskGrid grid;
+  private final Adjacency grid;
+  private final double[] weights; // per voxel its share of an extent; null: counts
+  private double[] extent; // per root: summed weights (weighted adjacencies only)
   private final double threshold;
   private final Tail tail;
   private final Rule rule;
@@ -59,14 +63,15 @@ public final class ClusterExtent {
   /**
    * @throws InvalidInputException when {@code threshold} is not finite and &gt; 0
    */
-  public ClusterExtent(MaskGrid grid, double threshold, Tail tail) {
+  public ClusterExtent(Adjacency grid, double threshold, Tail tail) {
     this(grid, threshold, tail, Rule.RANDOMISE);
   }
 
   /** Clusters at {@code threshold} by {@code rule}. */
-  public ClusterExtent(MaskGrid grid, double threshold, Tail tail, Rule rule) {
+  public ClusterExtent(Adjacency grid, double threshold, Tail tail, Rule rule) {
     checkThreshold(threshold);
     this.grid = grid;
+    this.weights = grid.extentWeights();
     this.threshold = threshold;
     this.tail = tail;
     this.rule = java.util.Objects.requireNonNull(rule, "rule");
@@ -176,7 +181,7 @@ public final class ClusterExtent {
     return rule;
   }
 
-  /** Cluster sizes of a masked map; see {@link #sizes(double[], int, int[], int)}. */
+  /** Cluster sizes (voxel counts) of a masked map; see {@link #sizes(double[], int, int[], int)}. */
   public int[] sizes(double[] stat) {
     int[] out = new int[grid.voxels()];
     sizes(stat, 0, out, 0);
@@ -204,18 +209,59 @@ public final class ClusterExtent {
     return largest;
   }
 
-  /** The largest cluster of {@code stat[offset .. offset + V)}, 0 when no voxel reaches T. */
-  public int largest(double[] stat, int offset) {
+  /**
+   * Each voxel's cluster extent for {@code stat} (0 outside every cluster): the voxel count on a
+   * grid (as {@link #sizes(double[])}), the summed vertex areas on a mesh.
+   */
+  public double[] extents(double[] stat) {
+    grid.checkMap("label clusters", stat, 0);
+    label(stat, 0);
+    int n = grid.voxels();
+    double[] out = new double[n];
+    if (weights != null) {
+      sumWeights();
+    }
+    for (int v = 0; v < n; v++) {
+      if (side[v] != 0) {
+        int r = clusters.find(v);
+        out[v] = weights == null ? clusters.size(r) : extent[r];
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The largest cluster extent of {@code stat[offset .. offset + V)}, 0 when no voxel reaches T:
+   * a voxel count on a grid, an area on a mesh.
+   */
+  public double largest(double[] stat, int offset) {
     grid.checkMap("label clusters", stat, offset);
     label(stat, offset);
     int n = grid.voxels();
-    int largest = 0;
+    if (weights != null) {
+      sumWeights();
+    }
+    double largest = 0;
     for (int v = 0; v < n; v++) {
       if (side[v] != 0 && clusters.find(v) == v) {
-        largest = Math.max(largest, clusters.size(v));
+        largest = Math.max(largest, weights == null ? clusters.size(v) : extent[v]);
       }
     }
     return largest;
+  }
+
+  /** Sums the weights of each labelled cluster at its root, in voxel order. */
+  private void sumWeights() {
+    int n = grid.voxels();
+    if (extent == null) {
+      extent = new double[n];
+    }
+    java.util.Arrays.fill(extent, 0.0);
+    for (int v = 0; v < n; v++) {
+      if (side[v] != 0) {
+        extent[clusters.find(v)] += weights[v];
+      }
+    }
   }
 
   /**

@@ -306,11 +306,7 @@ public final class WholeMapInference implements Serializable {
       ClusterExtent clusters = new ClusterExtent(clusterGrid, clusterThreshold, tail,
           settings.clusterRule());
       if (sendObserved) {
-        int[] sizes = clusters.sizes(observed);
-        observedClusters = new double[voxels];
-        for (int v = 0; v < voxels; v++) {
-          observedClusters[v] = sizes[v];
-        }
+        observedClusters = clusters.extents(observed);
       }
       double[] largest = new double[rows];
       clusters.largestPerRow(maps, 0, rows, largest);

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.tfce.ClusterExtent;
 import org.nlspark.core.tfce.Tfce;
 
 /**
@@ -122,6 +123,57 @@ class SurfaceTfceTest {
     }
     for (int v = 0; v < got.length; v++) {
       assertThat(got[v] * (m / 100)).isCloseTo(want[v], within(RELATIVE * Math.abs(want[v])));
+    }
+  }
+
+  @Test
+  void clusterExtentOnAMeshIsTheSummedAreaOfItsVertices() {
+    SplittableRandom random = new SplittableRandom(45);
+    SurfaceMesh mesh = Icosphere.of(3, 40);
+    boolean[] mask = new boolean[mesh.vertices()];
+    for (int v = 0; v < mask.length; v++) {
+      mask[v] = random.nextDouble() < 0.9;
+    }
+    MeshAdjacency graph = MeshAdjacency.of(mesh, mask, null);
+    double[] map = smoothMap(mesh, graph, random);
+    for (Tail tail : Tail.values()) {
+      ClusterExtent clusters = new ClusterExtent(graph, 1.5, tail);
+      double[] got = clusters.extents(map);
+      // Naive: breadth-first components of the vertices at or beyond T on each side.
+      double[] want = new double[map.length];
+      double largest = 0;
+      int[] seen = new int[map.length];
+      for (int s = 0; s < map.length; s++) {
+        int side = tail != Tail.LOWER && map[s] >= 1.5 ? 1 : tail != Tail.UPPER && -map[s] >= 1.5
+            ? -1 : 0;
+        if (side == 0 || seen[s] != 0) {
+          continue;
+        }
+        java.util.List<Integer> members = new java.util.ArrayList<>();
+        ArrayDeque<Integer> queue = new ArrayDeque<>(java.util.List.of(s));
+        seen[s] = 1;
+        double area = 0;
+        while (!queue.isEmpty()) {
+          int v = queue.poll();
+          members.add(v);
+          area += graph.area(v);
+          for (int u : graph.neighboursOf(v)) {
+            if (seen[u] == 0 && side * map[u] >= 1.5) {
+              seen[u] = 1;
+              queue.add(u);
+            }
+          }
+        }
+        for (int v : members) {
+          want[v] = area;
+        }
+        largest = Math.max(largest, area);
+      }
+      assertThat(largest).as("%s has clusters", tail).isGreaterThan(0);
+      for (int v = 0; v < want.length; v++) {
+        assertThat(got[v]).as("%s vertex %d", tail, v).isCloseTo(want[v], within(1e-12 * want[v]));
+      }
+      assertThat(clusters.largest(map, 0)).isCloseTo(largest, within(1e-12 * largest));
     }
   }
 
