@@ -164,15 +164,18 @@ public final class Report {
     }
     Map<?, ?> findings = (Map<?, ?>) f;
     List<String> parts = new ArrayList<>();
+    String units = units(findings.get("elements"));
     if (findings.get("p_fwer_below_0_05") instanceof Number) {
-      parts.add(findings.get("p_fwer_below_0_05") + " voxels p_fwer < 0.05");
+      parts.add(findings.get("p_fwer_below_0_05") + units + "p_fwer < 0.05");
     } else if (findings.get("p_below_0_05") instanceof Number) {
-      parts.add(findings.get("p_below_0_05") + " voxels p < 0.05 (uncorrected)");
+      parts.add(findings.get("p_below_0_05") + units + "p < 0.05 (uncorrected)");
     }
     if (findings.get("max_abs_statistic") instanceof Number) {
       double max = ((Number) findings.get("max_abs_statistic")).doubleValue();
       String where = "";
-      if (findings.get("max_abs_statistic_voxel") instanceof Number) {
+      if ("vertices".equals(findings.get("elements"))) {
+        where = ""; // the inference lines name the peak vertex
+      } else if (findings.get("max_abs_statistic_voxel") instanceof Number) {
         int voxel = ((Number) findings.get("max_abs_statistic_voxel")).intValue();
         if (mask != null && voxel >= 0 && voxel < mask.count()) {
           double[] mm = Clusters.toMm(mask.grid().affine(), mask.ijk(voxel));
@@ -318,7 +321,7 @@ public final class Report {
     Double peakStat = e.get("peak_statistic") instanceof Number
         ? ((Number) e.get("peak_statistic")).doubleValue() : null;
     if (n > 0) {
-      b.append(n).append(" voxels ").append(alphaName);
+      b.append(n).append(units(e.get("elements"))).append(alphaName);
       if (peakStat != null) {
         b.append(", peak ").append(label).append(' ').append(number(peakStat)).append(where);
       }
@@ -336,7 +339,8 @@ public final class Report {
       }
     }
     if (e.get("cluster_threshold") instanceof Number) {
-      b.append(", clusters at ").append(label).append(' ')
+      Object on = e.get("cluster_statistic");
+      b.append(", clusters at ").append(on instanceof String ? (String) on : label).append(' ')
           .append(number(((Number) e.get("cluster_threshold")).doubleValue()));
     }
     b.append(", ").append(tail);
@@ -349,8 +353,21 @@ public final class Report {
     return b.toString();
   }
 
-  /** " at (x, y, z) mm" from the entry (or the mask), else " at voxel N", else "". */
+  /** " voxels " or, for surface inputs, " vertices ". */
+  static String units(Object elements) {
+    return "vertices".equals(elements) ? " vertices " : " voxels ";
+  }
+
+  /**
+   * " at (x, y, z) mm" from the entry (or the mask), " at vertex N (x, y, z mm)" on a surface,
+   * else " at voxel N", else "".
+   */
   static String where(Map<String, Object> e, NiftiMask mask) {
+    if (e.get("peak_vertex") instanceof Number vertex) {
+      double[] at = peakMm(e, null);
+      return " at vertex " + vertex + (at == null ? "" : String.format(Locale.ROOT,
+          " (%.0f, %.0f, %.0f mm)", at[0], at[1], at[2]));
+    }
     double[] mm = peakMm(e, mask);
     if (mm != null) {
       return String.format(Locale.ROOT, " at (%.0f, %.0f, %.0f) mm", mm[0], mm[1], mm[2]);

@@ -35,6 +35,8 @@ public final class RunReport {
   public final Map<String, Object> engineFacts;
   private NiftiMask mask;
   private String maskSource;
+  private org.nlspark.core.surface.MeshAdjacency surface;
+  private String surfaceMapSuffix;
   private Map<String, Object> inputs;
   private java.util.List<String> inputWarnings = java.util.List.of();
   private String backendRequested;
@@ -58,6 +60,19 @@ public final class RunReport {
   /** The grid and mask of image inputs (null for .npy); set by the image readers. */
   public RunReport mask(NiftiMask mask) { this.mask = mask; return this; }
   public NiftiMask mask() { return mask; }
+
+  /**
+   * The mesh of surface inputs (null otherwise) and the file type their maps are written in
+   * ({@code .func.gii} or {@code .mgh}, the input's own).
+   */
+  public RunReport surface(org.nlspark.core.surface.MeshAdjacency mesh, String mapSuffix) {
+    this.surface = mesh;
+    this.surfaceMapSuffix = mapSuffix;
+    return this;
+  }
+
+  public org.nlspark.core.surface.MeshAdjacency surface() { return surface; }
+  public String surfaceMapSuffix() { return surfaceMapSuffix; }
 
   /** Where the mask came from: the mask file, "computed" (DESIGN §8 default), or null. */
   public RunReport maskSource(String source) { this.maskSource = source; return this; }
@@ -112,6 +127,36 @@ public final class RunReport {
     return wall > 0 ? flops / wall / 1e9 : 0;
   }
 
+  /**
+   * Findings of surface inputs name their elements vertices, and each peak its mesh vertex and
+   * that vertex's coordinates (mm): "peak_voxel" is the peak's place in the masked map.
+   */
+  @SuppressWarnings("unchecked")
+  private void onSurface(Object node) {
+    if (node instanceof Map<?, ?> map) {
+      Map<String, Object> e = (Map<String, Object>) map;
+      if (e.get("peak_voxel") instanceof Number n && n.intValue() >= 0
+          && n.intValue() < surface.voxels()) {
+        int vertex = surface.vertexOf(n.intValue());
+        e.put("elements", "vertices");
+        if (e.containsKey("cluster_threshold")) {
+          e.put("cluster_statistic", "z"); // on a surface clusters form on z of t (PALM)
+        }
+        e.put("peak_vertex", vertex);
+        if (surface.mesh() != null) {
+          e.put("peak_mm", surface.mesh().coordinate(vertex));
+        }
+      }
+      for (Object v : new java.util.ArrayList<>(e.values())) {
+        onSurface(v);
+      }
+    } else if (node instanceof java.util.List<?> list) {
+      for (Object v : list) {
+        onSurface(v);
+      }
+    }
+  }
+
   /** summary.json before the outputs are written. */
   public Map<String, Object> summary() {
     return summary(0);
@@ -133,7 +178,14 @@ public final class RunReport {
     m.put("blas", Blas.describe());
     m.put("tile_plan", plan.toMap());
     m.put("result", result.facts());
-    m.put("findings", Findings.of(result, m, mask));
+    Map<String, Object> findings = Findings.of(result, m, mask);
+    if (surface != null && findings != null) {
+      onSurface(findings);
+    }
+    if (surface != null && findings != null) {
+      findings.put("elements", "vertices");
+    }
+    m.put("findings", findings);
     if (inputs != null) {
       m.put("inputs", inputs);
     }

@@ -9,6 +9,7 @@ import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.job.Precision;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.stats.PValues;
+import org.nlspark.core.stats.ZScores;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tile.Grid;
 

@@ -165,7 +165,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     long partials = contrasts * (voxels * 40L + 3L * windows * w * 9);
     // The smoother's two grid buffers (at most the whole grid), its three masked maps and the
     // defined flags, and the kernel's window of variances.
-    long grid3 = (long) wholeMap.mask().ni() * wholeMap.mask().nj() * wholeMap.mask().nk();
+    long grid3 = wholeMap.mask() instanceof org.nlspark.core.tfce.MaskGrid g
+        ? (long) g.ni() * g.nj() * g.nk() : 0; // smoothing runs on grids only
     long smoother = smoothing == null ? 0 : 2 * grid3 * 8 + 4L * voxels * 8 + w * b * 8;
     long rows = WholeMapInference.rowsOf(windows, (int) w, replicates());
     if (glm.data() == null) { // voxel blocks: a task holds every contrast's maps at once

@@ -23,9 +23,14 @@ public final class MeshAdjacency extends Adjacency {
   private final int[] neighbours;
   private final int maxNeighbours;
   private final double[] areas; // per in-mask vertex
+  /** The mesh itself, where it was read (the driver): coordinates for findings. */
+  private final transient SurfaceMesh mesh;
 
-  private MeshAdjacency(String meshName, int meshVertices, int[] vertexOf, int[] offsets,
-      int[] neighbours, double[] areas) {
+  private MeshAdjacency(SurfaceMesh mesh, int[] vertexOf, int[] offsets, int[] neighbours,
+      double[] areas) {
+    this.mesh = mesh;
+    String meshName = mesh.name();
+    int meshVertices = mesh.vertices();
     this.meshName = meshName;
     this.meshVertices = meshVertices;
     this.vertexOf = vertexOf;
@@ -114,8 +119,7 @@ public final class MeshAdjacency extends Adjacency {
     for (int v = 0; v < kept; v++) {
       offsets[v + 1] += offsets[v];
     }
-    return new MeshAdjacency(mesh.name(), n, vertexOf, offsets, Arrays.copyOf(list, edges),
-        keptArea);
+    return new MeshAdjacency(mesh, vertexOf, offsets, Arrays.copyOf(list, edges), keptArea);
   }
 
   /** Where the mesh came from. */
@@ -128,6 +132,21 @@ public final class MeshAdjacency extends Adjacency {
     return meshVertices;
   }
 
+  /** The mesh, or null where this adjacency was deserialized (executors need only the lists). */
+  public SurfaceMesh mesh() {
+    return mesh;
+  }
+
+  /** A masked map (one value per in-mask vertex) on every vertex of the mesh. */
+  public float[] toMesh(double[] masked, float outside) {
+    float[] out = new float[meshVertices];
+    Arrays.fill(out, outside);
+    for (int n = 0; n < vertexOf.length; n++) {
+      out[vertexOf[n]] = (float) masked[n];
+    }
+    return out;
+  }
+
   /** The mesh vertex of in-mask vertex n. */
   public int vertexOf(int n) {
     return vertexOf[n];
@@ -136,6 +155,31 @@ public final class MeshAdjacency extends Adjacency {
   /** The area of in-mask vertex n (mm²). */
   public double area(int n) {
     return areas[n];
+  }
+
+  @Override
+  public boolean onSurface() {
+    return true;
+  }
+
+  @Override
+  public java.util.Map<String, Object> describe() {
+    java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+    p.put("surface", meshName);
+    p.put("surface_vertices", meshVertices);
+    p.put("mask_vertices", vertexOf.length);
+    p.put("vertex_area", "a third of the areas of each vertex's triangles (palm_calcarea)");
+    double total = 0;
+    for (double a : areas) {
+      total += a;
+    }
+    p.put("mask_area_mm2", total);
+    return p;
+  }
+
+  @Override
+  public long heldBytes() {
+    return 4L * (vertexOf.length + offsets.length + neighbours.length) + 8L * areas.length;
   }
 
   @Override

@@ -33,6 +33,18 @@ public abstract class Adjacency implements Serializable {
    */
   protected abstract double[] extentWeights();
 
+  /**
+   * Whether the elements are the vertices of a surface mesh: there TFCE and clusters follow
+   * PALM's surface definitions (DESIGN §9), on voxel grids FSL's.
+   */
+  public abstract boolean onSurface();
+
+  /** Bytes the neighbour lists (and weights) take once built: what a tile holds for them. */
+  public abstract long heldBytes();
+
+  /** What summary.json says of the elements (the grid's dimensions, or the mesh). */
+  public abstract java.util.Map<String, Object> describe();
+
   /** The neighbours of element v (a copy). */
   public int[] neighboursOf(int v) {
     int[] offsets = offsetsArray();

@@ -285,6 +285,24 @@ public final class MaskGrid extends Adjacency {
     return neighbours;
   }
 
+  @Override
+  public long heldBytes() {
+    return neighbourBytes(voxels(), (long) ni * nj * nk, connectivity);
+  }
+
+  @Override
+  public boolean onSurface() {
+    return false;
+  }
+
+  @Override
+  public java.util.Map<String, Object> describe() {
+    java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+    p.put("grid", new int[] {ni, nj, nk});
+    p.put("mask_voxels", voxels());
+    return p;
+  }
+
   /** Every voxel counts 1: a cluster's extent is its number of voxels. */
   @Override
   protected double[] extentWeights() {

@@ -80,13 +80,13 @@ public final class TfceAnalysis implements TileAnalysis {
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      MaskGrid mask, WholeMapSettings settings) {
+      Adjacency mask, WholeMapSettings settings) {
     return prepare(spec, inputs, workers, grid, mask, settings, GpuProbes.system());
   }
 
   /** The same with every whole-map setting and the GPU probe given. */
   public static TfceAnalysis prepare(JobSpec spec, JobInputs inputs, int workers, Grid grid,
-      MaskGrid mask, WholeMapSettings settings, GpuProbe gpu) {
+      Adjacency mask, WholeMapSettings settings, GpuProbe gpu) {
     Analysis analysis = spec.analysis();
     if (analysis != Analysis.ONE_SAMPLE && analysis != Analysis.TWO_SAMPLE
         && analysis != Analysis.CORRELATION) {
@@ -95,6 +95,9 @@ public final class TfceAnalysis implements TileAnalysis {
           + " for one-sample, two-sample, correlation and glm");
     }
     WholeMapInference wholeMap = WholeMapInference.of(mask, settings, inputs.voxels());
+    if (mask != null && mask.onSurface()) {
+      wholeMap = wholeMap.onZ(surfaceDegrees(spec, inputs, settings));
+    }
     // auto stays on the CPU: the size rule of the voxelwise tests does not weigh the maps that
     // come back from the device for TFCE. An explicit gpu is resolved (and refused, exit 3,
     // without a usable GPU) as for every command.
@@ -103,12 +106,26 @@ public final class TfceAnalysis implements TileAnalysis {
     return new TfceAnalysis(job, wholeMap);
   }
 
+  /**
+   * The degrees of freedom of the t statistic whose z TFCE and clusters see on a surface (PALM):
+   * n − 1 for the one-sample t. Other tests are refused on surfaces until their conversion is
+   * built (exit 2).
+   */
+  private static double surfaceDegrees(JobSpec spec, JobInputs inputs, WholeMapSettings s) {
+    if (spec.analysis() != Analysis.ONE_SAMPLE || !spec.statistic().equals("t")) {
+      throw new InvalidInputException(s.flags() + " on a surface needs one-sample --stat t in"
+          + " this version (TFCE and clusters run on z of t, as PALM; " + spec.analysis().command()
+          + " --stat " + spec.statistic() + " is not converted yet)");
+    }
+    return inputs.samples() - 1;
+  }
+
   /** The voxelwise permutation test this analysis extends. */
   public VoxelwiseAnalysis job() {
     return job;
   }
 
-  public MaskGrid mask() {
+  public Adjacency mask() {
     return wholeMap.mask();
   }
 

@@ -10,6 +10,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.accumulate.ExceedanceCounter;
 import org.nlspark.core.accumulate.NullMaxAccumulator;
 import org.nlspark.core.job.Tail;
+import org.nlspark.core.stats.ZScores;
 import org.nlspark.core.tile.Grid;
 import org.nlspark.core.tile.TilePlan;
 import org.nlspark.core.tile.TilePlanner;
@@ -24,6 +25,10 @@ import org.nlspark.core.tile.TileShape;
  * TfceAnalysis}) fold one statistic per tile, {@code glm} one per contrast; both merge with {@link
  * WholeMapMerge}.
  *
+ * <p>On a surface mesh ({@link Adjacency#onSurface()}) TFCE and clusters follow PALM: they run on
+ * the statistic converted to z through its t distribution ({@link #onZ}), TFCE multiplies its sum
+ * by dh, and extents are areas. The voxelwise maps and p-values stay on the statistic itself.
+ *
  * <p>Serializable: it travels with the tile runners (the mask's neighbour lists included).
  */
 public final class WholeMapInference implements Serializable {
@@ -32,23 +37,42 @@ public final class WholeMapInference implements Serializable {
   /** Bytes per voxel a tile holds besides its maps: observed maps and keys, counters, TFCE work. */
   public static final long BYTES_PER_VOXEL = 200;
 
-  private final MaskGrid mask;
+  private final Adjacency mask;
   /** The mask with TFCE's neighbours (the same object when they are the mask's). */
-  private final MaskGrid tfceGrid;
+  private final Adjacency tfceGrid;
   /** The mask with the clusters' neighbours (26 unless --connectivity says otherwise). */
-  private final MaskGrid clusterGrid;
+  private final Adjacency clusterGrid;
   private final WholeMapSettings settings;
   private final boolean tfce;
   private final Double clusterThreshold;
+  /** Degrees of freedom of the t statistic that TFCE and clusters see as z; NaN: the statistic. */
+  private final double zDegrees;
 
-  private WholeMapInference(MaskGrid mask, WholeMapSettings settings) {
+  private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees) {
     this.mask = mask;
-    this.tfceGrid = mask.withConnectivity(settings.tfceConnectivity());
+    this.tfceGrid = joined(mask, settings.tfceConnectivity());
     this.clusterGrid = settings.clusterThreshold() == null && settings.clusterMass() == null
-        ? mask : mask.withConnectivity(settings.clusterConnectivity());
+        ? mask : joined(mask, settings.clusterConnectivity());
     this.settings = settings;
     this.tfce = settings.tfce();
     this.clusterThreshold = settings.clusterThreshold();
+    this.zDegrees = zDegrees;
+  }
+
+  /** A grid with {@code connectivity} neighbours; a mesh joins through its triangles' edges. */
+  private static Adjacency joined(Adjacency mask, int connectivity) {
+    return mask instanceof MaskGrid grid ? grid.withConnectivity(connectivity) : mask;
+  }
+
+  /**
+   * The same inference with TFCE and clusters on z of a t statistic with {@code degrees}
+   * degrees of freedom, as PALM computes them ({@link ZScores#ofT}).
+   */
+  public WholeMapInference onZ(double degrees) {
+    if (!(degrees > 0)) {
+      throw new IllegalArgumentException("[BUG] z of t with " + degrees + " degrees of freedom");
+    }
+    return new WholeMapInference(mask, settings, degrees);
   }
 
   /**
@@ -56,7 +80,7 @@ public final class WholeMapInference implements Serializable {
    *
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
-  public static WholeMapInference of(MaskGrid mask, boolean tfce, Double clusterThreshold,
+  public static WholeMapInference of(Adjacency mask, boolean tfce, Double clusterThreshold,
       int voxels) {
     return of(mask, WholeMapSettings.of(tfce, clusterThreshold), voxels);
   }
@@ -66,7 +90,7 @@ public final class WholeMapInference implements Serializable {
    *
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
-  public static WholeMapInference of(MaskGrid mask, WholeMapSettings settings, int voxels) {
+  public static WholeMapInference of(Adjacency mask, WholeMapSettings settings, int voxels) {
     if (!settings.any()) {
       throw new IllegalArgumentException("[BUG] whole-map inference without --tfce,"
           + " --cluster-threshold or --cluster-mass");
@@ -75,11 +99,11 @@ public final class WholeMapInference implements Serializable {
   }
 
   /**
-   * As {@link #of(MaskGrid, WholeMapSettings, int)}, also for settings that enhance nothing: for
+   * As {@link #of(Adjacency, WholeMapSettings, int)}, also for settings that enhance nothing: for
    * maps that are transformed as a whole before the voxelwise p-values (variance smoothing,
    * {@link VarianceSmoothing}), which need whole maps even without TFCE or clusters.
    */
-  public static WholeMapInference ofMaps(MaskGrid mask, WholeMapSettings settings, int voxels) {
+  public static WholeMapInference ofMaps(Adjacency mask, WholeMapSettings settings, int voxels) {
     requireGrid(mask != null, settings);
     VarianceSmoothing.requireGrid(mask != null);
     if (mask.voxels() != voxels) {
@@ -87,7 +111,7 @@ public final class WholeMapInference implements Serializable {
           + " has " + mask.voxels() + " voxels, but the input has " + voxels
           + " voxels; the input must be masked by the same mask");
     }
-    return new WholeMapInference(mask, settings);
+    return new WholeMapInference(mask, settings, Double.NaN);
   }
 
   /**
@@ -124,7 +148,7 @@ public final class WholeMapInference implements Serializable {
     return settings.flags();
   }
 
-  public MaskGrid mask() {
+  public Adjacency mask() {
     return mask;
   }
 
@@ -146,6 +170,13 @@ public final class WholeMapInference implements Serializable {
    * when their connectivity differs; {@link MaskGrid#neighbourBytes}).
    */
   public long gridBytes() {
+    if (!(mask instanceof MaskGrid grid)) {
+      return mask.heldBytes(); // a mesh's lists are built once, shared by TFCE and clusters
+    }
+    return gridBytes(grid, (MaskGrid) tfceGrid, (MaskGrid) clusterGrid);
+  }
+
+  private long gridBytes(MaskGrid mask, MaskGrid tfceGrid, MaskGrid clusterGrid) {
     long cells = (long) mask.ni() * mask.nj() * mask.nk();
     long bytes = 0;
     if (tfce) {
@@ -166,7 +197,14 @@ public final class WholeMapInference implements Serializable {
       p.put("tfce_extent_exponent", settings.tfceE());
       p.put("tfce_height_exponent", settings.tfceH());
       p.put("tfce_steps", Tfce.DEFAULT_STEPS);
-      p.put("tfce_connectivity", settings.tfceConnectivity());
+      if (!mask.onSurface()) {
+        p.put("tfce_connectivity", settings.tfceConnectivity());
+      } else {
+        p.put("tfce_times_dh", true);
+      }
+    }
+    if (!Double.isNaN(zDegrees)) {
+      p.put("on_z_of_t_with_df", zDegrees);
     }
     p.put("cluster_threshold", clusterThreshold);
     if (settings.clusterMass() != null) {
@@ -176,11 +214,17 @@ public final class WholeMapInference implements Serializable {
     if (clusters) {
       p.put("cluster_rule", settings.clusterRule().name().toLowerCase(java.util.Locale.ROOT));
     }
-    // The clusters' neighbours (extent and mass); TFCE's are tfce_connectivity.
-    p.put("connectivity", clusters ? settings.clusterConnectivity()
-        : settings.tfceConnectivity());
-    p.put("grid", new int[] {mask.ni(), mask.nj(), mask.nk()});
-    p.put("mask_voxels", mask.voxels());
+    if (mask.onSurface()) {
+      p.put("connectivity", "triangle edges");
+      if (clusters) {
+        p.put("cluster_extent_unit", "mm2");
+      }
+    } else {
+      // The clusters' neighbours (extent and mass); TFCE's are tfce_connectivity.
+      p.put("connectivity", clusters ? settings.clusterConnectivity()
+          : settings.tfceConnectivity());
+    }
+    p.putAll(mask.describe());
     return p;
   }
 
@@ -260,6 +304,7 @@ public final class WholeMapInference implements Serializable {
    * the replicates whose key reaches the observed key, keeps each replicate's largest key, and
    * with TFCE (cluster extent) does the same for the enhanced maps (each map's largest cluster).
    * Every tile enhances the observed map itself, so the counts need nothing from the driver.
+   * On z ({@link #onZ}) the replicate maps are overwritten by their z: read them before.
    *
    * @param sendObserved whether this tile sends the observed maps (the tile of window 0)
    * @param undefinedVoxels voxels without a statistic, sent with the observed maps
@@ -287,11 +332,18 @@ public final class WholeMapInference implements Serializable {
 
     long tfceStart = System.nanoTime();
     long tfceCpuStart = threadCpuNanos();
+    // On a surface TFCE and clusters see z (PALM); the voxelwise counts above saw the statistic.
+    double[] observedRaw = observed;
+    if (!Double.isNaN(zDegrees)) {
+      observed = toZ(observed, observed.length, new double[voxels]);
+      toZ(maps, rows * voxels, maps); // in place: the maps are not read after the fold
+    }
     double[] observedTfce = null;
     ExceedanceCounter tfceCounts = null;
     NullMaxAccumulator tfceNullMax = null;
     if (tfce) {
-      Tfce enhancer = new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(), Tfce.DEFAULT_STEPS);
+      Tfce enhancer = new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(), Tfce.DEFAULT_STEPS,
+          mask.onSurface());
       observedTfce = enhancer.enhance(observed, tail);
       TfceNullFolder folder = new TfceNullFolder(enhancer, tail, observedTfce);
       tfceCounts = new ExceedanceCounter(voxels);
@@ -326,10 +378,18 @@ public final class WholeMapInference implements Serializable {
       massNullMax = new NullMaxAccumulator(first, rows);
       massNullMax.updateRowMaxima(largest, rows, first);
     }
-    return new WholeMapPartial(sendObserved ? observed : null,
+    return new WholeMapPartial(sendObserved ? observedRaw : null,
         sendObserved ? observedTfce : null, observedClusters, counts, nullMax, tfceCounts,
         tfceNullMax, clusterNullMax, tfceNanos, tfceCpuNanos, tfce ? rows + 1L : 0,
         sendObserved ? undefinedVoxels : 0, observedMass, massNullMax);
+  }
+
+  /** z of the first {@code n} t values into {@code z} (which may be {@code t}). */
+  private double[] toZ(double[] t, int n, double[] z) {
+    for (int i = 0; i < n; i++) {
+      z[i] = ZScores.ofT(t[i], zDegrees);
+    }
+    return z;
   }
 
   /** CPU time of this thread (ns), or 0 where the JVM does not measure it. */

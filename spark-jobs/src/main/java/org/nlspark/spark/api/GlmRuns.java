@@ -2,6 +2,7 @@ package org.nlspark.spark.api;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.DataMatrix;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.glm.GlmAnalysis;
@@ -97,6 +98,11 @@ final class GlmRuns {
     o.toGlmOptions(blocksPath == null ? null : new int[0][], blocksPath);
     // Resolved (headers, the mask), not read: an input without a grid is refused before reading.
     StudyInputs study = Nlspark.resolve(spark, input, null, o);
+    if (study.surface() != null && o.wholeMapSettings().any()) {
+      throw new InvalidInputException("glm " + o.wholeMapSettings().flags() + " on a surface is"
+          + " not built yet (TFCE and clusters on the mesh run with one-sample --stat t); glm"
+          + " without them runs voxelwise on surface data");
+    }
     WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.wholeMapSettings());
     GlmDesign d = GlmFiles.readDesign(
         TextTables.readLines(conf, design, "--design"), design);

@@ -117,8 +117,8 @@ public final class Nlspark {
   /** The same, the report carrying the mask of {@code images}. */
   static RunReport run(SparkSession spark, TileAnalysis analysis, ResolvedInputs images,
       NlsparkOptions o, boolean progress) {
-    return ResultSteps.applied(
-        new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis)
+    return ResultSteps.applied(images.onReport(
+        new SparkEngine(spark, o.grid(), o.partitions(), progress).run(analysis))
         .mask(images.mask()).maskSource(images.maskSource())
         .inputs(images.described(), images.warnings())
         .backendRequested(o.backendRequested()), o);
@@ -214,7 +214,7 @@ public final class Nlspark {
       NlsparkOptions options) {
     NlsparkOptions o = NlsparkOptions.orDefaults(options);
     return StudyInputs.resolve(hadoopConf(spark), input, input2, o.maskFile(), o.column(),
-        o.orderBy());
+        o.orderBy(), o.surfaceFile());
   }
 
   /**

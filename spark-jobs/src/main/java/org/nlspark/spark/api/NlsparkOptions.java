@@ -56,6 +56,8 @@ public final class NlsparkOptions implements Serializable {
   private final Double alpha;
   private final NiftiMask mask;
   private final String maskFile;
+  /** The mesh of surface data ({@code --surface}), or null. */
+  private final String surfaceFile;
   private final String maskSource;
   private final String column;
   private final String orderBy;
@@ -100,6 +102,7 @@ public final class NlsparkOptions implements Serializable {
     this.alpha = b.alpha;
     this.mask = b.mask;
     this.maskFile = b.maskFile;
+    this.surfaceFile = b.surfaceFile;
     this.maskSource = b.maskSource;
     this.column = b.column;
     this.orderBy = b.orderBy;
@@ -162,6 +165,7 @@ public final class NlsparkOptions implements Serializable {
     b.alpha = alpha;
     b.mask = mask;
     b.maskFile = maskFile;
+    b.surfaceFile = surfaceFile;
     b.maskSource = maskSource;
     b.column = column;
     b.orderBy = orderBy;
@@ -194,6 +198,11 @@ public final class NlsparkOptions implements Serializable {
   }
 
   /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
+  /** The mesh of surface data ({@code --surface}), or null. */
+  public String surfaceFile() {
+    return surfaceFile;
+  }
+
   public String maskFile() {
     return maskFile;
   }
@@ -410,6 +419,11 @@ public final class NlsparkOptions implements Serializable {
       throw new InvalidInputException("--cluster-rule sets how clusters form, but there are no"
           + " clusters; add --cluster-threshold T or --cluster-mass T");
     }
+    if (surfaceFile != null && (connectivity != null || tfceConnectivity != null)) {
+      throw new InvalidInputException((connectivity != null ? "--connectivity"
+          : "--tfce-connectivity") + " sets how voxels of a grid join, but on the surface "
+          + surfaceFile + " vertices join through the edges of its triangles; drop it");
+    }
     org.nlspark.core.tfce.WholeMapSettings s =
         org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)
             .withClusterMass(clusterMass).withClusterConnectivity(connectivity)
@@ -417,7 +431,11 @@ public final class NlsparkOptions implements Serializable {
     if (tfce2d) {
       s = s.withTfce2d();
     }
-    return s.withTfce(tfceE, tfceH, tfceConnectivity);
+    // On a surface TFCE's extent exponent defaults to PALM's -tfce2D (E = 1), as volumes
+    // default to FSL's -T (E = 0.5).
+    Double e = tfceE == null && surfaceFile != null && !tfce2d
+        ? org.nlspark.core.tfce.WholeMapSettings.TWO_D_EXTENT_EXPONENT : tfceE;
+    return s.withTfce(e, tfceH, tfceConnectivity);
   }
 
   /** Equal when every setting is (the mask compares by identity, as {@link NiftiMask} does). */
@@ -439,6 +457,7 @@ public final class NlsparkOptions implements Serializable {
         Objects.equals(iscSummary, o.iscSummary) && Objects.equals(iscMetric, o.iscMetric) &&
         Objects.equals(nullMethod, o.nullMethod) && Objects.equals(alpha, o.alpha) &&
         Objects.equals(mask, o.mask) && Objects.equals(maskFile, o.maskFile) &&
+        Objects.equals(surfaceFile, o.surfaceFile) &&
         Objects.equals(maskSource, o.maskSource) && Objects.equals(column, o.column) &&
         Objects.equals(orderBy, o.orderBy) && Objects.equals(fContrasts, o.fContrasts) &&
         Objects.equals(errors, o.errors) &&
@@ -460,7 +479,7 @@ public final class NlsparkOptions implements Serializable {
   public int hashCode() {
     return Objects.hash(statistic, replicates, seed, tail, fwer, confidence, ci, saveSamples,
         precision, backend, memoryBudgetGb, partitions, grid, iscSummary, iscMetric, nullMethod,
-        alpha, mask, maskFile, maskSource, column, orderBy, fContrasts, errors,
+        alpha, mask, maskFile, surfaceFile, maskSource, column, orderBy, fContrasts, errors,
         exchangeabilityBlocks, wholeBlocks, varianceGroups, fwerAcrossContrasts, tfce,
         clusterThreshold, clusterMass, connectivity, clusterRule, tfceE, tfceH, tfceConnectivity,
         tfce2d, varianceSmoothing, demean, tailApproximation, fslNames, fdr);
@@ -491,6 +510,7 @@ public final class NlsparkOptions implements Serializable {
     private Double alpha;
     private NiftiMask mask;
     private String maskFile;
+    private String surfaceFile;
     private String maskSource;
     private String column;
     private String orderBy;
@@ -563,6 +583,9 @@ public final class NlsparkOptions implements Serializable {
     public Builder mask(NiftiMask m) { this.mask = m; return this; }
     /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
     public Builder maskFile(String uri) { this.maskFile = uri; return this; }
+
+    /** The mesh of surface data (a {@code .surf.gii} or FreeSurfer surface), {@code --surface}. */
+    public Builder surface(String uri) { this.surfaceFile = uri; return this; }
     /** Where {@link #mask(NiftiMask)} came from: a mask file, "computed", or null. */
     public Builder maskSource(String source) { this.maskSource = source; return this; }
     /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */

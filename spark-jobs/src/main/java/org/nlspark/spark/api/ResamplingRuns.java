@@ -9,7 +9,7 @@ import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.job.JobSpec;
-import org.nlspark.core.tfce.MaskGrid;
+import org.nlspark.core.tfce.Adjacency;
 import org.nlspark.core.tfce.TfceAnalysis;
 import org.nlspark.core.tfce.WholeMapInference;
 import org.nlspark.core.voxelwise.VoxelwiseAnalysis;
@@ -77,7 +77,8 @@ final class ResamplingRuns {
     RunReport report = o.wholeMapInference()
         ? engine.run(wholeMapAnalysis(spec, inputs, engine.parallelism(), images.grid(), o))
         : engine.run(VoxelwiseAnalysis.prepare(spec, inputs, engine.parallelism(), o.grid()));
-    return ResultSteps.applied(report.mask(mask).maskSource(images.maskSource())
+    return ResultSteps.applied(images.onReport(report).mask(mask)
+        .maskSource(images.maskSource())
         .inputs(images.described(), images.warnings()), o);
   }
 
@@ -104,11 +105,12 @@ final class ResamplingRuns {
       TfceAnalysis whole = wholeMapAnalysis(spec, inputs.shape(), engine.parallelism(),
           resolved.grid(), o);
       RunReport report = engine.run(new DescribedAnalysis(whole, inputs, ingest));
-      return ResultSteps.applied(report.mask(resolved.mask()).maskSource(resolved.maskSource())
+      return ResultSteps.applied(resolved.onReport(report).mask(resolved.mask())
+          .maskSource(resolved.maskSource())
         .inputs(resolved.described(), resolved.warnings()), o);
     }
-    return ResultSteps.applied(new SparkEngine(spark, o.grid(), o.partitions(), progress)
-        .run(o.toSpec(analysis), inputs).mask(resolved.mask())
+    return ResultSteps.applied(resolved.onReport(new SparkEngine(spark, o.grid(),
+        o.partitions(), progress).run(o.toSpec(analysis), inputs)).mask(resolved.mask())
         .maskSource(resolved.maskSource())
         .inputs(resolved.described(), resolved.warnings()), o);
   }
@@ -119,7 +121,7 @@ final class ResamplingRuns {
    * exit 2.
    */
   static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
-      MaskGrid grid, NlsparkOptions o) {
+      Adjacency grid, NlsparkOptions o) {
     return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid,
         o.wholeMapSettings());
   }

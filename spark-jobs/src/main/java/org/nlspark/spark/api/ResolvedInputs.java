@@ -2,6 +2,7 @@ package org.nlspark.spark.api;
 
 import org.apache.spark.sql.SparkSession;
 import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.tfce.Adjacency;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.spark.data.DistributedInputs;
 import org.nlspark.spark.data.Sources;
@@ -53,8 +54,23 @@ public record ResolvedInputs(DistributedInputs samples, NiftiMask mask, String m
     return new ResolvedInputs(null, o.mask(), o.maskSource());
   }
 
-  /** The TFCE / cluster grid of {@link #mask()}, or null without one (built on each call). */
-  public MaskGrid grid() {
+  /** Puts the mesh of surface inputs (and their maps' file type) on a finished report. */
+  public org.nlspark.core.engine.RunReport onReport(org.nlspark.core.engine.RunReport report) {
+    if (study == null || study.surface() == null) {
+      return report;
+    }
+    return report.surface(study.surface(),
+        org.nlspark.spark.output.SurfaceOutputs.suffixFor(study.x().files.get(0)));
+  }
+
+  /**
+   * What TFCE and clusters join: the mesh of surface inputs, else the grid of {@link #mask()}
+   * (built on each call), or null without either.
+   */
+  public Adjacency grid() {
+    if (study != null && study.surface() != null) {
+      return study.surface();
+    }
     return mask == null ? null : MaskGrid.of(mask);
   }
 }

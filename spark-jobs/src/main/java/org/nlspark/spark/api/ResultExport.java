@@ -17,6 +17,7 @@ import org.nlspark.core.result.Result;
 import org.nlspark.spark.output.HadoopOutput;
 import org.nlspark.spark.output.HadoopReport;
 import org.nlspark.spark.output.NiftiOutputs;
+import org.nlspark.spark.output.SurfaceOutputs;
 
 /** A result taken out of the JVM: as a DataFrame, as Breeze, or written as files. */
 final class ResultExport {
@@ -64,6 +65,7 @@ final class ResultExport {
         out.writeNpy(o);
       }
       NiftiOutputs.write(out, "", report);
+      SurfaceOutputs.write(out, "", report);
       if (PythonCall.stagedMask(report)) {
         out.writeNiftiMask(NiftiOutputs.MASK_FILE, report.mask());
       }

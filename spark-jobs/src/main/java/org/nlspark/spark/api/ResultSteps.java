@@ -83,6 +83,7 @@ final class ResultSteps {
         report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
         report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
         .maskSource(report.maskSource()).inputs(report.inputs(), report.inputWarnings())
+        .surface(report.surface(), report.surfaceMapSuffix())
         .backendRequested(report.backendRequested());
   }
 }

@@ -46,9 +46,15 @@ final class GlmCommand extends AnalysisCommand {
   String input;
 
   @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 5,
-      description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs only; default: every"
-          + " voxel finite in all samples and non-zero in one, written as mask.nii.gz)")
+      description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs; default: every"
+          + " voxel finite in all samples and non-zero in one, written as mask.nii.gz); with"
+          + " --surface a GIFTI or MGH of one value per vertex (default: every vertex)")
   String mask;
+
+  @Option(names = "--surface", paramLabel = "MESH", order = 5,
+      description = "the mesh of surface data (GIFTI or MGH inputs): a .surf.gii or a"
+          + " FreeSurfer surface (lh.white)")
+  String surface;
 
   @Option(names = "--design", paramLabel = "FILE", order = 2,
       description = "(required) design matrix, one row per sample: CSV/TSV with a header row,"
@@ -154,7 +160,7 @@ final class GlmCommand extends AnalysisCommand {
       GlmDraws.Errors.parse(errors);
       o.errors(errors);
     }
-    o.maskFile(mask);
+    o.maskFile(mask).surface(surface);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).varianceGroups(varianceGroups)
@@ -209,6 +215,9 @@ final class GlmCommand extends AnalysisCommand {
     }
     if (blocks != null) {
       all.add(blocks);
+    }
+    if (surface != null) {
+      all.add(surface);
     }
     if (varianceGroups != null && !varianceGroups.equals("auto")) {
       all.add(varianceGroups);

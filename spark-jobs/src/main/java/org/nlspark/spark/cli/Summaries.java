@@ -32,6 +32,7 @@ public final class Summaries {
       files.add(o.name() + ".npy");
     }
     files.addAll(NiftiOutputs.fileNames(report));
+    files.addAll(org.nlspark.spark.output.SurfaceOutputs.fileNames(report));
     if (org.nlspark.spark.api.PythonCall.stagedMask(report)) {
       files.add(NiftiOutputs.MASK_FILE);
     }

@@ -31,9 +31,16 @@ abstract class TileCommand extends AnalysisCommand {
   String input;
 
   @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 3,
-      description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs only; default: every"
-          + " voxel finite in all samples and non-zero in one, written as mask.nii.gz)")
+      description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs; default: every"
+          + " voxel finite in all samples and non-zero in one, written as mask.nii.gz); with"
+          + " --surface a GIFTI or MGH of one value per vertex (default: every vertex)")
   String mask;
+
+  @Option(names = "--surface", paramLabel = "MESH", order = 3,
+      description = "the mesh of surface data (GIFTI .func.gii/.shape.gii or FreeSurfer"
+          + " .mgh/.mgz inputs): a GIFTI .surf.gii or a FreeSurfer surface (lh.white); TFCE and"
+          + " clusters join vertices through its triangles, extents in mm2")
+  String surface;
 
   @Option(names = "--column", paramLabel = "NAME", order = 4,
       description = "Parquet inputs: the array column of voxel values (default voxels)")
@@ -85,7 +92,8 @@ abstract class TileCommand extends AnalysisCommand {
   }
 
   final NlsparkOptions options() {
-    NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions);
+    NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions)
+        .surface(surface);
     configure(o);
     return o.build();
   }
@@ -165,6 +173,9 @@ abstract class TileCommand extends AnalysisCommand {
     if (mask != null) {
       inputs.add(mask);
     }
+    if (surface != null) {
+      inputs.add(surface);
+    }
     return inputs.toArray(new String[0]);
   }
 
@@ -186,7 +197,7 @@ abstract class TileCommand extends AnalysisCommand {
   /** Resolves the inputs, then runs {@link #execute(SparkSession, NlsparkOptions)}. */
   @Override
   final RunReport execute(SparkSession spark) {
-    study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy);
+    study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy, surface);
     return execute(spark, runOptions);
   }
 

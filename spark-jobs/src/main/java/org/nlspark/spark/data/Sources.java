@@ -10,6 +10,7 @@ import org.nlspark.core.data.ConcatenatedSamples;
 import org.nlspark.core.data.NiftiSamples;
 import org.nlspark.core.data.NpySamples;
 import org.nlspark.core.data.SampleSource;
+import org.nlspark.core.data.VertexSamples;
 import org.nlspark.core.data.SeriesImages;
 import org.nlspark.core.io.nifti.DefaultMaskBuilder;
 import org.nlspark.core.io.nifti.NiftiHeader;
@@ -140,6 +141,9 @@ public final class Sources {
         throw org.nlspark.spark.io.UserPaths.readFailure(e.getCause(), s.flag, s.uri);
       }
     }
+    if (s.format == StudyInputs.Format.SURFACE) {
+      return surfaceSource(conf, study, s, what);
+    }
     if (s.format == StudyInputs.Format.PARQUET) {
       ParquetSamples table = ParquetSamples.describe(conf, s, study.column(), SPLIT_BYTES);
       return study.orderBy() == null ? table
@@ -155,6 +159,28 @@ public final class Sources {
       return NiftiSamples.fourD(files, s.files.get(0), what, mask, perSplit);
     }
     return NiftiSamples.volumes(what, s.files, mask, perSplit, !first.prefersDouble());
+  }
+
+  /**
+   * Surface data on the study's mesh: one file per sample, or one file of every sample (read
+   * here once to count them; surface files are small).
+   */
+  private static SampleSource surfaceSource(Configuration conf, StudyInputs study,
+      StudyInputs.Source s, String what) {
+    org.nlspark.core.surface.MeshAdjacency mesh = study.surface();
+    int[] vertexOf = new int[mesh.voxels()];
+    for (int n = 0; n < vertexOf.length; n++) {
+      vertexOf[n] = mesh.vertexOf(n);
+    }
+    if (s.files.size() == 1) {
+      String file = s.files.get(0);
+      return VertexSamples.oneFile(what, file,
+          org.nlspark.spark.io.SurfaceFiles.readData(conf, file, s.flag), mesh.meshName(),
+          mesh.meshVertices(), vertexOf);
+    }
+    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mesh.meshVertices()));
+    return VertexSamples.perFile(what, s.files, mesh.meshVertices(), mesh.meshName(), vertexOf,
+        perSplit);
   }
 
   /**

@@ -69,11 +69,13 @@ public final class HadoopNiftiFiles {
             : sortedFiles(fs.listStatus(path), true, what);
         if (files.isEmpty()) {
           throw new InvalidInputException(
-              "Cannot read the input directory " + what + ": it holds no .nii or .nii.gz file");
+              "Cannot read the input directory " + what + ": it holds no .nii or .nii.gz file"
+                  + " (nor .gii, .mgh or .mgz surface data)");
         }
         return files;
       }
-      if (ImageInputs.isNiftiName(path.getName())) {
+      if (ImageInputs.isNiftiName(path.getName())
+          || ImageInputs.isSurfaceDataName(path.getName())) {
         return List.of(status.getPath().toString());
       }
       return listed(fs, status, what);
@@ -251,14 +253,14 @@ public final class HadoopNiftiFiles {
   static String listText(byte[] bytes, String name, String what) {
     String lower = name.toLowerCase(java.util.Locale.ROOT);
     String head = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.ISO_8859_1);
-    if (lower.endsWith(".gii") || lower.endsWith(".gii.gz") || head.contains("<GIFTI")) {
-      throw new InvalidInputException("Cannot read " + what + ": it is a GIFTI file, and"
-          + " GIFTI surface data is not supported as input yet; give NIfTI volumes");
+    if (lower.endsWith(".gii.gz")) {
+      throw new InvalidInputException("Cannot read " + what + ": it is a gzip-compressed GIFTI"
+          + " file; decompress it (gunzip " + name + "): GIFTI compresses its data inside the"
+          + " file");
     }
-    if (lower.endsWith(".mgz") || lower.endsWith(".mgh")) {
-      throw new InvalidInputException("Cannot read " + what + ": " + name + " is FreeSurfer"
-          + " MGH, not supported as input yet; convert it to NIfTI (e.g. mri_convert " + name
-          + " " + name.replaceFirst("(?i)\\.mg[hz]$", ".nii.gz") + ")");
+    if (head.contains("<GIFTI")) {
+      throw new InvalidInputException("Cannot read " + what + ": it is a GIFTI file without a"
+          + " .gii name; name it .func.gii or .shape.gii to read it as surface data");
     }
     if (bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
       throw new InvalidInputException("Cannot read " + what + ": it is gzip-compressed, not a"
@@ -341,7 +343,7 @@ public final class HadoopNiftiFiles {
    * exists (else, a dangling link or loop named as such, or the one "no such file"), it is not a
    * directory ({@code advice} ends that message), and a local file is a regular one.
    */
-  private static FileStatus imageStatus(FileSystem fs, Path path, String what, String advice)
+  static FileStatus imageStatus(FileSystem fs, Path path, String what, String advice)
       throws IOException {
     FileStatus status;
     try {

@@ -19,6 +19,9 @@ import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.io.surface.VertexData;
+import org.nlspark.core.surface.MeshAdjacency;
+import org.nlspark.core.surface.SurfaceMesh;
 
 /**
  * The inputs of a study (DESIGN §8) resolved, the one place that decides them for the command
@@ -29,7 +32,9 @@ import org.nlspark.core.job.JobInputs;
  *
  * <p>Formats: {@code .npy} (samples × voxels); NIfTI, one volume per sample: a 4-D file, a list
  * file of 3-D files, a directory or a glob ({@link HadoopNiftiFiles#resolveInputs}); Parquet
- * (a {@code .parquet} file or a directory of them, one row per sample, an array column).
+ * (a {@code .parquet} file or a directory of them, one row per sample, an array column);
+ * surface data (GIFTI or MGH files, one per sample or one of every sample, as a file, list,
+ * directory or glob) on the mesh of {@code --surface}, whose triangles join the vertices.
  * Inputs are read as sources (the data plane's {@code Sources}: by the executors into
  * voxel blocks, or on the driver for small inputs, with the same readers), a Parquet table
  * sorted by {@code --order-by} too; {@link #load} is the former driver sort, kept as the
@@ -43,7 +48,7 @@ public final class StudyInputs implements Serializable {
 
   /** What one input holds. */
   public enum Format {
-    NPY, NIFTI, PARQUET;
+    NPY, NIFTI, PARQUET, SURFACE;
 
     public String label() {
       return name().toLowerCase(Locale.ROOT);
@@ -82,9 +87,18 @@ public final class StudyInputs implements Serializable {
   private final NiftiHeader reference;
   private final String column;
   private final String orderBy;
+  private final String surfaceUri;
+  private final MeshAdjacency surface;
 
   private StudyInputs(Source x, Source y, String maskUri, NiftiMask mask, NiftiHeader reference,
       String column, String orderBy) {
+    this(x, y, maskUri, mask, reference, column, orderBy, null, null);
+  }
+
+  private StudyInputs(Source x, Source y, String maskUri, NiftiMask mask, NiftiHeader reference,
+      String column, String orderBy, String surfaceUri, MeshAdjacency surface) {
+    this.surfaceUri = surfaceUri;
+    this.surface = surface;
     this.x = x;
     this.y = y;
     this.maskUri = maskUri;
@@ -107,8 +121,22 @@ public final class StudyInputs implements Serializable {
    */
   public static StudyInputs resolve(Configuration conf, String input, String input2,
       String maskUri, String column, String orderBy) {
+    return resolve(conf, input, input2, maskUri, column, orderBy, null);
+  }
+
+  /**
+   * As {@link #resolve(Configuration, String, String, String, String, String)} with the mesh
+   * of surface data ({@code --surface}: a GIFTI {@code .surf.gii} or a FreeSurfer surface), or
+   * null for inputs that are not surface data.
+   */
+  public static StudyInputs resolve(Configuration conf, String input, String input2,
+      String maskUri, String column, String orderBy, String surfaceUri) {
     Source x = source(conf, input, "--input");
     Source y = input2 == null ? null : source(conf, input2, "--input2");
+    if (x.format == Format.SURFACE || (y != null && y.format == Format.SURFACE)
+        || surfaceUri != null) {
+      return surface(conf, x, y, maskUri, column, orderBy, surfaceUri);
+    }
     if (y != null && (x.format == Format.NIFTI) != (y.format == Format.NIFTI)) {
       throw new InvalidInputException("Cannot compare --input " + input + " (" + x.format.label()
           + ") with --input2 " + input2 + " (" + y.format.label() + "): both groups must be"
@@ -165,6 +193,47 @@ public final class StudyInputs implements Serializable {
         + " or a directory of them)");
   }
 
+  /**
+   * Surface inputs on their mesh: the mesh and the vertex mask ({@code --mask}: a GIFTI or MGH
+   * of one value per vertex, non-zero kept; default every vertex) are read now.
+   */
+  private static StudyInputs surface(Configuration conf, Source x, Source y, String maskUri,
+      String column, String orderBy, String surfaceUri) {
+    for (Source s : y == null ? List.of(x) : List.of(x, y)) {
+      if (s.format != Format.SURFACE) {
+        throw new InvalidInputException("Cannot use --surface " + surfaceUri + " with " + s.flag
+            + " " + s.uri + " (" + s.format.label() + "): --surface is the mesh of surface"
+            + " data (GIFTI .func.gii/.shape.gii or FreeSurfer .mgh/.mgz, one value per"
+            + " vertex)");
+      }
+    }
+    if (surfaceUri == null) {
+      throw new InvalidInputException("Cannot read --input " + x.uri + ": it is surface data"
+          + " (GIFTI or MGH), which needs its mesh; give --surface with the mesh of the same"
+          + " hemisphere and template (a .surf.gii, or a FreeSurfer surface such as lh.white)");
+    }
+    if (column != null || orderBy != null) {
+      throw parquetOnly(x.uri, column);
+    }
+    SurfaceMesh mesh = SurfaceFiles.readMesh(conf, surfaceUri, "--surface");
+    boolean[] keep = null;
+    if (maskUri != null) {
+      VertexData m = SurfaceFiles.readData(conf, maskUri, "--mask");
+      if (m.samples().length != 1 || m.vertices() != mesh.vertices()) {
+        throw new InvalidInputException("Cannot use --mask " + maskUri + " on the surface "
+            + surfaceUri + ": a surface mask is one value per vertex (" + mesh.vertices()
+            + "), but it holds " + m.samples().length + " x " + m.vertices());
+      }
+      keep = new boolean[mesh.vertices()];
+      for (int v = 0; v < keep.length; v++) {
+        double value = m.samples()[0][v];
+        keep[v] = value != 0 && !Double.isNaN(value);
+      }
+    }
+    return new StudyInputs(x, y, maskUri, null, null, null, null, surfaceUri,
+        MeshAdjacency.of(mesh, keep, null));
+  }
+
   /** The format and files of one input. */
   static Source source(Configuration conf, String uri, String flag) {
     if (uri == null || uri.isEmpty()) {
@@ -181,7 +250,15 @@ public final class StudyInputs implements Serializable {
       }
     }
     List<String> files = HadoopNiftiFiles.resolveInputs(conf, uri, flag);
-    return new Source(flag, uri, Format.NIFTI, files,
+    int surfaces = 0;
+    for (String f : files) {
+      surfaces += ImageInputs.isSurfaceDataName(new Path(f).getName()) ? 1 : 0;
+    }
+    if (surfaces > 0 && surfaces < files.size()) {
+      throw new InvalidInputException("Cannot read " + flag + " " + uri + ": it names both"
+          + " surface data (.gii, .mgh, .mgz) and NIfTI images; one input is one kind");
+    }
+    return new Source(flag, uri, surfaces > 0 ? Format.SURFACE : Format.NIFTI, files,
         files.size() > 1 && HadoopNiftiFiles.sortsByName(conf, uri, flag));
   }
 
@@ -247,6 +324,11 @@ public final class StudyInputs implements Serializable {
     return x.format == Format.NIFTI;
   }
 
+  /** The mesh and vertex mask of surface data, or null for other inputs. */
+  public MeshAdjacency surface() {
+    return surface;
+  }
+
   /** The {@code --mask} read at resolve time, or null (computed while loading, or no grid). */
   public NiftiMask givenMask() {
     return mask;
@@ -285,6 +367,9 @@ public final class StudyInputs implements Serializable {
     if (maskUri != null) {
       u.add(maskUri);
     }
+    if (surfaceUri != null) {
+      u.add(surfaceUri);
+    }
     return u;
   }
 
@@ -298,6 +383,12 @@ public final class StudyInputs implements Serializable {
     if (hasGrid()) {
       m.put("mask", maskSource());
     }
+    if (surface != null) {
+      m.put("surface", surfaceUri);
+      m.put("mask", maskUri != null ? maskUri : "every vertex of the surface");
+      m.put("surface_vertices", surface.meshVertices());
+      m.put("mask_vertices", surface.voxels());
+    }
     if (x.format == Format.PARQUET) {
       m.put("column", column);
       m.put("order_by", orderBy == null ? "file name, then row" : orderBy);
@@ -310,7 +401,7 @@ public final class StudyInputs implements Serializable {
     m.put("path", s.uri);
     m.put("format", s.format.label());
     m.put("files", s.files.size());
-    if (s.format == Format.NIFTI && s.files.size() > 1) {
+    if ((s.format == Format.NIFTI || s.format == Format.SURFACE) && s.files.size() > 1) {
       // the sample order taken (DESIGN §8), named without the files' common directory
       m.put("sample_order", s.sortedByName ? "byte order of the names" : "as listed");
       m.put("samples", ImageInputs.displayNames(s.files));

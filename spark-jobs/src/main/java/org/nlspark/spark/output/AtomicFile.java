@@ -18,7 +18,7 @@ final class AtomicFile {
   private AtomicFile() {}
 
   /** What goes into the file. */
-  interface Body {
+  public interface Body {
     void write(OutputStream out) throws IOException;
   }
 

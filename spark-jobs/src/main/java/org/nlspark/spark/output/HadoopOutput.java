@@ -334,6 +334,11 @@ public final class HadoopOutput {
       writeStream(fileName, out -> out.write(bytes));
     }
 
+    /** Writes a file by {@code body} under a temporary name, like {@link #writeBytes}. */
+    public void writeWith(String fileName, AtomicFile.Body body) {
+      writeStream(fileName, body);
+    }
+
     /** Copies a local file as it is, streamed (a map may pass 2 GiB), like {@link #writeBytes}. */
     public void writeFile(String fileName, java.nio.file.Path source) {
       writeStream(fileName, out -> java.nio.file.Files.copy(source, out));

@@ -156,11 +156,23 @@ public final class ImageInputs {
   }
 
   /**
-   * Whether a file in an input directory is one of its images: a NIfTI name not starting with
-   * {@code .} or {@code _} (hidden files and markers such as {@code _SUCCESS}).
+   * Whether a file name is per-vertex surface data: GIFTI ({@code .gii}, a mesh's {@code
+   * .surf.gii} excepted) or FreeSurfer MGH ({@code .mgh}, {@code .mgz}).
+   */
+  public static boolean isSurfaceDataName(String fileName) {
+    String lower = fileName.toLowerCase(Locale.ROOT);
+    return lower.endsWith(".gii") && !lower.endsWith(".surf.gii") || lower.endsWith(".mgh")
+        || lower.endsWith(".mgz");
+  }
+
+  /**
+   * Whether a file in an input directory is one of its samples: a NIfTI or surface data name
+   * not starting with {@code .} or {@code _} (hidden files and markers such as {@code
+   * _SUCCESS}).
    */
   public static boolean isListedInDirectory(String fileName) {
-    return isNiftiName(fileName) && !fileName.startsWith(".") && !fileName.startsWith("_");
+    return (isNiftiName(fileName) || isSurfaceDataName(fileName)) && !fileName.startsWith(".")
+        && !fileName.startsWith("_");
   }
 
   /**

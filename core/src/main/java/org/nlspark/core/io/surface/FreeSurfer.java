@@ -33,6 +33,28 @@ public final class FreeSurfer {
     return n.endsWith(".mgh") || n.endsWith(".mgz");
   }
 
+  /**
+   * Writes one map as an MGH file (float, vertices × 1 × 1 × 1, identity-free header: no RAS
+   * information, as FreeSurfer writes surface overlays).
+   */
+  public static void writeMgh(java.io.OutputStream raw, float[] values) throws IOException {
+    java.io.DataOutputStream out = new java.io.DataOutputStream(
+        new java.io.BufferedOutputStream(raw, 1 << 16));
+    out.writeInt(1);
+    out.writeInt(values.length);
+    out.writeInt(1);
+    out.writeInt(1);
+    out.writeInt(1);
+    out.writeInt(3); // MRI_FLOAT
+    out.writeInt(0); // dof
+    out.writeShort(0); // goodRASFlag: no geometry (a surface overlay)
+    out.write(new byte[MGH_HEADER - 30]);
+    for (float v : values) {
+      out.writeFloat(v);
+    }
+    out.flush();
+  }
+
   /** Reads a binary triangle surface. */
   public static SurfaceMesh readSurface(InputStream raw, String name) {
     try {

@@ -37,6 +37,39 @@ public final class Gifti {
   private static final String POINTSET = "NIFTI_INTENT_POINTSET";
   private static final String TRIANGLE = "NIFTI_INTENT_TRIANGLE";
 
+  /**
+   * Writes one map as a GIFTI file of one float32 data array (vertices), compressed base64 as
+   * nibabel writes it by default; {@code name} goes into the array's metadata.
+   */
+  public static void writeMap(java.io.OutputStream out, String name, float[] values)
+      throws IOException {
+    ByteBuffer raw = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (float v : values) {
+      raw.putFloat(v);
+    }
+    java.util.zip.Deflater deflater = new java.util.zip.Deflater(6);
+    deflater.setInput(raw.array());
+    deflater.finish();
+    ByteArrayOutputStream packed = new ByteArrayOutputStream(raw.capacity() / 2 + 64);
+    byte[] buffer = new byte[1 << 16];
+    while (!deflater.finished()) {
+      packed.write(buffer, 0, deflater.deflate(buffer));
+    }
+    deflater.end();
+    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        + "<!DOCTYPE GIFTI SYSTEM \"http://www.nitrc.org/frs/download.php/115/gifti.dtd\">\n"
+        + "<GIFTI Version=\"1.0\" NumberOfDataArrays=\"1\">\n"
+        + "<MetaData/>\n<LabelTable/>\n"
+        + "<DataArray Intent=\"NIFTI_INTENT_NONE\" DataType=\"NIFTI_TYPE_FLOAT32\""
+        + " ArrayIndexingOrder=\"RowMajorOrder\" Dimensionality=\"1\" Dim0=\"" + values.length
+        + "\" Encoding=\"GZipBase64Binary\" Endian=\"LittleEndian\" ExternalFileName=\"\""
+        + " ExternalFileOffset=\"\">\n<MetaData>\n<MD><Name><![CDATA[Name]]></Name><Value><![CDATA["
+        + name + "]]></Value></MD>\n</MetaData>\n<Data>"
+        + Base64.getEncoder().encodeToString(packed.toByteArray())
+        + "</Data>\n</DataArray>\n</GIFTI>\n";
+    out.write(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** One data array of a GIFTI file, decoded. */
   record DataArray(String intent, int[] dims, double[] values, boolean float32) {
     int rows() {

@@ -1,4 +1,4 @@
-package org.nlspark.core.glm;
+package org.nlspark.core.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

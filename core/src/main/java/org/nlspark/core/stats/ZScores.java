@@ -1,4 +1,4 @@
-package org.nlspark.core.glm;
+package org.nlspark.core.stats;
 
 import org.apache.commons.math3.special.Beta;
 import org.apache.commons.math3.special.Erf;
@@ -14,11 +14,11 @@ import org.apache.commons.math3.special.Erf;
  * stays accurate while the probability is representable (down to about 1e-300, z about 37);
  * beyond that z is +Infinity and such values tie.
  */
-final class ZScores {
+public final class ZScores {
   private ZScores() {}
 
   /** z of a t statistic with df degrees of freedom (NaN stays NaN). */
-  static double ofT(double t, double df) {
+  public static double ofT(double t, double df) {
     if (Double.isNaN(t)) {
       return Double.NaN;
     }
@@ -32,7 +32,7 @@ final class ZScores {
   }
 
   /** z of an F statistic with (r, df) degrees of freedom. */
-  static double ofF(double f, double r, double df) {
+  public static double ofF(double f, double r, double df) {
     if (Double.isNaN(f)) {
       return Double.NaN;
     }
@@ -48,7 +48,7 @@ final class ZScores {
   }
 
   /** z with P(Z > z) = p, accurate in both tails. */
-  static double upperQuantile(double p) {
+  public static double upperQuantile(double p) {
     if (p <= 0) {
       return Double.POSITIVE_INFINITY;
     }

@@ -1,0 +1,60 @@
+package org.nlspark.spark.output;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.surface.FreeSurfer;
+import org.nlspark.core.io.surface.Gifti;
+import org.nlspark.core.result.Output;
+import org.nlspark.core.surface.MeshAdjacency;
+
+/**
+ * The maps of surface inputs in the inputs' own format (DESIGN §6): each per-vertex output as a
+ * GIFTI {@code .func.gii} (inputs in GIFTI) or an MGH {@code .mgh} (inputs in MGH/MGZ), on every
+ * vertex of the mesh, vertices outside the mask 0 (1 for p-values, as {@link NiftiOutputs}), so
+ * that FreeSurfer, Workbench and nilearn overlay them on the mesh. The {@code .npy} files keep
+ * the masked vertices in vertex order.
+ */
+public final class SurfaceOutputs {
+  private SurfaceOutputs() {}
+
+  /** Whether an output is a per-vertex map of the report's mesh. */
+  public static boolean isMap(Output o, MeshAdjacency mesh) {
+    return mesh != null && o.shape().length == 1 && o.shape()[0] == mesh.voxels()
+        && !o.name().startsWith("null_max") && !o.name().equals("samples");
+  }
+
+  /** The surface files a report writes besides its .npy files, in writing order. */
+  public static List<String> fileNames(RunReport report) {
+    List<String> names = new ArrayList<>();
+    for (Output o : report.result.outputs()) {
+      if (isMap(o, report.surface())) {
+        names.add(o.name() + report.surfaceMapSuffix());
+      }
+    }
+    return names;
+  }
+
+  /** Writes the report's per-vertex maps into {@code out}, prefixed by {@code prefix}. */
+  public static void write(HadoopOutput.OutputDir out, String prefix, RunReport report) {
+    MeshAdjacency mesh = report.surface();
+    boolean mgh = ".mgh".equals(report.surfaceMapSuffix());
+    for (Output o : report.result.outputs()) {
+      if (isMap(o, mesh)) {
+        float[] values = mesh.toMesh(o.values(), NiftiOutputs.outside(o.name()));
+        out.writeWith(prefix + o.name() + report.surfaceMapSuffix(), stream -> {
+          if (mgh) {
+            FreeSurfer.writeMgh(stream, values);
+          } else {
+            Gifti.writeMap(stream, o.name(), values);
+          }
+        });
+      }
+    }
+  }
+
+  /** The suffix of the maps of inputs whose first file is {@code firstFile}. */
+  public static String suffixFor(String firstFile) {
+    return FreeSurfer.isMghName(firstFile) ? ".mgh" : ".func.gii";
+  }
+}
