@@ -203,8 +203,8 @@ class BadInputTest {
     random[7] = 0;
     Path mgz = dir.resolve("brain.mgz");
     Files.write(mgz, gzip(new byte[] {0, 0, 0, 1, 0, 0, 1, 0}));
-    CliRun m = expect(2, "brain.mgz is FreeSurfer MGH, not supported as input yet; convert it to"
-        + " NIfTI", "one-sample", "--input", mgz.toString());
+    CliRun m = expect(2, "it is surface data (GIFTI or MGH), which needs its mesh; give"
+        + " --surface", "one-sample", "--input", mgz.toString());
     Path gz = dir.resolve("subjects.gz");
     Files.write(gz, gzip("a.nii.gz\nb.nii.gz\n".getBytes(StandardCharsets.UTF_8)));
     CliRun g = expect(2, "it is gzip-compressed, not a text list of image paths", "one-sample",
@@ -216,8 +216,12 @@ class BadInputTest {
     Path gii = dir.resolve("lh.func.gii");
     Files.writeString(gii, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<GIFTI Version=\"1.0\">"
         + "</GIFTI>\n");
-    expect(2, "GIFTI surface data is not supported as input yet", "one-sample", "--input",
-        gii.toString());
+    expect(2, "it is surface data (GIFTI or MGH), which needs its mesh", "one-sample",
+        "--input", gii.toString());
+    Path unnamed = dir.resolve("lh-func.dat");
+    Files.writeString(unnamed, "<?xml version=\"1.0\"?>\n<GIFTI Version=\"1.0\"></GIFTI>\n");
+    expect(2, "it is a GIFTI file without a .gii name; name it .func.gii or .shape.gii",
+        "one-sample", "--input", unnamed.toString());
     Path latin1 = dir.resolve("list.txt");
     Files.write(latin1, "sub-\u00e9.nii.gz\n".getBytes(StandardCharsets.ISO_8859_1));
     CliRun l = expect(2, "list.txt: it is a binary file", "one-sample", "--input",

@@ -434,7 +434,7 @@ public final class NlsparkOptions implements Serializable {
     // On a surface TFCE's extent exponent defaults to PALM's -tfce2D (E = 1), as volumes
     // default to FSL's -T (E = 0.5).
     Double e = tfceE == null && surfaceFile != null && !tfce2d
-        ? org.nlspark.core.tfce.WholeMapSettings.TWO_D_EXTENT_EXPONENT : tfceE;
+        ? Double.valueOf(org.nlspark.core.tfce.WholeMapSettings.TWO_D_EXTENT_EXPONENT) : tfceE;
     return s.withTfce(e, tfceH, tfceConnectivity);
   }
 

@@ -32,7 +32,8 @@ public final class SurfaceFiles {
       in.reset();
       boolean xml = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1)
           .startsWith("<?xml") || Gifti.isGiftiName(uri);
-      return xml ? Gifti.readMesh(in, what) : FreeSurfer.readSurface(in, what);
+      // named by its path: the mesh's name goes into messages and summary.json
+      return xml ? Gifti.readMesh(in, uri) : FreeSurfer.readSurface(in, uri);
     } catch (IOException e) {
       throw UserPaths.environment(e, "read", flag, uri);
     }

@@ -252,7 +252,7 @@ public final class Gifti {
     }
     Type t = Type.of(where, type);
     double[] values = switch (encoding) {
-      case "ASCII" -> ascii(where, text, (int) count);
+      case "ASCII" -> ascii(where, text, (int) count, t);
       case "Base64Binary" -> binary(where, decode64(where, text), t, endian, (int) count);
       case "GZipBase64Binary" -> binary(where, inflate(where, decode64(where, text)), t, endian,
           (int) count);
@@ -297,7 +297,12 @@ public final class Gifti {
     }
   }
 
-  private static double[] ascii(String where, String text, int count) {
+  /**
+   * ASCII values in the array's own type, as nibabel parses them: a float32 array's "0.1" is the
+   * float nearest 0.1 (widened), not the double nearest it, so ASCII and binary files of the same
+   * array read the same bits.
+   */
+  private static double[] ascii(String where, String text, int count, Type type) {
     String[] tokens = text.trim().isEmpty() ? new String[0] : text.trim().split("\\s+");
     if (tokens.length != count) {
       throw new InvalidInputException(where + " holds " + tokens.length + " ASCII values, but"
@@ -306,7 +311,8 @@ public final class Gifti {
     double[] out = new double[count];
     for (int i = 0; i < count; i++) {
       try {
-        out[i] = Double.parseDouble(tokens[i]);
+        out[i] = type == Type.FLOAT32 ? Float.parseFloat(tokens[i])
+            : Double.parseDouble(tokens[i]);
       } catch (NumberFormatException e) {
         throw new InvalidInputException(where + " holds '" + tokens[i] + "', not a number", e);
       }
