@@ -237,14 +237,14 @@ public final class GlmAnalysis implements TileAnalysis {
    *
    * @param mask the grid of the input's voxels; null (an .npy input) is refused (exit 2)
    */
-  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask, boolean tfce,
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.Adjacency mask, boolean tfce,
       Double clusterThreshold) {
     return withWholeMaps(mask, org.nlspark.core.tfce.WholeMapSettings.of(tfce,
         clusterThreshold));
   }
 
   /** The same with every whole-map setting ({@code --tfce-e}, {@code --tfce-h}, ...). */
-  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.Adjacency mask,
       org.nlspark.core.tfce.WholeMapSettings settings) {
     return withWholeMaps(mask, settings, null, null);
   }
@@ -257,11 +257,19 @@ public final class GlmAnalysis implements TileAnalysis {
    * contrasts are refused (exit 2). On samples held by executors the blocks' slices carry each
    * draw's variance map beside its t map ({@link GlmWholeMapAnalysis}).
    */
-  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.MaskGrid mask,
+  public GlmWholeMapAnalysis withWholeMaps(org.nlspark.core.tfce.Adjacency mask,
       org.nlspark.core.tfce.WholeMapSettings settings, Double sigmaMm, double[] voxelSizesMm) {
     if (sigmaMm == null) {
-      return new GlmWholeMapAnalysis(this, org.nlspark.core.tfce.WholeMapInference.of(mask,
-          settings, voxels), null);
+      org.nlspark.core.tfce.WholeMapInference maps =
+          org.nlspark.core.tfce.WholeMapInference.of(mask, settings, voxels);
+      if (mask != null && mask.onSurface()) {
+        maps = maps.onZ(surfaceDegrees(settings));
+      }
+      return new GlmWholeMapAnalysis(this, maps, null);
+    }
+    if (mask != null && !(mask instanceof org.nlspark.core.tfce.MaskGrid)) {
+      throw new InvalidInputException("Cannot use --variance-smoothing on a surface: it smooths"
+          + " over an image grid in mm, and smoothing on the mesh is not built; drop it");
     }
     org.nlspark.core.tfce.VarianceSmoothing.checkSigma(sigmaMm);
     if (model.varianceGroups() != null) {
@@ -273,8 +281,27 @@ public final class GlmAnalysis implements TileAnalysis {
         .filter(c -> c.kind() == GlmContrast.Kind.F).count());
     org.nlspark.core.tfce.WholeMapInference maps =
         org.nlspark.core.tfce.WholeMapInference.ofMaps(mask, settings, voxels);
-    return new GlmWholeMapAnalysis(this, maps,
-        org.nlspark.core.tfce.VarianceSmoothing.of(mask, sigmaMm, voxelSizesMm));
+    return new GlmWholeMapAnalysis(this, maps, org.nlspark.core.tfce.VarianceSmoothing.of(
+        (org.nlspark.core.tfce.MaskGrid) mask, sigmaMm, voxelSizesMm));
+  }
+
+  /**
+   * The residual degrees of freedom n − rank(X) of the t contrasts, whose z TFCE and clusters
+   * see on a surface (PALM). F contrasts and variance groups (v, G) are refused there until
+   * their conversion is built (exit 2).
+   */
+  private double surfaceDegrees(org.nlspark.core.tfce.WholeMapSettings settings) {
+    if (model.contrasts().stream().anyMatch(c -> c.kind() == GlmContrast.Kind.F)) {
+      throw new InvalidInputException("glm " + settings.flags() + " on a surface takes t"
+          + " contrasts in this version (TFCE and clusters run on z of t, as PALM); drop the"
+          + " F contrasts or run them without " + settings.flags());
+    }
+    if (model.varianceGroups() != null) {
+      throw new InvalidInputException("glm " + settings.flags() + " on a surface does not take"
+          + " --variance-groups in this version (v's degrees of freedom vary by vertex); drop"
+          + " one of them");
+    }
+    return model.degreesOfFreedom();
   }
 
   List<GlmDraws> draws() {

@@ -14,6 +14,7 @@ import org.nlspark.core.glm.GlmWholeMapAnalysis;
 import org.nlspark.core.glm.VarianceGroups;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.job.Analysis;
+import org.nlspark.core.tfce.Adjacency;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.VarianceSmoothing;
 import org.nlspark.core.tfce.WholeMapInference;
@@ -54,10 +55,20 @@ final class GlmRuns {
    */
   static TileAnalysis withWholeMaps(GlmAnalysis analysis, NiftiMask mask,
       NlsparkOptions o) {
+    return withWholeMaps(analysis, mask == null ? null : MaskGrid.of(mask), mask, o);
+  }
+
+  /** The same on resolved inputs: the mesh of surface data, else the grid of their mask. */
+  static TileAnalysis withWholeMaps(GlmAnalysis analysis, ResolvedInputs images,
+      NlsparkOptions o) {
+    return withWholeMaps(analysis, images.grid(), images.mask(), o);
+  }
+
+  private static TileAnalysis withWholeMaps(GlmAnalysis analysis, Adjacency grid,
+      NiftiMask mask, NlsparkOptions o) {
     if (!o.wholeMapInference() && o.varianceSmoothing() == null) {
       return analysis.withTailApproximation(o.tailApproximation());
     }
-    MaskGrid grid = mask == null ? null : MaskGrid.of(mask);
     if (o.varianceSmoothing() == null) {
       return analysis.withWholeMaps(grid, o.wholeMapSettings());
     }
@@ -98,12 +109,8 @@ final class GlmRuns {
     o.toGlmOptions(blocksPath == null ? null : new int[0][], blocksPath);
     // Resolved (headers, the mask), not read: an input without a grid is refused before reading.
     StudyInputs study = Nlspark.resolve(spark, input, null, o);
-    if (study.surface() != null && o.wholeMapSettings().any()) {
-      throw new InvalidInputException("glm " + o.wholeMapSettings().flags() + " on a surface is"
-          + " not built yet (TFCE and clusters on the mesh run with one-sample --stat t); glm"
-          + " without them runs voxelwise on surface data");
-    }
-    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid(), o.wholeMapSettings());
+    WholeMapInference.requireGrid(o.mask() != null || study.hasGrid() || study.surface() != null,
+        o.wholeMapSettings());
     GlmDesign d = GlmFiles.readDesign(
         TextTables.readLines(conf, design, "--design"), design);
     String f = o.fContrasts();
@@ -113,11 +120,11 @@ final class GlmRuns {
     int[][] blocks = blocksPath == null ? null : GlmFiles.readBlocks(
         TextTables.readLines(conf, blocksPath, "--exchangeability-blocks"), blocksPath);
     GlmRequest request = o.toGlmRequest(blocks, blocksPath, varianceGroups(conf, o));
-    checkVarianceSmoothing(o, o.mask() != null || study.hasGrid(), c);
+    checkVarianceSmoothing(o, o.mask() != null || study.hasGrid() || study.surface() != null, c);
     if (!study.executorsCanRead()) {
       ResolvedInputs images = ResolvedInputs.given(o); // Parquet: read on this JVM
       return new PreparedGlm(withWholeMaps(GlmAnalysis.prepare(
-          readWhole(spark, study, images), d, c, request), images.mask(), o), images);
+          readWhole(spark, study, images), d, c, request), images, o), images);
     }
     // The data plane of the voxelwise commands: executors read the samples into voxel blocks,
     // or (spark.nlspark.ingest) small inputs are read here and broadcast; the same bytes. On
@@ -130,12 +137,12 @@ final class GlmRuns {
     if (ingest.onExecutors()) {
       return new PreparedGlm(new DescribedAnalysis(withWholeMaps(
           GlmAnalysis.prepareOnExecutors(inputs.x().samples(), inputs.x().voxels(), d, c,
-              request), resolved.mask(), o), inputs, ingest), resolved);
+              request), resolved, o), inputs, ingest), resolved);
     }
     DataMatrix y = ingest.readHere(
         () -> inputs.load(new HadoopOpener(Nlspark.hadoopConf(spark))).x());
     return new PreparedGlm(new DescribedAnalysis(withWholeMaps(
-        GlmAnalysis.prepare(y, d, c, request), resolved.mask(), o), null, ingest), resolved);
+        GlmAnalysis.prepare(y, d, c, request), resolved, o), null, ingest), resolved);
   }
 
   /**
