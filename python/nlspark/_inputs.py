@@ -1,6 +1,7 @@
 """Inputs in memory written as the files the command line reads, into a staging directory:
-numpy arrays as .npy, nibabel images as .nii.gz (several as a list file), pandas designs and
-contrasts as CSV with a header row, a Spark DataFrame as Parquet. Paths and URIs pass as they
+numpy arrays as .npy, nibabel images as .nii.gz (several as a list file), nilearn
+SurfaceImages as one GIFTI of every sample with their mesh as a .surf.gii (the hemispheres side
+by side), pandas designs and contrasts as CSV with a header row, a Spark DataFrame as Parquet. Paths and URIs pass as they
 are. Large arrays so cross to the JVM as files, never element by element."""
 
 import os
@@ -17,6 +18,8 @@ class Staging:
         self._n = 0
         # staged file -> the argument it came from ("design=", "input=[3]"), for messages
         self.labels = {}
+        # the mesh of SurfaceImage inputs, staged once: (parts and sizes, path)
+        self.surface = None
 
     def _path(self, name, suffix):
         self._n += 1
@@ -36,6 +39,9 @@ class Staging:
             return path
         if _is_image(x):
             return self.image(x, name)
+        if _is_surface_image(x) or (isinstance(x, (list, tuple)) and x
+                                    and all(_is_surface_image(i) for i in x)):
+            return self.surface_samples(x, name)
         if isinstance(x, (list, tuple)):
             if not x:
                 raise ValueError("Cannot stage %s: the list is empty" % name)
@@ -69,6 +75,63 @@ class Staging:
         np.save(path, np.ascontiguousarray(a))
         return path
 
+    def surface_samples(self, x, name):
+        """nilearn SurfaceImage(s) as one GIFTI holding every sample (a data array each), over
+        the hemispheres of their mesh side by side, and the mesh staged beside it."""
+        import nibabel as nib
+        imgs = list(x) if isinstance(x, (list, tuple)) else [x]
+        mesh = imgs[0].mesh
+        self.mesh(mesh, name)
+        samples = []
+        for i, img in enumerate(imgs):
+            if list(img.mesh.parts) != list(mesh.parts) or any(
+                    img.mesh.parts[p].n_vertices != mesh.parts[p].n_vertices
+                    for p in mesh.parts):
+                raise ValueError("%s holds images on different meshes (%s has %s); give images"
+                                 " of one mesh" % (argument(name), argument("%s-%04d" % (name, i)),
+                                                   _parts(img.mesh)))
+            parts = [np.asarray(img.data.parts[p]) for p in mesh.parts]
+            parts = [p[:, None] if p.ndim == 1 else p for p in parts]
+            samples += list(np.concatenate(parts, axis=0).T)
+        path = self._path(name, ".func.gii")
+        arrays = [nib.gifti.GiftiDataArray(np.asarray(s, dtype=np.float32 if s.dtype
+                                                      == np.float32 else np.float64),
+                                           datatype="NIFTI_TYPE_FLOAT32" if s.dtype
+                                           == np.float32 else "NIFTI_TYPE_FLOAT64")
+                  for s in samples]
+        # float64 kept as it is ("force": nibabel's strict GIFTI types stop at float32, and a
+        # cast would change the numbers the user gave; nlspark reads NIFTI_TYPE_FLOAT64)
+        nib.gifti.GiftiImage(darrays=arrays).to_filename(path, mode="force")
+        return path
+
+    def mesh(self, m, name="surface"):
+        """A mesh for --surface: a path passes; a nilearn PolyMesh (or one hemisphere's mesh,
+        or a SurfaceImage's) is written as one .surf.gii, its parts side by side."""
+        if m is None:
+            return self.surface[1] if self.surface is not None else None
+        if isinstance(m, (str, os.PathLike)):
+            return os.fspath(m)
+        if _is_surface_image(m):
+            m = m.mesh
+        parts = getattr(m, "parts", None) or {"mesh": m}
+        key = tuple((p, parts[p].n_vertices) for p in parts)
+        if self.surface is not None and self.surface[0] == key:
+            return self.surface[1]
+        import nibabel as nib
+        coords, faces, offset = [], [], 0
+        for p in parts:
+            coords.append(np.asarray(parts[p].coordinates, dtype=np.float32))
+            faces.append(np.asarray(parts[p].faces, dtype=np.int32) + offset)
+            offset += coords[-1].shape[0]
+        path = self._path("surface" if name in ("input", "input2") else name, ".surf.gii")
+        nib.save(nib.gifti.GiftiImage(darrays=[
+            nib.gifti.GiftiDataArray(np.concatenate(coords), intent="NIFTI_INTENT_POINTSET",
+                                     datatype="NIFTI_TYPE_FLOAT32"),
+            nib.gifti.GiftiDataArray(np.concatenate(faces), intent="NIFTI_INTENT_TRIANGLE",
+                                     datatype="NIFTI_TYPE_INT32")]), path)
+        self.surface = (key, path)
+        return path
+
     def image(self, img, name):
         import nibabel as nib
         path = self._path(name, ".nii.gz")
@@ -82,8 +145,16 @@ class Staging:
             return os.fspath(m)
         if _is_image(m):
             return self.image(m, "mask")
-        raise ValueError("Cannot stage the mask: expected a nibabel image or a file name, but"
-                         " was: %s" % type(m).__name__)
+        if _is_surface_image(m):
+            import nibabel as nib
+            data = np.concatenate([np.asarray(m.data.parts[p]).reshape(-1)
+                                   for p in m.mesh.parts]).astype(np.float32)
+            path = self._path("mask", ".func.gii")
+            nib.save(nib.gifti.GiftiImage(darrays=[nib.gifti.GiftiDataArray(
+                data, datatype="NIFTI_TYPE_FLOAT32")]), path)
+            return path
+        raise ValueError("Cannot stage the mask: expected a nibabel image, a nilearn"
+                         " SurfaceImage or a file name, but was: %s" % type(m).__name__)
 
     def table(self, t, name, columns=None):
         """A design, contrasts or blocks table as CSV with a header row (path passes).
@@ -180,6 +251,18 @@ def _is_image(x):
     except ImportError:
         return False
     return isinstance(x, nib.spatialimages.SpatialImage)
+
+
+def _is_surface_image(x):
+    try:
+        from nilearn.surface import SurfaceImage
+    except ImportError:
+        return False
+    return isinstance(x, SurfaceImage)
+
+
+def _parts(mesh):
+    return ", ".join("%s %d vertices" % (p, mesh.parts[p].n_vertices) for p in mesh.parts)
 
 
 def _is_spark_dataframe(x):

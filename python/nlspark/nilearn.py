@@ -23,6 +23,14 @@ the confounds while nlspark permutes Freedman-Lane residuals (the same null asym
 when all distinct sign flips are fewer than n_perm nlspark enumerates them exactly; parallelism
 is the Spark session's (n_jobs is not used).
 Arguments nlspark cannot honour raise ValueError naming them; none is ignored silently.
+
+Surface data (nilearn SurfaceImages, as a list or one image of several samples): where nilearn
+turns TFCE and cluster inference off on surfaces (with a warning), nlspark computes them on the
+mesh as PALM does: on z of t (df = samples - design columns), TFCE with E = 1, H = 2 and dh
+multiplied in, vertices joined through the mesh's triangle edges, extents (TFCE's and a
+cluster's size) as areas in mm2 (a third of each vertex's triangles); the p threshold becomes
+the z height u = norm.isf(threshold) (the same vertices as nilearn's t height), and mass sums
+z - u. Maps come back as SurfaceImages on the input's mesh, 0 outside mask=.
 """
 
 import warnings
@@ -102,7 +110,7 @@ def _cluster_height(threshold, two_sided_test, design, function):
 
 
 def _glm(images4d, mask_img, design, contrast, intercept_test, n_perm, two_sided_test,
-         random_state, tfce, spark, function, height=None):
+         random_state, tfce, spark, function, height=None, on_surface=False):
     import pandas as pd
     if n_perm is None or int(n_perm) < 1:
         _refuse("n_perm=%r" % (n_perm,), "nlspark needs at least one permutation (nilearn's"
@@ -111,7 +119,8 @@ def _glm(images4d, mask_img, design, contrast, intercept_test, n_perm, two_sided
     frame = pd.DataFrame(design, columns=names)
     con = pd.DataFrame([contrast], columns=names, index=["tested"])
     clusters = {} if height is None else dict(
-        cluster_threshold=height, cluster_mass=height, connectivity=6, cluster_rule="nilearn")
+        cluster_threshold=height, cluster_mass=height, cluster_rule="nilearn",
+        **({} if on_surface else dict(connectivity=6)))  # a mesh joins by its triangles
     return commands.glm(images4d, frame, con, mask=mask_img,
                         errors="symmetric" if intercept_test else "exchangeable",
                         permutations=int(n_perm), tail="two" if two_sided_test else "upper",
@@ -128,15 +137,17 @@ def _null_to_p(values, null):
     return np.clip(p, smallest, 1.0 - smallest)
 
 
-def _cluster_outputs(r):
+def _cluster_outputs(r, on_surface=False):
     """nilearn's cluster-level outputs from a --cluster-rule nilearn run: size and mass of each
-    voxel's cluster (0 outside), -log10 FWER p by nilearn's counting, and the nulls."""
-    size = r.maps["cluster_size_tstat1"].astype(np.int64)
+    voxel's cluster (0 outside), -log10 FWER p by nilearn's counting, and the nulls. On a
+    surface sizes are areas (mm2), kept as floats."""
+    size = r.maps["cluster_size_tstat1"]
+    size = size if on_surface else size.astype(np.int64)
     mass = np.abs(r.maps["cluster_mass_tstat1"])
     h0_size = r.null_max["null_max_cluster_tstat1"]
     h0_mass = r.null_max["null_max_cluster_mass_tstat1"]
     return {"size": size, "logp_max_size": _neg_log10(_null_to_p(size, h0_size)),
-            "h0_max_size": h0_size.astype(np.int64),
+            "h0_max_size": h0_size if on_surface else h0_size.astype(np.int64),
             "mass": mass, "logp_max_mass": _neg_log10(_null_to_p(mass, h0_mass)),
             "h0_max_mass": h0_mass}
 
@@ -173,6 +184,10 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
     if first_level_contrast is not None:
         _refuse("first_level_contrast", "nlspark takes images (a list, or a 4-D image), not"
                 " first-level models or a DataFrame of them")
+    if _surface_input(second_level_input):
+        return _on_surface(second_level_input, design_matrix, second_level_contrast, mask,
+                           smoothing_fwhm, model_intercept, n_perm, two_sided_test,
+                           random_state, n_jobs, threshold, tfce, spark)
     if isinstance(second_level_input, pd.DataFrame) or (
             isinstance(second_level_input, (list, tuple)) and second_level_input
             and not all(isinstance(i, str) or hasattr(i, "get_fdata")
@@ -237,6 +252,89 @@ def non_parametric_inference(second_level_input, confounds=None, design_matrix=N
             # sizes as int32, the integer type NIfTI readers take (nilearn converts int64 so)
             v = clusters[key].astype(np.int32) if key == "size" else clusters[key]
             out[key] = masker.inverse_transform(v)
+    return out
+
+
+def _surface_input(x):
+    from ._inputs import _is_surface_image
+    return _is_surface_image(x) or (isinstance(x, (list, tuple)) and bool(x)
+                                    and all(_is_surface_image(i) for i in x))
+
+
+def _samples_of(img):
+    """How many samples a SurfaceImage holds (its data: vertices, or vertices x samples)."""
+    first = np.asarray(img.data.parts[next(iter(img.data.parts))])
+    return 1 if first.ndim == 1 else first.shape[1]
+
+
+def _on_surface(second_level_input, design_matrix, second_level_contrast, mask, smoothing_fwhm,
+                model_intercept, n_perm, two_sided_test, random_state, n_jobs, threshold, tfce,
+                spark):
+    """non_parametric_inference on SurfaceImages: nilearn's outputs, with TFCE and clusters
+    computed on the mesh (PALM's definitions) where nilearn turns them off."""
+    import pandas as pd
+    from nilearn.surface import SurfaceImage
+    function = "non_parametric_inference"
+    if smoothing_fwhm is not None:
+        _refuse("smoothing_fwhm", "smoothing on a mesh is not built; smooth the surface data"
+                " before (e.g. FreeSurfer's mri_surf2surf --fwhm)", function)
+    if mask is not None and not isinstance(mask, SurfaceImage):
+        _refuse("mask", "surface data takes a SurfaceImage mask (non-zero = kept) on the same"
+                " mesh", function)
+    if n_jobs not in (1, None):
+        warnings.warn("non_parametric_inference: n_jobs=%r is not used: nlspark computes on the"
+                      " Spark session's cores" % (n_jobs,), UserWarning, stacklevel=3)
+    if design_matrix is None:
+        _refuse("design_matrix", "a design matrix is required (a pandas DataFrame, one row per"
+                " image)", function)
+    design_matrix = pd.DataFrame(design_matrix)
+    imgs = list(second_level_input) if isinstance(second_level_input, (list, tuple)) \
+        else [second_level_input]
+    samples = sum(_samples_of(i) for i in imgs)
+    if samples != design_matrix.shape[0]:
+        _refuse("design_matrix", "it has %d rows for %d samples" % (design_matrix.shape[0],
+                                                                    samples), function)
+    contrast = _contrast(second_level_contrast, design_matrix)
+    tested = design_matrix.to_numpy(dtype=np.float64) @ contrast
+    rest = [c for c, w in zip(design_matrix.columns, contrast) if not w]
+    conf = design_matrix[rest].to_numpy(dtype=np.float64) if rest else None
+    design, con, intercept_test = _model(tested, conf, model_intercept)
+    height = None
+    if threshold is not None:
+        _cluster_height(threshold, two_sided_test, design, function)  # the same checks
+        from scipy import stats
+        height = float(stats.norm.isf(float(threshold) / 2 if two_sided_test
+                                      else float(threshold)))
+    r = _glm(imgs, mask, design, con, intercept_test, n_perm, two_sided_test, random_state,
+             tfce, spark, function, height, on_surface=True)
+    mesh = imgs[0].mesh
+    keep = None if mask is None else np.concatenate(
+        [np.asarray(mask.data.parts[p]).reshape(-1) for p in mesh.parts]) != 0
+
+    def img(v):
+        full = np.zeros(sum(mesh.parts[p].n_vertices for p in mesh.parts), dtype=v.dtype)
+        if keep is None:
+            full[:] = v
+        else:
+            full[keep] = v
+        data, start = {}, 0
+        for p in mesh.parts:
+            n = mesh.parts[p].n_vertices
+            data[p] = full[start:start + n]
+            start += n
+        return SurfaceImage(mesh=mesh, data=data)
+
+    logp = img(_neg_log10(r.maps["p_fwer_tstat1"]))
+    if not tfce and height is None:
+        return logp
+    out = {"t": img(r.maps["tstat1"]), "logp_max_t": logp}
+    if tfce:
+        out["tfce"] = img(r.maps["tfce_tstat1"])
+        out["logp_max_tfce"] = img(_neg_log10(r.maps["p_fwer_tfce_tstat1"]))
+    if height is not None:
+        clusters = _cluster_outputs(r, on_surface=True)
+        for key in ("size", "logp_max_size", "mass", "logp_max_mass"):
+            out[key] = img(clusters[key])
     return out
 
 

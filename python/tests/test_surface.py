@@ -1,0 +1,152 @@
+"""Cortical-surface data on nilearn's own fsaverage5 meshes (10,242 vertices a hemisphere,
+shipped in nilearn's wheel): nilearn SurfaceImages and GIFTI files in, TFCE and clusters on the
+mesh out, checked against PALM's definitions written here the naive way, and the nilearn
+drop-in giving the TFCE that nilearn itself turns off on surfaces."""
+
+import os
+import warnings
+
+import nibabel as nib
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import sparse, stats
+from scipy.sparse.csgraph import connected_components
+
+import nlspark
+from nlspark.nilearn import non_parametric_inference
+
+SUBJECTS = 10
+
+
+@pytest.fixture(scope="module")
+def study():
+    from nilearn import datasets, surface
+    mesh = datasets.load_fsaverage("fsaverage5")["white_matter"]
+    rng = np.random.default_rng(44)
+    left = mesh.parts["left"].coordinates
+    # an effect in a patch of the left hemisphere (within 20 mm of vertex 100), noise elsewhere
+    patch = (np.linalg.norm(left - left[100], axis=1) < 20).astype(float)
+    imgs = [surface.SurfaceImage(mesh=mesh, data={
+        "left": rng.standard_normal(len(left)) + 1.5 * patch,
+        "right": rng.standard_normal(mesh.parts["right"].n_vertices)})
+        for _ in range(SUBJECTS)]
+    return mesh, imgs
+
+
+def _mesh_arrays(mesh):
+    coords, faces, offset = [], [], 0
+    for p in mesh.parts:
+        coords.append(np.asarray(mesh.parts[p].coordinates, dtype=np.float32).astype(float))
+        faces.append(np.asarray(mesh.parts[p].faces) + offset)
+        offset += len(coords[-1])
+    return np.concatenate(coords), np.concatenate(faces)
+
+
+def _palm_tfce(z, coords, faces, e=1.0, h=2.0):
+    """palm_tfce on a surface: for h in dh:dh:max(z) (dh = max / 100), each connected component
+    of z >= h adds (sum of its vertex areas)^E h^H to its vertices; times dh. Vertex areas as
+    palm_calcarea: a third of the areas of the vertex's triangles."""
+    a = coords[faces[:, 1]] - coords[faces[:, 0]]
+    b = coords[faces[:, 2]] - coords[faces[:, 0]]
+    tri = 0.5 * np.linalg.norm(np.cross(a, b), axis=1)
+    area = np.zeros(len(coords))
+    for k in range(3):
+        np.add.at(area, faces[:, k], tri / 3)
+    edges = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+    adj = sparse.coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])),
+                            shape=(len(coords),) * 2).tocsr()
+    adj = adj + adj.T
+    top = z.max()
+    dh = top / 100
+    out = np.zeros(len(z))
+    for k in range(1, 101):
+        height = k * dh if k < 100 else top  # MATLAB's dh:dh:top ends at top
+        idx = np.flatnonzero(z >= height)
+        _, label = connected_components(adj[idx][:, idx], directed=False)
+        out[idx] += np.bincount(label, weights=area[idx])[label] ** e * height ** h
+    return out * dh, area
+
+
+def test_one_sample_tfce_on_fsaverage5_is_palms_on_z(spark, study, tmp_path):
+    mesh, imgs = study
+    r = nlspark.one_sample(imgs, tfce=True, cluster_threshold=3.0, tail="upper",
+                           permutations=100, seed=2, output=tmp_path / "out", spark=spark)
+    data = np.stack([np.concatenate([i.data.parts[p] for p in mesh.parts]) for i in imgs])
+    t = stats.ttest_1samp(data, 0).statistic
+    np.testing.assert_allclose(r.maps["observed"], t, rtol=1e-10)
+    z = stats.norm.isf(stats.t.sf(t, SUBJECTS - 1))
+    coords, faces = _mesh_arrays(mesh)
+    want, area = _palm_tfce(z, coords, faces)
+    np.testing.assert_allclose(r.maps["tfce"], want, rtol=1e-9)
+    # clusters: the area of each vertex's component of z >= 3 (on z, as PALM's -C)
+    assert r.maps["cluster_size"].max() > 100  # the patch, in mm2
+    patch = r.maps["cluster_size"] == r.maps["cluster_size"].max()
+    np.testing.assert_allclose(r.maps["cluster_size"].max(), area[patch].sum(), rtol=1e-12)
+    assert np.all(z[patch] >= 3)
+    # the maps as GIFTI on every vertex, as nibabel (and nilearn, Workbench) read them
+    tfce = nib.load(str(tmp_path / "out" / "tfce.func.gii")).agg_data()
+    np.testing.assert_array_equal(tfce, r.maps["tfce"].astype(np.float32))
+    assert r.summary["whole_map"]["tfce_extent_exponent"] == 1.0
+    assert r.summary["findings"]["elements"] == "vertices"
+
+
+def test_gifti_files_and_a_mesh_file_give_the_same_bytes_as_surface_images(spark, study,
+                                                                             tmp_path):
+    from nilearn import surface
+    mesh, imgs = study
+    left = [surface.SurfaceImage(mesh=surface.PolyMesh(left=mesh.parts["left"]),
+                                 data={"left": i.data.parts["left"]}) for i in imgs]
+    files = []
+    for k, img in enumerate(left):
+        f = tmp_path / ("sub-%02d.func.gii" % (k + 1))
+        nib.gifti.GiftiImage(darrays=[nib.gifti.GiftiDataArray(
+            np.asarray(img.data.parts["left"]), datatype="NIFTI_TYPE_FLOAT64")]).to_filename(
+                str(f), mode="force")
+        files.append(str(f))
+    coords = np.asarray(mesh.parts["left"].coordinates, dtype=np.float32)
+    faces = np.asarray(mesh.parts["left"].faces, dtype=np.int32)
+    mesh_file = tmp_path / "lh.white.surf.gii"
+    nib.save(nib.gifti.GiftiImage(darrays=[
+        nib.gifti.GiftiDataArray(coords, intent="NIFTI_INTENT_POINTSET"),
+        nib.gifti.GiftiDataArray(faces, intent="NIFTI_INTENT_TRIANGLE")]), str(mesh_file))
+    kw = dict(tfce=True, permutations=50, seed=5, spark=spark)
+    a = nlspark.one_sample(left, **kw)
+    b = nlspark.one_sample(files, surface=str(mesh_file), **kw)
+    for name in ("observed", "tfce", "p_fwer_tfce"):
+        assert a.maps[name].tobytes() == b.maps[name].tobytes(), name
+    with pytest.raises(ValueError, match="it is surface data \\(GIFTI or MGH\\), which needs its"
+                       " mesh; give surface="):
+        nlspark.one_sample(files, permutations=10, spark=spark)
+
+
+def test_the_nilearn_drop_in_gives_tfce_where_nilearn_turns_it_off(spark, study):
+    from nilearn.glm.second_level import non_parametric_inference as nilearn_npi
+    from nilearn.surface import SurfaceImage
+    mesh, imgs = study
+    design = pd.DataFrame({"intercept": np.ones(SUBJECTS)})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        theirs = nilearn_npi(imgs, design_matrix=design, n_perm=10, tfce=True)
+    assert isinstance(theirs, SurfaceImage)  # nilearn: logp_max_t only, TFCE switched off
+    assert any("not yet implemented for surface" in str(w.message) for w in caught)
+    ours = non_parametric_inference(imgs, design_matrix=design, n_perm=50, tfce=True,
+                                    threshold=0.001, random_state=0, spark=spark)
+    assert set(ours) == {"t", "logp_max_t", "tfce", "logp_max_tfce", "size",
+                         "logp_max_size", "mass", "logp_max_mass"}
+    for img in ours.values():
+        assert isinstance(img, SurfaceImage)
+        assert {p: d.shape for p, d in img.data.parts.items()} == {
+            "left": (10242,), "right": (10242,)}
+    # (nilearn's own call above leaves each part as vertices x 1)
+    data = np.stack([np.concatenate([np.asarray(i.data.parts[p]).reshape(-1)
+                                     for p in mesh.parts]) for i in imgs])
+    t = np.concatenate([ours["t"].data.parts[p] for p in mesh.parts])
+    np.testing.assert_allclose(t, stats.ttest_1samp(data, 0).statistic, rtol=1e-9)
+    z = stats.norm.isf(stats.t.sf(t, SUBJECTS - 1))
+    want, _ = _palm_tfce(z, *_mesh_arrays(mesh))
+    got = np.concatenate([ours["tfce"].data.parts[p] for p in mesh.parts])
+    np.testing.assert_allclose(got, want, rtol=1e-9)
+    size = np.concatenate([ours["size"].data.parts[p] for p in mesh.parts])
+    assert size.max() > 100  # the patch's area in mm2, at z > norm.isf(0.001)
+    assert np.all(z[size > 0] > stats.norm.isf(0.001))
