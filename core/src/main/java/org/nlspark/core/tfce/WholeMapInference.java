@@ -335,8 +335,8 @@ public final class WholeMapInference implements Serializable {
     // On a surface TFCE and clusters see z (PALM); the voxelwise counts above saw the statistic.
     double[] observedRaw = observed;
     if (!Double.isNaN(zDegrees)) {
-      observed = toZ(observed, observed.length, new double[voxels]);
-      toZ(maps, rows * voxels, maps); // in place: the maps are not read after the fold
+      observed = toZ(observed, observed.length, new double[voxels], tail);
+      toZ(maps, rows * voxels, maps, tail); // in place: the maps are not read after the fold
     }
     double[] observedTfce = null;
     ExceedanceCounter tfceCounts = null;
@@ -384,10 +384,16 @@ public final class WholeMapInference implements Serializable {
         sendObserved ? undefinedVoxels : 0, observedMass, massNullMax);
   }
 
-  /** z of the first {@code n} t values into {@code z} (which may be {@code t}). */
-  private double[] toZ(double[] t, int n, double[] z) {
+  /**
+   * z of the first {@code n} t values into {@code z} (which may be {@code t}). z has the sign of
+   * t, and TFCE and clusters of one tail never look past the sign of a value on the other side,
+   * so those keep their t (half the conversions: they are most of a surface map's cost).
+   */
+  private double[] toZ(double[] t, int n, double[] z, Tail tail) {
     for (int i = 0; i < n; i++) {
-      z[i] = ZScores.ofT(t[i], zDegrees);
+      double x = t[i];
+      boolean otherSide = tail == Tail.UPPER ? x <= 0 : tail == Tail.LOWER && x >= 0;
+      z[i] = otherSide ? x : ZScores.ofT(x, zDegrees);
     }
     return z;
   }
