@@ -174,6 +174,64 @@ class SurfaceCliTest {
   }
 
   @Test
+  void correlationTfceOnTheMeshIsOnZOfTheTOfR() throws Exception {
+    double[] target = new double[SUBJECTS];
+    for (int s = 0; s < SUBJECTS; s++) {
+      target[s] = s % 3 + 0.5 * s;
+    }
+    Path y = TestData.vector(dir, "age.npy", target);
+    Path out = dir.resolve("out-r");
+    CliRun r = CliRun.of("correlation", "--input", dir.resolve("subjects.txt").toString(),
+        "--target", y.toString(), "--surface", dir.resolve("lh.sphere").toString(), "--tfce",
+        "--tail", "two", "--permutations", "50", "--output", out.toString(), "--quiet");
+    assertThat(r.code()).as(r.err()).isZero();
+    double[] rho = TestData.outputValues(out.resolve("observed.npy"));
+    int n = rho.length;
+    double df = SUBJECTS - 2;
+    double[] z = new double[n];
+    double top = 0;
+    for (int v = 0; v < n; v++) {
+      double t = rho[v] * Math.sqrt(df / (1 - rho[v] * rho[v]));
+      z[v] = ZScores.ofT(t, df);
+      top = Math.max(top, Math.abs(z[v]));
+    }
+    double[] area = new double[n];
+    for (int f = 0; f < tri.length; f += 3) {
+      double third = triangleArea(tri[f], tri[f + 1], tri[f + 2]) / 3;
+      for (int k = 0; k < 3; k++) {
+        area[tri[f + k]] += third;
+      }
+    }
+    List<List<Integer>> neighbours = neighbours(n);
+    double dh = top / 100;
+    double[] want = new double[n];
+    for (int sign : new int[] {1, -1}) {
+      double[] signed = new double[n];
+      for (int v = 0; v < n; v++) {
+        signed[v] = sign * z[v];
+      }
+      for (int k = 1; k <= 100; k++) {
+        double h = k < 100 ? k * dh : top;
+        for (List<Integer> component : components(signed, h, neighbours)) {
+          double extent = 0;
+          for (int v : component) {
+            extent += area[v];
+          }
+          for (int v : component) {
+            want[v] += sign * extent * h * h * dh;
+          }
+        }
+      }
+    }
+    double[] got = TestData.outputValues(out.resolve("tfce.npy"));
+    for (int v = 0; v < n; v++) {
+      assertThat(got[v]).as("vertex %d", v)
+          .isCloseTo(want[v], within(1e-12 * Math.abs(want[v]) + 1e-300));
+    }
+    assertThat(Files.readString(out.resolve("summary.json"))).contains("\"t_of_r\"");
+  }
+
+  @Test
   void badSurfaceRunsAreRefusedInOneSentenceBeforeAnythingIsWritten() throws IOException {
     String list = dir.resolve("subjects.txt").toString();
     Path out = dir.resolve("refused");
@@ -198,8 +256,9 @@ class SurfaceCliTest {
     CliRun twoSample = CliRun.of("two-sample", "--input", list, "--input2", list, "--surface",
         dir.resolve("lh.sphere").toString(), "--tfce", "--output", out.toString(), "--quiet");
     assertThat(twoSample.code()).isEqualTo(2);
-    assertThat(twoSample.err()).contains("--tfce on a surface needs one-sample --stat t in this"
-        + " version");
+    assertThat(twoSample.err()).contains("--tfce on a surface runs on z of a t statistic (as"
+        + " PALM), and two-sample --stat welch-t has no t distribution to convert; compare two"
+        + " groups with glm and a group column");
     CliRun npy = CliRun.of("one-sample", "--input",
         TestData.matrix(dir, "x.npy", 4, 642, TestData.gaussian(1, 4, 642, 0)).toString(),
         "--surface", dir.resolve("lh.sphere").toString(), "--output", out.toString(), "--quiet");

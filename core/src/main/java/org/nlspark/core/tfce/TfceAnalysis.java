@@ -96,7 +96,7 @@ public final class TfceAnalysis implements TileAnalysis {
     }
     WholeMapInference wholeMap = WholeMapInference.of(mask, settings, inputs.voxels());
     if (mask != null && mask.onSurface()) {
-      wholeMap = wholeMap.onZ(surfaceDegrees(spec, inputs, settings));
+      wholeMap = onSurface(wholeMap, spec, inputs, settings);
     }
     // auto stays on the CPU: the size rule of the voxelwise tests does not weigh the maps that
     // come back from the device for TFCE. An explicit gpu is resolved (and refused, exit 3,
@@ -107,17 +107,24 @@ public final class TfceAnalysis implements TileAnalysis {
   }
 
   /**
-   * The degrees of freedom of the t statistic whose z TFCE and clusters see on a surface (PALM):
-   * n − 1 for the one-sample t. Other tests are refused on surfaces until their conversion is
-   * built (exit 2).
+   * On a surface TFCE and clusters see z (PALM): of the one-sample t with n − 1 degrees of
+   * freedom, of a correlation's r through its t with n − 2. The other statistics have no fixed
+   * t distribution and are refused there (exit 2).
    */
-  private static double surfaceDegrees(JobSpec spec, JobInputs inputs, WholeMapSettings s) {
-    if (spec.analysis() != Analysis.ONE_SAMPLE || !spec.statistic().equals("t")) {
-      throw new InvalidInputException(s.flags() + " on a surface needs one-sample --stat t in"
-          + " this version (TFCE and clusters run on z of t, as PALM; " + spec.analysis().command()
-          + " --stat " + spec.statistic() + " is not converted yet)");
+  private static WholeMapInference onSurface(WholeMapInference wholeMap, JobSpec spec,
+      JobInputs inputs, WholeMapSettings s) {
+    if (spec.analysis() == Analysis.ONE_SAMPLE && spec.statistic().equals("t")) {
+      return wholeMap.onZ(inputs.samples() - 1);
     }
-    return inputs.samples() - 1;
+    if (spec.analysis() == Analysis.CORRELATION && inputs.samples() > 2) {
+      return wholeMap.onZOfCorrelation(inputs.samples() - 2);
+    }
+    String instead = spec.analysis() == Analysis.TWO_SAMPLE
+        ? "; compare two groups with glm and a group column (PALM's pooled t)"
+        : spec.analysis() == Analysis.ONE_SAMPLE ? "; use --stat t" : "";
+    throw new InvalidInputException(s.flags() + " on a surface runs on z of a t statistic (as"
+        + " PALM), and " + spec.analysis().command() + " --stat " + spec.statistic()
+        + " has no t distribution to convert" + instead);
   }
 
   /** The voxelwise permutation test this analysis extends. */

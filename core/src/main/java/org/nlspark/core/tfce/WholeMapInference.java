@@ -47,8 +47,12 @@ public final class WholeMapInference implements Serializable {
   private final Double clusterThreshold;
   /** Degrees of freedom of the t statistic that TFCE and clusters see as z; NaN: the statistic. */
   private final double zDegrees;
+  /** Whether the statistic is a correlation r, taken to t = r √(df / (1 − r²)) before z. */
+  private final boolean zOfR;
 
-  private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees) {
+  private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees,
+      boolean zOfR) {
+    this.zOfR = zOfR;
     this.mask = mask;
     this.tfceGrid = joined(mask, settings.tfceConnectivity());
     this.clusterGrid = settings.clusterThreshold() == null && settings.clusterMass() == null
@@ -72,7 +76,16 @@ public final class WholeMapInference implements Serializable {
     if (!(degrees > 0)) {
       throw new IllegalArgumentException("[BUG] z of t with " + degrees + " degrees of freedom");
     }
-    return new WholeMapInference(mask, settings, degrees);
+    return new WholeMapInference(mask, settings, degrees, false);
+  }
+
+  /**
+   * The same for a correlation r of n samples: r is taken to its t with n − 2 degrees of freedom
+   * ({@code degrees}), t = r √(df / (1 − r²)), the t of the slope of a simple regression, then to z.
+   */
+  public WholeMapInference onZOfCorrelation(double degrees) {
+    onZ(degrees);
+    return new WholeMapInference(mask, settings, degrees, true);
   }
 
   /**
@@ -111,7 +124,7 @@ public final class WholeMapInference implements Serializable {
           + " has " + mask.voxels() + " voxels, but the input has " + voxels
           + " voxels; the input must be masked by the same mask");
     }
-    return new WholeMapInference(mask, settings, Double.NaN);
+    return new WholeMapInference(mask, settings, Double.NaN, false);
   }
 
   /**
@@ -205,6 +218,9 @@ public final class WholeMapInference implements Serializable {
     }
     if (!Double.isNaN(zDegrees)) {
       p.put("on_z_of_t_with_df", zDegrees);
+      if (zOfR) {
+        p.put("t_of_r", "r * sqrt(df / (1 - r^2))");
+      }
     }
     p.put("cluster_threshold", clusterThreshold);
     if (settings.clusterMass() != null) {
@@ -393,7 +409,12 @@ public final class WholeMapInference implements Serializable {
     for (int i = 0; i < n; i++) {
       double x = t[i];
       boolean otherSide = tail == Tail.UPPER ? x <= 0 : tail == Tail.LOWER && x >= 0;
-      z[i] = otherSide ? x : ZScores.ofT(x, zDegrees);
+      if (otherSide) {
+        z[i] = x;
+      } else {
+        double tx = zOfR ? x * Math.sqrt(zDegrees / ((1 - x) * (1 + x))) : x;
+        z[i] = ZScores.ofT(tx, zDegrees);
+      }
     }
     return z;
   }
