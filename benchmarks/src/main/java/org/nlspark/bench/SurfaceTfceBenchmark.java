@@ -10,7 +10,7 @@ import org.nlspark.core.io.surface.FreeSurfer;
 import org.nlspark.core.io.surface.Gifti;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.stats.ZScores;
-import org.nlspark.core.surface.MeshAdjacency;
+import org.nlspark.core.tfce.MeshAdjacency;
 import org.nlspark.core.surface.SurfaceMesh;
 import org.nlspark.core.tfce.MaskGrid;
 import org.nlspark.core.tfce.Tfce;

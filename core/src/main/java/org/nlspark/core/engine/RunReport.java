@@ -35,7 +35,7 @@ public final class RunReport {
   public final Map<String, Object> engineFacts;
   private NiftiMask mask;
   private String maskSource;
-  private org.nlspark.core.surface.MeshAdjacency surface;
+  private org.nlspark.core.tfce.MeshAdjacency surface;
   private String surfaceMapSuffix;
   private Map<String, Object> inputs;
   private java.util.List<String> inputWarnings = java.util.List.of();
@@ -65,13 +65,13 @@ public final class RunReport {
    * The mesh of surface inputs (null otherwise) and the file type their maps are written in
    * ({@code .func.gii} or {@code .mgh}, the input's own).
    */
-  public RunReport surface(org.nlspark.core.surface.MeshAdjacency mesh, String mapSuffix) {
+  public RunReport surface(org.nlspark.core.tfce.MeshAdjacency mesh, String mapSuffix) {
     this.surface = mesh;
     this.surfaceMapSuffix = mapSuffix;
     return this;
   }
 
-  public org.nlspark.core.surface.MeshAdjacency surface() { return surface; }
+  public org.nlspark.core.tfce.MeshAdjacency surface() { return surface; }
   public String surfaceMapSuffix() { return surfaceMapSuffix; }
 
   /** Where the mask came from: the mask file, "computed" (DESIGN §8 default), or null. */

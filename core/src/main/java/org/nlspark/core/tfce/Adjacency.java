@@ -22,16 +22,16 @@ public abstract class Adjacency implements Serializable {
   public abstract int maxNeighbours();
 
   /** The CSR offsets (shared, not copied: read only). */
-  protected abstract int[] offsetsArray();
+  abstract int[] offsetsArray();
 
   /** The CSR neighbour list (shared, not copied: read only). */
-  protected abstract int[] neighboursArray();
+  abstract int[] neighboursArray();
 
   /**
    * Each element's share of a cluster's extent (shared, not copied: read only), or null when
    * every element counts 1 and an extent is a count.
    */
-  protected abstract double[] extentWeights();
+  abstract double[] extentWeights();
 
   /**
    * Whether the elements are the vertices of a surface mesh: there TFCE and clusters follow

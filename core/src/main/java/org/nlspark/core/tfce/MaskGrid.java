@@ -274,13 +274,13 @@ public final class MaskGrid extends Adjacency {
   }
 
   @Override
-  protected int[] offsetsArray() {
+  int[] offsetsArray() {
     buildNeighbours();
     return offsets;
   }
 
   @Override
-  protected int[] neighboursArray() {
+  int[] neighboursArray() {
     buildNeighbours();
     return neighbours;
   }
@@ -305,7 +305,7 @@ public final class MaskGrid extends Adjacency {
 
   /** Every voxel counts 1: a cluster's extent is its number of voxels. */
   @Override
-  protected double[] extentWeights() {
+  double[] extentWeights() {
     return null;
   }
 

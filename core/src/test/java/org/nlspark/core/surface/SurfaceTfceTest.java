@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.tfce.ClusterExtent;
+import org.nlspark.core.tfce.MeshAdjacency;
 import org.nlspark.core.tfce.Tfce;
 
 /**

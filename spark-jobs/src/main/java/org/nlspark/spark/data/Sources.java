@@ -167,7 +167,7 @@ public final class Sources {
    */
   private static SampleSource surfaceSource(Configuration conf, StudyInputs study,
       StudyInputs.Source s, String what) {
-    org.nlspark.core.surface.MeshAdjacency mesh = study.surface();
+    org.nlspark.core.tfce.MeshAdjacency mesh = study.surface();
     int[] vertexOf = new int[mesh.voxels()];
     for (int n = 0; n < vertexOf.length; n++) {
       vertexOf[n] = mesh.vertexOf(n);

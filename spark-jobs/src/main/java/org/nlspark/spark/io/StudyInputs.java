@@ -20,7 +20,7 @@ import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.io.surface.VertexData;
-import org.nlspark.core.surface.MeshAdjacency;
+import org.nlspark.core.tfce.MeshAdjacency;
 import org.nlspark.core.surface.SurfaceMesh;
 
 /**

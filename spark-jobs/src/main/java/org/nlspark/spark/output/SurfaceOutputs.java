@@ -6,7 +6,7 @@ import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.surface.FreeSurfer;
 import org.nlspark.core.io.surface.Gifti;
 import org.nlspark.core.result.Output;
-import org.nlspark.core.surface.MeshAdjacency;
+import org.nlspark.core.tfce.MeshAdjacency;
 
 /**
  * The maps of surface inputs in the inputs' own format (DESIGN §6): each per-vertex output as a

@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.surface.MeshAdjacency;
+import org.nlspark.core.tfce.MeshAdjacency;
 import org.nlspark.core.surface.SurfaceMesh;
 
 /**

@@ -1,8 +1,8 @@
-package org.nlspark.core.surface;
+package org.nlspark.core.tfce;
 
 import java.util.Arrays;
 import org.nlspark.core.InvalidInputException;
-import org.nlspark.core.tfce.Adjacency;
+import org.nlspark.core.surface.SurfaceMesh;
 
 /**
  * The in-mask vertices of a surface mesh, joined through the edges of its triangles, each
@@ -193,17 +193,17 @@ public final class MeshAdjacency extends Adjacency {
   }
 
   @Override
-  protected int[] offsetsArray() {
+  int[] offsetsArray() {
     return offsets;
   }
 
   @Override
-  protected int[] neighboursArray() {
+  int[] neighboursArray() {
     return neighbours;
   }
 
   @Override
-  protected double[] extentWeights() {
+  double[] extentWeights() {
     return areas;
   }
 }
