@@ -22,8 +22,10 @@ import org.nlspark.core.tfce.Tfce;
  * input; a run converts that side only) and enhanced with
  * E = 1, H = 2 and dh multiplied in, {@code repeats} times after a warm-up; beside it the
  * volumetric TFCE (E = 0.5, H = 2, 6 neighbours) of a map of about as many voxels on a cube.
- * Prints one JSON line: vertices, t_to_z_ms, surface_tfce_ms, voxels, volume_tfce_ms (medians,
- * one thread: one map per thread is how replicates run).
+ * Prints one JSON line: vertices, t_to_z_every_vertex_ms, surface_tfce_ms, voxels,
+ * volume_tfce_ms (medians, one thread: one map per thread is how replicates run). A run converts
+ * far fewer values (the replicate maps only near TFCE's heights, {@code tfce/ZMaps}); its own
+ * time per map is {@code summary.json}'s {@code result.whole_map_inference.tfce_ms_per_map}.
  *
  * <p>Run by {@code it/bench-surface-tfce.sh}; directly: {@code java -cp ...
  * org.nlspark.bench.SurfaceTfceBenchmark MESH [DF] [REPEATS]}.
@@ -82,7 +84,7 @@ public final class SurfaceTfceBenchmark {
         volumeMs[i] = (System.nanoTime() - s) / 1e6;
       }
     }
-    System.out.printf(Locale.ROOT, "{\"vertices\": %d, \"t_to_z_ms\": %.3f,"
+    System.out.printf(Locale.ROOT, "{\"vertices\": %d, \"t_to_z_every_vertex_ms\": %.3f,"
         + " \"surface_tfce_ms\": %.3f, \"voxels\": %d, \"volume_tfce_ms\": %.3f,"
         + " \"repeats\": %d}%n", n, median(zMs), median(tfceMs), grid.voxels(),
         median(volumeMs), repeats);

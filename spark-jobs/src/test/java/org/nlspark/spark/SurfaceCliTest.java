@@ -104,13 +104,7 @@ class SurfaceCliTest {
     for (int v = 0; v < n; v++) {
       z[v] = ZScores.ofT(t[v], SUBJECTS - 1);
     }
-    double[] area = new double[n];
-    for (int f = 0; f < tri.length; f += 3) {
-      double third = triangleArea(tri[f], tri[f + 1], tri[f + 2]) / 3;
-      for (int k = 0; k < 3; k++) {
-        area[tri[f + k]] += third;
-      }
-    }
+    double[] area = vertexAreas(n);
     List<List<Integer>> neighbours = neighbours(n);
     double m = 0;
     for (double x : z) {
@@ -195,13 +189,7 @@ class SurfaceCliTest {
       z[v] = ZScores.ofT(t, df);
       top = Math.max(top, Math.abs(z[v]));
     }
-    double[] area = new double[n];
-    for (int f = 0; f < tri.length; f += 3) {
-      double third = triangleArea(tri[f], tri[f + 1], tri[f + 2]) / 3;
-      for (int k = 0; k < 3; k++) {
-        area[tri[f + k]] += third;
-      }
-    }
+    double[] area = vertexAreas(n);
     List<List<Integer>> neighbours = neighbours(n);
     double dh = top / 100;
     double[] want = new double[n];
@@ -312,6 +300,18 @@ class SurfaceCliTest {
       }
     }
     return nb;
+  }
+
+  /** PALM's palm_calcarea: a third of the areas of each vertex's triangles. */
+  private static double[] vertexAreas(int n) {
+    double[] area = new double[n];
+    for (int f = 0; f < tri.length; f += 3) {
+      double third = triangleArea(tri[f], tri[f + 1], tri[f + 2]) / 3;
+      for (int k = 0; k < 3; k++) {
+        area[tri[f + k]] += third;
+      }
+    }
+    return area;
   }
 
   private static double triangleArea(int a, int b, int c) {

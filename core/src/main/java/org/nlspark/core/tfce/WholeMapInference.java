@@ -350,16 +350,20 @@ public final class WholeMapInference implements Serializable {
     long tfceCpuStart = threadCpuNanos();
     // On a surface TFCE and clusters see z (PALM); the voxelwise counts above saw the statistic.
     double[] observedRaw = observed;
+    Tfce enhancer = !tfce ? null : new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(),
+        Tfce.DEFAULT_STEPS, mask.onSurface());
     if (!Double.isNaN(zDegrees)) {
-      observed = toZ(observed, observed.length, new double[voxels], tail);
-      toZ(maps, rows * voxels, maps, tail); // in place: the maps are not read after the fold
+      ZMaps z = new ZMaps(zDegrees, zOfR, tail, enhancer, clusterHeights());
+      observed = observed.clone();
+      z.convertAll(observed, 0, voxels);
+      for (int r = 0; r < rows; r++) { // in place: the maps are not read after the fold
+        z.convert(maps, r * voxels, voxels);
+      }
     }
     double[] observedTfce = null;
     ExceedanceCounter tfceCounts = null;
     NullMaxAccumulator tfceNullMax = null;
     if (tfce) {
-      Tfce enhancer = new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(), Tfce.DEFAULT_STEPS,
-          mask.onSurface());
       observedTfce = enhancer.enhance(observed, tail);
       TfceNullFolder folder = new TfceNullFolder(enhancer, tail, observedTfce);
       tfceCounts = new ExceedanceCounter(voxels);
@@ -400,23 +404,16 @@ public final class WholeMapInference implements Serializable {
         sendObserved ? undefinedVoxels : 0, observedMass, massNullMax);
   }
 
-  /**
-   * z of the first {@code n} t values into {@code z} (which may be {@code t}). z has the sign of
-   * t, and TFCE and clusters of one tail never look past the sign of a value on the other side,
-   * so those keep their t (half the conversions: they are most of a surface map's cost).
-   */
-  private double[] toZ(double[] t, int n, double[] z, Tail tail) {
-    for (int i = 0; i < n; i++) {
-      double x = t[i];
-      boolean otherSide = tail == Tail.UPPER ? x <= 0 : tail == Tail.LOWER && x >= 0;
-      if (otherSide) {
-        z[i] = x;
-      } else {
-        double tx = zOfR ? x * Math.sqrt(zDegrees / ((1 - x) * (1 + x))) : x;
-        z[i] = ZScores.ofT(tx, zDegrees);
-      }
+  /** The z heights of the clusters (extent, mass): their members need their exact z. */
+  private double[] clusterHeights() {
+    java.util.List<Double> heights = new java.util.ArrayList<>();
+    if (clusterThreshold != null) {
+      heights.add(clusterThreshold);
     }
-    return z;
+    if (settings.clusterMass() != null) {
+      heights.add(settings.clusterMass());
+    }
+    return heights.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /** CPU time of this thread (ns), or 0 where the JVM does not measure it. */

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Icosahedra and their subdivisions on a sphere, built here (test geometry with known answers). */
-final class Icosphere {
+public final class Icosphere {
   private Icosphere() {}
 
   /** The icosahedron (12 vertices, 20 triangles) subdivided {@code levels} times, radius r. */
-  static SurfaceMesh of(int levels, double r) {
+  public static SurfaceMesh of(int levels, double r) {
     double t = (1 + Math.sqrt(5)) / 2;
     List<double[]> v = new ArrayList<>();
     double[][] base = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
