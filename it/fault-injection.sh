@@ -415,10 +415,10 @@ verdict "report DIR leaves another tool's report.html alone"
 printf '\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x00\x01\x00\x00\xff' >"$WORK/brain.mgz"
 run_nl --input "$WORK/brain.mgz" --output "$WORK/o-mgz" "${ARGS[@]}"
 expect_code 2
-expect_message "brain.mgz is FreeSurfer MGH, not supported as input yet; convert it to NIfTI"
+expect_message "it is surface data (GIFTI or MGH), which needs its mesh; give --surface"
 expect_one_sentence
 expect_no_traces
-verdict "an .mgz as --input names the format"
+verdict "an .mgz as --input without its mesh names what is missing"
 
 head -c 4096 /dev/urandom >"$WORK/noise.bin"
 printf '\0' >>"$WORK/noise.bin"

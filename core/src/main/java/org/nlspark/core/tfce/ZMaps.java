@@ -53,7 +53,7 @@ final class ZMaps {
     this.heights = tfce;
     this.clusterHeights = clusterHeights.clone();
     this.logDensityRatio = Gamma.logGamma((df + 1) / 2) - Gamma.logGamma(df / 2)
-        - 0.5 * Math.log(df * Math.PI) + 0.5 * Math.log(2 * Math.PI);
+        - 0.5 * StrictMath.log(df * Math.PI) + 0.5 * StrictMath.log(2 * Math.PI);
   }
 
   /** The t of a statistic value (r to its t for a correlation). */
@@ -171,7 +171,7 @@ final class ZMaps {
         return Double.NaN;
       }
       // dz/dt = f_t(t) / phi(z), in logs: both are tiny far out
-      double slope = Math.exp(logDensityRatio - (df + 1) / 2 * Math.log1p(t * t / df)
+      double slope = StrictMath.exp(logDensityRatio - (df + 1) / 2 * StrictMath.log1p(t * t / df)
           + z * z / 2);
       double next = t - (z - target) / slope;
       if (!(next > 0)) {
