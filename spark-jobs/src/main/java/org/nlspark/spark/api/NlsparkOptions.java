@@ -585,7 +585,7 @@ public final class NlsparkOptions implements Serializable {
     public Builder maskFile(String uri) { this.maskFile = uri; return this; }
 
     /** The mesh of surface data (a {@code .surf.gii} or FreeSurfer surface), {@code --surface}. */
-    public Builder surface(String uri) { this.surfaceFile = uri; return this; }
+    public Builder surfaceFile(String uri) { this.surfaceFile = uri; return this; }
     /** Where {@link #mask(NiftiMask)} came from: a mask file, "computed", or null. */
     public Builder maskSource(String source) { this.maskSource = source; return this; }
     /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */

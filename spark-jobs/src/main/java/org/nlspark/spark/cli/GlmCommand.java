@@ -160,7 +160,7 @@ final class GlmCommand extends AnalysisCommand {
       GlmDraws.Errors.parse(errors);
       o.errors(errors);
     }
-    o.maskFile(mask).surface(surface);
+    o.maskFile(mask).surfaceFile(surface);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).varianceGroups(varianceGroups)

@@ -93,7 +93,7 @@ abstract class TileCommand extends AnalysisCommand {
 
   final NlsparkOptions options() {
     NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions)
-        .surface(surface);
+        .surfaceFile(surface);
     configure(o);
     return o.build();
   }
