@@ -1,11 +1,19 @@
 package org.nlspark.core.surface;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
+import org.nlspark.core.tfce.MeshAdjacency;
 
-/** Icosahedra and their subdivisions on a sphere, built here (test geometry with known answers). */
+/**
+ * Icosahedra and their subdivisions on a sphere, built here (test geometry with known answers),
+ * and what the surface tests do on them: smooth random fields and components found the naive
+ * way.
+ */
 public final class Icosphere {
   private Icosphere() {}
 
@@ -62,5 +70,49 @@ public final class Icosphere {
   private static double[] unit(double[] p) {
     double n = Math.sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
     return new double[] {p[0] / n, p[1] / n, p[2] / n};
+  }
+
+  /** Gaussian noise averaged with its neighbours {@code passes} times. */
+  public static double[] smooth(MeshAdjacency graph, SplittableRandom random, int passes) {
+    int n = graph.voxels();
+    double[] x = new double[n];
+    for (int v = 0; v < n; v++) {
+      x[v] = random.nextGaussian();
+    }
+    for (int pass = 0; pass < passes; pass++) {
+      double[] y = new double[n];
+      for (int v = 0; v < n; v++) {
+        double s = x[v];
+        int[] nb = graph.neighboursOf(v);
+        for (int u : nb) {
+          s += x[u];
+        }
+        y[v] = s / (nb.length + 1);
+      }
+      x = y;
+    }
+    return x;
+  }
+
+  /**
+   * The component of vertex {@code start} among the vertices {@code in} accepts, by breadth-first
+   * search; marks them in {@code seen} (start included).
+   */
+  public static List<Integer> component(MeshAdjacency graph, int start, IntPredicate in,
+      boolean[] seen) {
+    List<Integer> members = new ArrayList<>();
+    ArrayDeque<Integer> queue = new ArrayDeque<>(List.of(start));
+    seen[start] = true;
+    while (!queue.isEmpty()) {
+      int v = queue.poll();
+      members.add(v);
+      for (int u : graph.neighboursOf(v)) {
+        if (!seen[u] && in.test(u)) {
+          seen[u] = true;
+          queue.add(u);
+        }
+      }
+    }
+    return members;
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nlspark.core.InvalidInputException;
@@ -143,27 +142,18 @@ class SurfaceTfceTest {
       // Naive: breadth-first components of the vertices at or beyond T on each side.
       double[] want = new double[map.length];
       double largest = 0;
-      int[] seen = new int[map.length];
+      boolean[] seen = new boolean[map.length];
       for (int s = 0; s < map.length; s++) {
         int side = tail != Tail.LOWER && map[s] >= 1.5 ? 1 : tail != Tail.UPPER && -map[s] >= 1.5
             ? -1 : 0;
-        if (side == 0 || seen[s] != 0) {
+        if (side == 0 || seen[s]) {
           continue;
         }
-        java.util.List<Integer> members = new java.util.ArrayList<>();
-        ArrayDeque<Integer> queue = new ArrayDeque<>(java.util.List.of(s));
-        seen[s] = 1;
+        java.util.List<Integer> members =
+            Icosphere.component(graph, s, u -> side * map[u] >= 1.5, seen);
         double area = 0;
-        while (!queue.isEmpty()) {
-          int v = queue.poll();
-          members.add(v);
+        for (int v : members) {
           area += graph.area(v);
-          for (int u : graph.neighboursOf(v)) {
-            if (seen[u] == 0 && side * map[u] >= 1.5) {
-              seen[u] = 1;
-              queue.add(u);
-            }
-          }
         }
         for (int v : members) {
           want[v] = area;
@@ -198,24 +188,8 @@ class SurfaceTfceTest {
 
   /** A smooth random field on the mesh (a few neighbour averages of noise): real clusters. */
   static double[] smoothMap(SurfaceMesh mesh, MeshAdjacency graph, SplittableRandom random) {
-    int n = graph.voxels();
-    double[] x = new double[n];
-    for (int v = 0; v < n; v++) {
-      x[v] = random.nextGaussian();
-    }
-    for (int pass = 0; pass < 3; pass++) {
-      double[] y = new double[n];
-      for (int v = 0; v < n; v++) {
-        double s = x[v];
-        int[] nb = graph.neighboursOf(v);
-        for (int u : nb) {
-          s += x[u];
-        }
-        y[v] = s / (nb.length + 1);
-      }
-      x = y;
-    }
-    for (int v = 0; v < n; v++) {
+    double[] x = Icosphere.smooth(graph, random, 3);
+    for (int v = 0; v < x.length; v++) {
       x[v] = 4 * x[v] + 0.5;
     }
     return x;
@@ -245,27 +219,16 @@ class SurfaceTfceTest {
       double[] sum = new double[n];
       for (int k = 1; k <= 100; k++) {
         double h = k < 100 ? k * dh : m;
-        int[] label = new int[n];
-        java.util.Arrays.fill(label, -1);
+        boolean[] seen = new boolean[n];
         for (int s = 0; s < n; s++) {
-          if (label[s] >= 0 || !(sign * map[s] >= h)) {
+          if (seen[s] || !(sign * map[s] >= h)) {
             continue;
           }
-          java.util.List<Integer> members = new java.util.ArrayList<>();
-          ArrayDeque<Integer> queue = new ArrayDeque<>();
-          label[s] = s;
-          queue.add(s);
+          java.util.List<Integer> members =
+              Icosphere.component(graph, s, u -> sign * map[u] >= h, seen);
           double area = 0;
-          while (!queue.isEmpty()) {
-            int v = queue.poll();
-            members.add(v);
+          for (int v : members) {
             area += graph.area(v);
-            for (int u : graph.neighboursOf(v)) {
-              if (label[u] < 0 && sign * map[u] >= h) {
-                label[u] = s;
-                queue.add(u);
-              }
-            }
           }
           for (int v : members) {
             sum[v] += Math.pow(area, e) * Math.pow(h, hExp);

@@ -61,23 +61,7 @@ class ZMapsTest {
   private static double[] map(MeshAdjacency graph, SplittableRandom random, int trial,
       boolean ofR) {
     int n = graph.voxels();
-    double[] x = new double[n];
-    for (int v = 0; v < n; v++) {
-      x[v] = random.nextGaussian();
-    }
-    int passes = trial % 3;
-    for (int pass = 0; pass < passes; pass++) {
-      double[] y = new double[n];
-      for (int v = 0; v < n; v++) {
-        double s = x[v];
-        int[] nb = graph.neighboursOf(v);
-        for (int u : nb) {
-          s += x[u];
-        }
-        y[v] = s / (nb.length + 1);
-      }
-      x = y;
-    }
+    double[] x = Icosphere.smooth(graph, random, trial % 3);
     double scale = trial < 3 ? 2.5 : 4;
     for (int v = 0; v < n; v++) {
       x[v] = ofR ? Math.tanh(0.5 * x[v] * scale / 2) : x[v] * scale;
