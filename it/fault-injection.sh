@@ -115,13 +115,13 @@ seed_of() { "$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["s
 # run_nl ARGS...: runs the launcher in the foreground; RC and ERR are set.
 ERR=$WORK/stderr
 run_nl() {
-  timeout 300 "$NL" one-sample --quiet "$@" 2>"$ERR" >/dev/null
+  timeout -k 30 300 "$NL" one-sample --quiet "$@" 2>"$ERR" >/dev/null
   RC=$?
 }
 # start_nl ARGS...: in the background; PID is the JVM (the launcher execs it).
 start_nl() {
   : >"$ERR" # emptied here, not in the child: wait_for must never see the previous run's text
-  timeout 300 "$NL" one-sample --quiet "$@" 2>"$ERR" >/dev/null &
+  timeout -k 30 300 "$NL" one-sample --quiet "$@" 2>"$ERR" >/dev/null &
   PID=$!
 }
 wait_for() { # wait_for TEXT SECONDS: until stderr shows TEXT
@@ -153,14 +153,14 @@ np.save(w + "/inf.npy", x)                                  # refused where it i
 EOF
 X=$WORK/x.npy
 ARGS=(--permutations 50 --seed 1)
-timeout 300 "$NL" one-sample --quiet --input "$X" --output "$WORK/archive-run" "${ARGS[@]}" \
+timeout -k 30 300 "$NL" one-sample --quiet --input "$X" --output "$WORK/archive-run" "${ARGS[@]}" \
   >/dev/null 2>&1 || say "note: the run that makes the class-data archive failed (the cases say why)"
 rm -rf "$WORK/archive-run"
 
 # An output directory holding an earlier result and a file of the user's.
 old_results() { # old_results DIR
   rm -rf "$1"
-  timeout 300 "$NL" one-sample --quiet --input "$X" --output "$1" --permutations 20 --seed 7 \
+  timeout -k 30 300 "$NL" one-sample --quiet --input "$X" --output "$1" --permutations 20 --seed 7 \
     >/dev/null 2>"$WORK/setup.err" || { cat "$WORK/setup.err" >&2; return 1; }
   echo "the user's own notes" >"$1/notes.txt"
 }
@@ -404,7 +404,7 @@ mkdir -p "$OUT"
 echo '{"my": 1}' >"$OUT/summary.json"
 echo theirs >"$OUT/report.html"
 BEFORE=$(snapshot "$OUT")
-timeout 300 "$NL" report "$OUT" 2>"$ERR" >/dev/null
+timeout -k 30 300 "$NL" report "$OUT" 2>"$ERR" >/dev/null
 RC=$?
 expect_code 2
 expect_message "summary.json there was not written by nlspark"
@@ -446,7 +446,7 @@ OUT=$WORK/study-with-notes
 run_nl --input "$X" --output "$OUT/run" "${ARGS[@]}"
 echo '<html>my notes</html>' >"$OUT/report.html"
 BEFORE=$(snapshot "$OUT")
-timeout 300 "$NL" report "$OUT" 2>"$ERR" >/dev/null
+timeout -k 30 300 "$NL" report "$OUT" 2>"$ERR" >/dev/null
 RC=$?
 expect_code 2
 expect_message "its report.html was not written by nlspark"
@@ -580,7 +580,7 @@ NLSPARK_JIT=fast run_nl --input "$X" --output "$WORK/o-ip" "${ARGS[@]}"
 expect_code 2
 expect_message "NLSPARK_JIT must be short-job (the default) or default, but was: fast"
 mkdir -p "$WORK/gone"
-(cd "$WORK/gone" && rmdir "$WORK/gone" && timeout 300 "$NL" one-sample --quiet --input "$X" \
+(cd "$WORK/gone" && rmdir "$WORK/gone" && timeout -k 30 300 "$NL" one-sample --quiet --input "$X" \
   --output "$WORK/o-gone" "${ARGS[@]}" 2>"$ERR" >/dev/null)
 RC=$?
 expect_code 2
@@ -608,7 +608,7 @@ OUT=$WORK/demo-users
 mkdir -p "$OUT"
 echo "the user's own notes" >"$OUT/notes.txt"
 BEFORE=$(snapshot "$OUT")
-timeout 300 "$NL" demo --quiet --output "$OUT" 2>"$ERR" >/dev/null
+timeout -k 30 300 "$NL" demo --quiet --output "$OUT" 2>"$ERR" >/dev/null
 RC=$?
 expect_code 2
 expect_message "the directory exists and is not empty (it holds notes.txt)"
@@ -617,7 +617,7 @@ expect_same "$OUT" "$BEFORE"
 verdict "demo into a directory holding the user's files needs --overwrite"
 
 OUT=$WORK/to-dev-full
-timeout 300 "$NL" one-sample --input "$X" --output "$OUT" "${ARGS[@]}" >/dev/full 2>"$ERR"
+timeout -k 30 300 "$NL" one-sample --input "$X" --output "$OUT" "${ARGS[@]}" >/dev/full 2>"$ERR"
 RC=$?
 expect_code 3
 expect_message "Cannot write to standard output"
@@ -638,7 +638,7 @@ verdict "spill directories of a killed run are removed by the next start, and a 
 
 CUDA_TMP=$WORK/cuda-tmp
 mkdir -p "$CUDA_TMP"
-NLSPARK_JAVA_OPTS="-Djava.io.tmpdir=$CUDA_TMP" timeout 300 "$NL" env >/dev/null 2>"$ERR"
+NLSPARK_JAVA_OPTS="-Djava.io.tmpdir=$CUDA_TMP" timeout -k 30 300 "$NL" env >/dev/null 2>"$ERR"
 RC=$?
 expect_code 0
 left=$(find "$CUDA_TMP" -mindepth 1 -maxdepth 1 | tr '\n' ' ')
@@ -660,7 +660,7 @@ limited_nl() { # limited_nl LIMIT ARGS...: one-sample under ulimit -n LIMIT (sof
   local limit=$1
   shift
   # shellcheck disable=SC2016 # expanded by the inner bash, after ulimit
-  timeout 300 bash -c 'ulimit -n "$1"; shift; exec "$@"' _ "$limit" "$NL" one-sample --quiet "$@" \
+  timeout -k 30 300 bash -c 'ulimit -n "$1"; shift; exec "$@"' _ "$limit" "$NL" one-sample --quiet "$@" \
     2>"$ERR" >/dev/null
   RC=$?
 }
@@ -749,7 +749,7 @@ sed '3s/.*/1,1e308/' "$D/design.csv" >"$D/huge-design.csv"
 printf 'intercept,age\n0,1\n' >"$D/contrast.csv"
 printf 'intercept,age\n0,1e308\n' >"$D/huge-contrast.csv"
 glm_nl() {
-  timeout 300 "$NL" glm --quiet --input "$X" --permutations 50 --seed 1 "$@" 2>"$ERR" >/dev/null
+  timeout -k 30 300 "$NL" glm --quiet --input "$X" --permutations 50 --seed 1 "$@" 2>"$ERR" >/dev/null
   RC=$?
 }
 glm_nl --design "$D/design.csv" --contrasts "$D/contrast.csv" --output "$D/ok"
@@ -800,7 +800,7 @@ if [[ $(id -u) == 0 ]] && unshare -m --propagation private true 2>/dev/null; the
 set -uo pipefail
 NL=$NL; X=$X; WIDE=$WORK/wide.npy; MNT=$MNT; R=$WORK/fs-results
 export NLSPARK_CDS=1
-nl() { timeout 300 "\$NL" one-sample --quiet "\$@" >/dev/null; echo "\$?"; }
+nl() { timeout -k 30 300 "\$NL" one-sample --quiet "\$@" >/dev/null; echo "\$?"; }
 snap() { (cd "\$1" && find . \( -type f -o -type l \) -print0 | sort -z | xargs -0r sha256sum); }
 # 1. an empty mount point as output, then --overwrite into it
 mount -t tmpfs -o size=8m tmpfs "\$MNT"
@@ -827,7 +827,7 @@ umount "\$MNT"
 mount -t tmpfs -o size=4m tmpfs "\$MNT"
 nl --input "\$X" --output "\$MNT/out" --permutations 20 --seed 7 2>/dev/null >/dev/null
 snap "\$MNT/out" >"\$R.fill-before"
-( NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=first-write:4000" timeout 300 "\$NL" one-sample \
+( NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=first-write:4000" timeout -k 30 300 "\$NL" one-sample \
     --quiet --input "\$WIDE" --output "\$MNT/out" --permutations 50 --seed 5 --overwrite \
     >/dev/null 2>"\$R.fill.err"; echo "fill \$?" >>"\$R" ) &
 for _ in \$(seq 1 600); do
@@ -842,7 +842,7 @@ umount "\$MNT"
 # 5. the disk fills while report.html is written, after the results were committed
 mount -t tmpfs -o size=4m tmpfs "\$MNT"
 nl --input "\$X" --output "\$MNT/out" --permutations 20 --seed 7 2>/dev/null >/dev/null
-( NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=report:4000" timeout 300 "\$NL" one-sample \
+( NLSPARK_JAVA_OPTS="-Dnlspark.test.pauseAt=report:4000" timeout -k 30 300 "\$NL" one-sample \
     --quiet --input "\$X" --output "\$MNT/out" --permutations 50 --seed 5 --overwrite \
     >/dev/null 2>"\$R.report.err"; echo "report-full \$?" >>"\$R" ) &
 for _ in \$(seq 1 600); do

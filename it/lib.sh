@@ -45,7 +45,7 @@ ensure_spark_home() {
   log "laying out a Spark home from Maven Central in $SPARK_HOME (once)"
   rm -rf "$SPARK_HOME"
   mkdir -p "$SPARK_HOME/jars"
-  timeout 900 mvn -q -B -Dstyle.color=never -f "$IT_DIR/spark-home/pom.xml" dependency:copy-dependencies \
+  timeout -k 30 900 mvn -q -B -Dstyle.color=never -f "$IT_DIR/spark-home/pom.xml" dependency:copy-dependencies \
     -Dspark.version="$LINE_SPARK_VERSION" -Dscala.binary.version="$LINE_SCALA" \
     -DoutputDirectory="$SPARK_HOME/jars" || die "cannot copy the Spark jars from Maven"
   # With a RELEASE file the launcher takes jars/ as the class path, as in a distribution.
@@ -98,6 +98,22 @@ print_log_tails() {
     printf '\n===== tail of %s =====\n' "${f#"$REPO_ROOT"/}" >&2
     tail -n 40 "$f" >&2
   done < <(find "$dir" -type f \( -name '*.log' -o -name stderr -o -name stdout \) | sort)
+}
+
+# java_limited SECONDS LOG JAVA ARGS...: one JVM, its output in LOG, stopped after SECONDS. A JVM
+# that hangs first gets QUIT (it prints every thread's stack into LOG), then KILL 20 s later (TERM
+# could wait forever on a shutdown hook); the main thread, threads in nlspark's code and any
+# deadlock the JVM found are printed here (12 frames each).
+java_limited() {
+  local limit=$1 log=$2 code=0
+  shift 2
+  timeout -s QUIT -k 20 "$limit" "$@" > "$log" 2>&1 || code=$?
+  if ((code == 124 || code == 137)); then
+    log "$(basename "$log" .log) ran past $limit s; its threads:"
+    awk -v RS= '/^"main"|org\.nlspark|deadlock/ { n = split($0, l, "\n"); for (i = 1; i <= n && i <= 14; i++) print l[i]; print "" }' \
+      "$log" >&2
+  fi
+  return "$code"
 }
 
 # Daemons a script started (masters, workers), each with setsid, so that its process group holds

@@ -87,7 +87,7 @@ for n in $(seq 1 "$count"); do
   [[ -n $expected ]] || die "quickstart block $n ($first) has an empty expected line"
   log "quickstart block $n: $first"
   set +e
-  (cd "$work/run" && timeout 600 bash -e "$blocks/$n.sh") > "$work/$n.out" 2> "$work/$n.err"
+  (cd "$work/run" && timeout -k 30 600 bash -e "$blocks/$n.sh") > "$work/$n.out" 2> "$work/$n.err"
   rc=$?
   set -e
   last=$(grep -v '^[[:space:]]*$' "$work/$n.out" | tail -n 1 || true)

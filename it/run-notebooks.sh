@@ -78,7 +78,7 @@ for notebook in "${NOTEBOOKS[@]}"; do
   t=$SECONDS
   # spark-shell is SparkSubmit with the REPL class and the primary resource "spark-shell".
   set +e
-  NB_output="file://$dir/output" timeout "$TIMEOUT" java -Xmx2g "${OPENS[@]}" \
+  NB_output="file://$dir/output" timeout -k 30 "$TIMEOUT" java -Xmx2g "${OPENS[@]}" \
     -Dscala.usejavacp=true -cp "$SPARK_HOME/jars/*" \
     -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
     org.apache.spark.deploy.SparkSubmit --class org.apache.spark.repl.Main \

@@ -85,7 +85,7 @@ CP="$APP_JAR:$BENCH_JAR:$SPARK_HOME/jars/*"
 
 log "generating $GB GB of float32 volumes as 3-D .nii.gz (gzip level 1)"
 t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx1g -cp "$CP" "$CHECK" generate "$DATA" "$GB" "$SEED" \
+timeout -k 30 "$RUN_TIMEOUT" java -Xmx1g -cp "$CP" "$CHECK" generate "$DATA" "$GB" "$SEED" \
   > "$LOGS/generate.log" 2>&1 || die "cannot generate the study"
 log "  $(tail -n 1 "$LOGS/generate.log") in $((SECONDS - t))s; $(du -sh "$DATA" | cut -f1) on disk"
 
@@ -96,7 +96,7 @@ head -n "$SMALL_SUBJECTS" "$DATA/subjects.txt" > "$SMALL"
 
 log "reference: one JVM with a large heap, the samples read whole (one-sample, then glm --tfce)"
 t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx10g "${OPENS[@]}" -cp "$CP" \
+timeout -k 30 "$RUN_TIMEOUT" java -Xmx10g "${OPENS[@]}" -cp "$CP" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   "$CHECK" reference "$DATA" "$WORK/reference" "$PERMUTATIONS" "$SEED" \
   "$WORK/glm-reference" "$GLM_PERMUTATIONS" \
@@ -106,14 +106,14 @@ log "  $(grep '^glm reference:' "$LOGS/reference.log") ($((SECONDS - t))s for bo
 
 log "small references: the first $SMALL_SUBJECTS subjects, one-sample max-T and --cluster-threshold"
 t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx4g "${OPENS[@]}" -cp "$CP" \
+timeout -k 30 "$RUN_TIMEOUT" java -Xmx4g "${OPENS[@]}" -cp "$CP" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   "$CHECK" small-reference "$DATA" "$SMALL" "$WORK/small-reference" "$SMALL_PERMUTATIONS" \
   "$SEED" > "$LOGS/small-reference.log" 2>&1 || die "the small reference runs failed or timed out"
 while read -r line; do log "  $line"; done < <(grep '^small reference:' "$LOGS/small-reference.log")
 log "  ($((SECONDS - t))s)"
 t=$SECONDS
-timeout "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$CP" \
+timeout -k 30 "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$CP" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   "$CHECK" table "$DATA" "$SMALL" "$DATA/table.parquet" > "$LOGS/table.log" 2>&1 \
   || die "cannot write the Parquet table"
@@ -124,7 +124,7 @@ log "ridge data and reference: X $RIDGE_N x 2, Y $RIDGE_N x $RIDGE_TARGETS, $RID
 t=$SECONDS
 java -Xmx1g -cp "$CP" "$RIDGE" data "$DATA/ridge" "$RIDGE_N" 2 "$RIDGE_TARGETS" "$SEED" \
   > "$LOGS/ridge-data.log" 2>&1 || die "cannot write the ridge data"
-timeout "$RUN_TIMEOUT" java -Xmx6g "${OPENS[@]}" -cp "$CP" \
+timeout -k 30 "$RUN_TIMEOUT" java -Xmx6g "${OPENS[@]}" -cp "$CP" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   "$RIDGE" reference "$DATA/ridge" "$WORK/ridge-reference" "$RIDGE_SAMPLES" "$SEED" \
   "$RIDGE_BUDGET_GB" > "$LOGS/ridge-reference.log" 2>&1 \
@@ -157,7 +157,7 @@ done
 # submit MODE ARGS...: ScaleCheck MODE on the cluster, the driver at -Xmx512m
 # (SUBMIT_CLASS and SUBMIT_EXECUTOR_MEMORY change the class and the executors' memory)
 submit() {
-  timeout "$RUN_TIMEOUT" java -Xmx512m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
+  timeout -k 30 "$RUN_TIMEOUT" java -Xmx512m "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
   -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
   org.apache.spark.deploy.SparkSubmit \
   --master "spark://127.0.0.1:$MASTER_PORT" --deploy-mode client \

@@ -52,7 +52,7 @@ log "application jar: ${APP_JAR#"$REPO_ROOT"/}"
 run_embedded() {
   local name=$1
   shift
-  timeout "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "$@" > "$LOGS/$name.log" 2>&1 \
+  timeout -k 30 "$RUN_TIMEOUT" "$REPO_ROOT/bin/nlspark" "$@" > "$LOGS/$name.log" 2>&1 \
     || die "embedded run '$name' failed or timed out (${RUN_TIMEOUT}s)"
 }
 
@@ -64,7 +64,7 @@ submit_to_cluster() {
   shift
   local extra=()
   [[ $name == cluster-fault ]] && extra=(--conf spark.nlspark.test.hold-tile-ms=300000)
-  timeout "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
+  timeout -k 30 "$RUN_TIMEOUT" java -Xmx1g "${OPENS[@]}" -cp "$SPARK_HOME/jars/*" \
     -Dlog4j2.configurationFile="$REPO_ROOT/conf/log4j2.properties" \
     org.apache.spark.deploy.SparkSubmit \
     --master "spark://127.0.0.1:$MASTER_PORT" --deploy-mode client \
