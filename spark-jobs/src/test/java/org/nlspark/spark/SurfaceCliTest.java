@@ -104,49 +104,11 @@ class SurfaceCliTest {
     for (int v = 0; v < n; v++) {
       z[v] = ZScores.ofT(t[v], SUBJECTS - 1);
     }
-    double[] area = vertexAreas(n);
-    List<List<Integer>> neighbours = neighbours(n);
-    double m = 0;
-    for (double x : z) {
-      m = Math.max(m, x);
-    }
-    double dh = m / 100;
-    double[] tfce = new double[n];
-    for (int k = 1; k <= 100; k++) {
-      double h = k < 100 ? k * dh : m;
-      for (List<Integer> component : components(z, h, neighbours)) {
-        double extent = 0;
-        for (int v : component) {
-          extent += area[v];
-        }
-        for (int v : component) {
-          tfce[v] += extent * h * h; // E = 1 (PALM's -tfce2D, the surface default), H = 2
-        }
-      }
-    }
-    double[] got = TestData.outputValues(dir.resolve("out-list/tfce.npy"));
-    double[] clusters = TestData.outputValues(dir.resolve("out-list/cluster_size.npy"));
-    double[] wantClusters = new double[n];
-    for (List<Integer> component : components(z, 2.5, neighbours)) {
-      double extent = 0;
-      for (int v : component) {
-        extent += area[v];
-      }
-      for (int v : component) {
-        wantClusters[v] = extent;
-      }
-    }
-    double largest = 0;
-    for (int v = 0; v < n; v++) {
-      assertThat(got[v]).as("tfce vertex %d", v)
-          .isCloseTo(tfce[v] * dh, within(1e-12 * Math.abs(tfce[v] * dh) + 1e-300));
-      assertThat(clusters[v]).as("cluster vertex %d", v)
-          .isCloseTo(wantClusters[v], within(1e-12 * wantClusters[v]));
-      largest = Math.max(largest, wantClusters[v]);
-    }
+    double largest = assertTfceAndClustersOnZ(z, vertexAreas(n), dir.resolve("out-list"));
     assertThat(largest).as("the patch forms a cluster").isGreaterThan(100);
 
     // Maps in the input's own format, on every vertex: GIFTI for GIFTI, MGH for MGH.
+    double[] got = TestData.outputValues(dir.resolve("out-list/tfce.npy"));
     double[] gifti = Gifti.readData(Files.newInputStream(dir.resolve("out-list/tfce.func.gii")),
         "tfce.func.gii").samples()[0];
     double[] mgh = org.nlspark.core.io.surface.FreeSurfer.readMgh(
@@ -165,6 +127,114 @@ class SurfaceCliTest {
         .containsEntry("connectivity", "triangle edges").containsEntry("surface_vertices", 642L);
     assertThat(Files.readString(dir.resolve("out-list/summary.json")))
         .contains("\"elements\": \"vertices\"").contains("tfce.func.gii");
+  }
+
+  /**
+   * Checks the upper-tail TFCE (E = 1, H = 2: PALM's -tfce2D, the surface default) and the
+   * cluster areas at z >= 2.5 in {@code out} against union-find on {@code z} with these vertex
+   * areas; returns the largest cluster's area.
+   */
+  private static double assertTfceAndClustersOnZ(double[] z, double[] area, Path out) {
+    int n = z.length;
+    List<List<Integer>> neighbours = neighbours(n);
+    double m = 0;
+    for (double x : z) {
+      m = Math.max(m, x);
+    }
+    double dh = m / 100;
+    double[] tfce = new double[n];
+    for (int k = 1; k <= 100; k++) {
+      double h = k < 100 ? k * dh : m;
+      for (List<Integer> component : components(z, h, neighbours)) {
+        double extent = 0;
+        for (int v : component) {
+          extent += area[v];
+        }
+        for (int v : component) {
+          tfce[v] += extent * h * h;
+        }
+      }
+    }
+    double[] got = TestData.outputValues(out.resolve("tfce.npy"));
+    double[] clusters = TestData.outputValues(out.resolve("cluster_size.npy"));
+    double[] wantClusters = new double[n];
+    for (List<Integer> component : components(z, 2.5, neighbours)) {
+      double extent = 0;
+      for (int v : component) {
+        extent += area[v];
+      }
+      for (int v : component) {
+        wantClusters[v] = extent;
+      }
+    }
+    double largest = 0;
+    for (int v = 0; v < n; v++) {
+      assertThat(got[v]).as("tfce vertex %d", v)
+          .isCloseTo(tfce[v] * dh, within(1e-12 * Math.abs(tfce[v] * dh) + 1e-300));
+      assertThat(clusters[v]).as("cluster vertex %d", v)
+          .isCloseTo(wantClusters[v], within(1e-12 * wantClusters[v]));
+      largest = Math.max(largest, wantClusters[v]);
+    }
+    return largest;
+  }
+
+  @Test
+  void givenVertexAreasWeighTheExtentsInsteadOfTheTriangles() throws Exception {
+    int n = xyz.length / 3;
+    float[] given = new float[n];
+    double[] area = new double[n];
+    for (int v = 0; v < n; v++) {
+      given[v] = 0.5f + (v % 7) * 0.25f; // far from the triangles' thirds, exact in float32
+      area[v] = given[v];
+    }
+    Path areaFile = dir.resolve("lh.area.func.gii");
+    try (OutputStream o = Files.newOutputStream(areaFile)) {
+      Gifti.writeMap(o, "area", given);
+    }
+    Path out = dir.resolve("out-area");
+    CliRun r = oneSample(dir.resolve("subjects.txt").toString(),
+        dir.resolve("lh.sphere").toString(), out.toString(), "--vertex-area",
+        areaFile.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    double[] t = TestData.outputValues(out.resolve("observed.npy"));
+    double[] z = new double[n];
+    for (int v = 0; v < n; v++) {
+      z[v] = ZScores.ofT(t[v], SUBJECTS - 1);
+    }
+    assertThat(assertTfceAndClustersOnZ(z, area, out)).isGreaterThan(10);
+    String summary = Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"vertex_area\": \"" + areaFile + "\"");
+
+    // Refused before anything is written: no mesh, a count not the mesh's, a negative area.
+    Path refused = dir.resolve("refused-area");
+    CliRun noMesh = CliRun.of("one-sample", "--input", dir.resolve("subjects.txt").toString(),
+        "--vertex-area", areaFile.toString(), "--output", refused.toString(), "--quiet");
+    assertThat(noMesh.code()).isEqualTo(2);
+    assertThat(noMesh.err()).contains("--vertex-area " + areaFile + " gives the area of each"
+        + " vertex of a mesh; give the mesh with --surface too");
+    Path short162 = dir.resolve("short.area.func.gii");
+    try (OutputStream o = Files.newOutputStream(short162)) {
+      Gifti.writeMap(o, "area", java.util.Arrays.copyOf(given, 162));
+    }
+    CliRun count = oneSample(dir.resolve("subjects.txt").toString(),
+        dir.resolve("lh.sphere").toString(), refused.toString(), "--vertex-area",
+        short162.toString());
+    assertThat(count.code()).isEqualTo(2);
+    assertThat(count.err()).contains("Cannot use --vertex-area " + short162 + " on the surface "
+        + dir.resolve("lh.sphere") + ": --vertex-area is one value per vertex (642), but it"
+        + " holds 1 x 162");
+    given[5] = -1;
+    Path negative = dir.resolve("negative.area.func.gii");
+    try (OutputStream o = Files.newOutputStream(negative)) {
+      Gifti.writeMap(o, "area", given);
+    }
+    CliRun bad = oneSample(dir.resolve("subjects.txt").toString(),
+        dir.resolve("lh.sphere").toString(), refused.toString(), "--vertex-area",
+        negative.toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("Cannot use --vertex-area " + negative + ": the area of"
+        + " vertex 5 is -1.0; an area is a finite number >= 0 (mm2)");
+    assertThat(refused).doesNotExist();
   }
 
   @Test

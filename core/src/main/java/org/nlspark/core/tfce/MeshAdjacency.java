@@ -15,6 +15,8 @@ import org.nlspark.core.surface.SurfaceMesh;
  */
 public final class MeshAdjacency extends Adjacency {
   private static final long serialVersionUID = 1L;
+  private static final String CALCAREA =
+      "a third of the areas of each vertex's triangles (palm_calcarea)";
 
   private final String meshName;
   private final int meshVertices;
@@ -23,12 +25,14 @@ public final class MeshAdjacency extends Adjacency {
   private final int[] neighbours;
   private final int maxNeighbours;
   private final double[] areas; // per in-mask vertex
+  private final String areasFrom;
   /** The mesh itself, where it was read (the driver): coordinates for findings. */
   private final transient SurfaceMesh mesh;
 
   private MeshAdjacency(SurfaceMesh mesh, int[] vertexOf, int[] offsets, int[] neighbours,
-      double[] areas) {
+      double[] areas, String areasFrom) {
     this.mesh = mesh;
+    this.areasFrom = areasFrom;
     String meshName = mesh.name();
     int meshVertices = mesh.vertices();
     this.meshName = meshName;
@@ -46,7 +50,7 @@ public final class MeshAdjacency extends Adjacency {
 
   /** Every vertex of the mesh, each weighing its area from {@link SurfaceMesh#vertexAreas()}. */
   public static MeshAdjacency of(SurfaceMesh mesh) {
-    return of(mesh, null, null);
+    return of(mesh, null, null, null);
   }
 
   /**
@@ -54,10 +58,12 @@ public final class MeshAdjacency extends Adjacency {
    *
    * @param areas each mesh vertex's area (for instance PALM's {@code -s surf area}: the mid-
    *     thickness area averaged over subjects), or null for {@link SurfaceMesh#vertexAreas()}
+   * @param areasFrom where {@code areas} came from (a file name, for summary.json), or null
    * @throws InvalidInputException when the mask or areas do not have one value per vertex, an
    *     area is negative or not finite, or the mask keeps no vertex
    */
-  public static MeshAdjacency of(SurfaceMesh mesh, boolean[] mask, double[] areas) {
+  public static MeshAdjacency of(SurfaceMesh mesh, boolean[] mask, double[] areas,
+      String areasFrom) {
     int n = mesh.vertices();
     if (mask != null && mask.length != n) {
       throw new InvalidInputException("The mask has " + mask.length + " vertices, but the"
@@ -119,7 +125,8 @@ public final class MeshAdjacency extends Adjacency {
     for (int v = 0; v < kept; v++) {
       offsets[v + 1] += offsets[v];
     }
-    return new MeshAdjacency(mesh, vertexOf, offsets, Arrays.copyOf(list, edges), keptArea);
+    return new MeshAdjacency(mesh, vertexOf, offsets, Arrays.copyOf(list, edges), keptArea,
+        areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex");
   }
 
   /** Where the mesh came from. */
@@ -168,7 +175,7 @@ public final class MeshAdjacency extends Adjacency {
     p.put("surface", meshName);
     p.put("surface_vertices", meshVertices);
     p.put("mask_vertices", vertexOf.length);
-    p.put("vertex_area", "a third of the areas of each vertex's triangles (palm_calcarea)");
+    p.put("vertex_area", areasFrom);
     double total = 0;
     for (double a : areas) {
       total += a;

@@ -82,7 +82,7 @@ class SurfaceTfceTest {
             areas[v] = 0.5 + random.nextDouble();
           }
         }
-        MeshAdjacency graph = MeshAdjacency.of(mesh, mask, areas);
+        MeshAdjacency graph = MeshAdjacency.of(mesh, mask, areas, null);
         double[] map = smoothMap(mesh, graph, random);
         if (trial == 2) {
           map[random.nextInt(map.length)] = Double.NaN;
@@ -113,7 +113,7 @@ class SurfaceTfceTest {
     SurfaceMesh mesh = Icosphere.of(2, 10);
     double[] ones = new double[mesh.vertices()];
     java.util.Arrays.fill(ones, 1.0);
-    MeshAdjacency graph = MeshAdjacency.of(mesh, null, ones);
+    MeshAdjacency graph = MeshAdjacency.of(mesh, null, ones, null);
     double[] map = smoothMap(mesh, graph, new SplittableRandom(7));
     double[] got = new Tfce(graph, 0.5, 2.0, 100, false).enhance(map, Tail.TWO);
     double[] want = naive(graph, map, Tail.TWO, 0.5, 2.0);
@@ -134,7 +134,7 @@ class SurfaceTfceTest {
     for (int v = 0; v < mask.length; v++) {
       mask[v] = random.nextDouble() < 0.9;
     }
-    MeshAdjacency graph = MeshAdjacency.of(mesh, mask, null);
+    MeshAdjacency graph = MeshAdjacency.of(mesh, mask, null, null);
     double[] map = smoothMap(mesh, graph, random);
     for (Tail tail : Tail.values()) {
       ClusterExtent clusters = new ClusterExtent(graph, 1.5, tail);
@@ -171,14 +171,14 @@ class SurfaceTfceTest {
   @Test
   void badMasksAndAreasAreRefusedInOneSentence() {
     SurfaceMesh mesh = Icosphere.of(0, 1);
-    assertThatThrownBy(() -> MeshAdjacency.of(mesh, new boolean[11], null))
+    assertThatThrownBy(() -> MeshAdjacency.of(mesh, new boolean[11], null, null))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("The mask has 11 vertices, but the surface icosphere-0 has 12");
-    assertThatThrownBy(() -> MeshAdjacency.of(mesh, new boolean[12], null))
+    assertThatThrownBy(() -> MeshAdjacency.of(mesh, new boolean[12], null, null))
         .hasMessage("The mask keeps no vertex of the surface icosphere-0");
     double[] areas = new double[12];
     areas[4] = -1;
-    assertThatThrownBy(() -> MeshAdjacency.of(mesh, null, areas))
+    assertThatThrownBy(() -> MeshAdjacency.of(mesh, null, areas, null))
         .hasMessage("The area of vertex 4 must be a finite number >= 0, but was: -1.0");
     assertThatThrownBy(() -> new SurfaceMesh("m", new double[9], new int[] {0, 1, 3}))
         .hasMessage("The surface m has triangle 0 (0, 1, 3) naming a vertex outside 0..2");

@@ -58,6 +58,7 @@ public final class NlsparkOptions implements Serializable {
   private final String maskFile;
   /** The mesh of surface data ({@code --surface}), or null. */
   private final String surfaceFile;
+  private final String vertexAreaFile;
   private final String maskSource;
   private final String column;
   private final String orderBy;
@@ -103,6 +104,7 @@ public final class NlsparkOptions implements Serializable {
     this.mask = b.mask;
     this.maskFile = b.maskFile;
     this.surfaceFile = b.surfaceFile;
+    this.vertexAreaFile = b.vertexAreaFile;
     this.maskSource = b.maskSource;
     this.column = b.column;
     this.orderBy = b.orderBy;
@@ -166,6 +168,7 @@ public final class NlsparkOptions implements Serializable {
     b.mask = mask;
     b.maskFile = maskFile;
     b.surfaceFile = surfaceFile;
+    b.vertexAreaFile = vertexAreaFile;
     b.maskSource = maskSource;
     b.column = column;
     b.orderBy = orderBy;
@@ -197,12 +200,20 @@ public final class NlsparkOptions implements Serializable {
     return mask;
   }
 
-  /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
   /** The mesh of surface data ({@code --surface}), or null. */
   public String surfaceFile() {
     return surfaceFile;
   }
 
+  /**
+   * Each vertex's area ({@code --vertex-area}: a GIFTI or MGH of one value per vertex of the
+   * mesh), or null for a third of each vertex's triangles (PALM's {@code palm_calcarea}).
+   */
+  public String vertexAreaFile() {
+    return vertexAreaFile;
+  }
+
+  /** The mask image of NIfTI inputs ({@code --mask}); null computes the default mask. */
   public String maskFile() {
     return maskFile;
   }
@@ -458,6 +469,7 @@ public final class NlsparkOptions implements Serializable {
         Objects.equals(nullMethod, o.nullMethod) && Objects.equals(alpha, o.alpha) &&
         Objects.equals(mask, o.mask) && Objects.equals(maskFile, o.maskFile) &&
         Objects.equals(surfaceFile, o.surfaceFile) &&
+        Objects.equals(vertexAreaFile, o.vertexAreaFile) &&
         Objects.equals(maskSource, o.maskSource) && Objects.equals(column, o.column) &&
         Objects.equals(orderBy, o.orderBy) && Objects.equals(fContrasts, o.fContrasts) &&
         Objects.equals(errors, o.errors) &&
@@ -479,7 +491,7 @@ public final class NlsparkOptions implements Serializable {
   public int hashCode() {
     return Objects.hash(statistic, replicates, seed, tail, fwer, confidence, ci, saveSamples,
         precision, backend, memoryBudgetGb, partitions, grid, iscSummary, iscMetric, nullMethod,
-        alpha, mask, maskFile, surfaceFile, maskSource, column, orderBy, fContrasts, errors,
+        alpha, mask, maskFile, surfaceFile, vertexAreaFile, maskSource, column, orderBy, fContrasts, errors,
         exchangeabilityBlocks, wholeBlocks, varianceGroups, fwerAcrossContrasts, tfce,
         clusterThreshold, clusterMass, connectivity, clusterRule, tfceE, tfceH, tfceConnectivity,
         tfce2d, varianceSmoothing, demean, tailApproximation, fslNames, fdr);
@@ -511,6 +523,7 @@ public final class NlsparkOptions implements Serializable {
     private NiftiMask mask;
     private String maskFile;
     private String surfaceFile;
+    private String vertexAreaFile;
     private String maskSource;
     private String column;
     private String orderBy;
@@ -586,6 +599,8 @@ public final class NlsparkOptions implements Serializable {
 
     /** The mesh of surface data (a {@code .surf.gii} or FreeSurfer surface), {@code --surface}. */
     public Builder surfaceFile(String uri) { this.surfaceFile = uri; return this; }
+    /** Each vertex's area (a GIFTI or MGH per vertex), {@code --vertex-area}; needs the mesh. */
+    public Builder vertexAreaFile(String uri) { this.vertexAreaFile = uri; return this; }
     /** Where {@link #mask(NiftiMask)} came from: a mask file, "computed", or null. */
     public Builder maskSource(String source) { this.maskSource = source; return this; }
     /** Parquet inputs: the array column of voxel values ({@code --column}, default voxels). */

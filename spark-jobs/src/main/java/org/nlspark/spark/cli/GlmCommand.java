@@ -56,6 +56,11 @@ final class GlmCommand extends AnalysisCommand {
           + " FreeSurfer surface (lh.white)")
   String surface;
 
+  @Option(names = "--vertex-area", paramLabel = "AREA", order = 5,
+      description = "with --surface: each vertex's area in mm2 (a GIFTI or MGH of one value per"
+          + " vertex, as PALM's -s surf area; default: a third of its triangles' areas)")
+  String vertexArea;
+
   @Option(names = "--design", paramLabel = "FILE", order = 2,
       description = "(required) design matrix, one row per sample: CSV/TSV with a header row,"
           + " or an FSL VEST file")
@@ -160,7 +165,7 @@ final class GlmCommand extends AnalysisCommand {
       GlmDraws.Errors.parse(errors);
       o.errors(errors);
     }
-    o.maskFile(mask).surfaceFile(surface);
+    o.maskFile(mask).surfaceFile(surface).vertexAreaFile(vertexArea);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).varianceGroups(varianceGroups)
@@ -218,6 +223,9 @@ final class GlmCommand extends AnalysisCommand {
     }
     if (surface != null) {
       all.add(surface);
+    }
+    if (vertexArea != null) {
+      all.add(vertexArea);
     }
     if (varianceGroups != null && !varianceGroups.equals("auto")) {
       all.add(varianceGroups);

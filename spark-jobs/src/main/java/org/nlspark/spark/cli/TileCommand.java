@@ -42,6 +42,11 @@ abstract class TileCommand extends AnalysisCommand {
           + " clusters join vertices through its triangles, extents in mm2")
   String surface;
 
+  @Option(names = "--vertex-area", paramLabel = "AREA", order = 3,
+      description = "with --surface: each vertex's area in mm2 (a GIFTI or MGH of one value per"
+          + " vertex, as PALM's -s surf area; default: a third of its triangles' areas)")
+  String vertexArea;
+
   @Option(names = "--column", paramLabel = "NAME", order = 4,
       description = "Parquet inputs: the array column of voxel values (default voxels)")
   String column;
@@ -93,7 +98,7 @@ abstract class TileCommand extends AnalysisCommand {
 
   final NlsparkOptions options() {
     NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions)
-        .surfaceFile(surface);
+        .surfaceFile(surface).vertexAreaFile(vertexArea);
     configure(o);
     return o.build();
   }
@@ -176,6 +181,9 @@ abstract class TileCommand extends AnalysisCommand {
     if (surface != null) {
       inputs.add(surface);
     }
+    if (vertexArea != null) {
+      inputs.add(vertexArea);
+    }
     return inputs.toArray(new String[0]);
   }
 
@@ -197,7 +205,8 @@ abstract class TileCommand extends AnalysisCommand {
   /** Resolves the inputs, then runs {@link #execute(SparkSession, NlsparkOptions)}. */
   @Override
   final RunReport execute(SparkSession spark) {
-    study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy, surface);
+    study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy,
+        StudyInputs.MeshFiles.of(surface, vertexArea));
     return execute(spark, runOptions);
   }
 

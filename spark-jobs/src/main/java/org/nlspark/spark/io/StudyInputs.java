@@ -87,8 +87,24 @@ public final class StudyInputs implements Serializable {
   private final NiftiHeader reference;
   private final String column;
   private final String orderBy;
-  private final String surfaceUri;
+  private final MeshFiles meshFiles;
   private final MeshAdjacency surface;
+
+  /**
+   * The files that describe the mesh of surface data: {@code --surface} (a GIFTI {@code
+   * .surf.gii} or a FreeSurfer surface) and {@code --vertex-area} (a GIFTI or MGH of one area
+   * per vertex, as PALM's {@code -s surf area}; null: a third of each vertex's triangles).
+   */
+  public record MeshFiles(String surface, String vertexArea) {
+    /** The mesh files named by these options, or null when {@code surface} is null. */
+    public static MeshFiles of(String surface, String vertexArea) {
+      if (surface == null && vertexArea != null) {
+        throw new InvalidInputException("--vertex-area " + vertexArea + " gives the area of"
+            + " each vertex of a mesh; give the mesh with --surface too");
+      }
+      return surface == null ? null : new MeshFiles(surface, vertexArea);
+    }
+  }
 
   private StudyInputs(Source x, Source y, String maskUri, NiftiMask mask, NiftiHeader reference,
       String column, String orderBy) {
@@ -96,8 +112,8 @@ public final class StudyInputs implements Serializable {
   }
 
   private StudyInputs(Source x, Source y, String maskUri, NiftiMask mask, NiftiHeader reference,
-      String column, String orderBy, String surfaceUri, MeshAdjacency surface) {
-    this.surfaceUri = surfaceUri;
+      String column, String orderBy, MeshFiles meshFiles, MeshAdjacency surface) {
+    this.meshFiles = meshFiles;
     this.surface = surface;
     this.x = x;
     this.y = y;
@@ -126,16 +142,15 @@ public final class StudyInputs implements Serializable {
 
   /**
    * As {@link #resolve(Configuration, String, String, String, String, String)} with the mesh
-   * of surface data ({@code --surface}: a GIFTI {@code .surf.gii} or a FreeSurfer surface), or
-   * null for inputs that are not surface data.
+   * of surface data ({@link MeshFiles}), or null for inputs that are not surface data.
    */
   public static StudyInputs resolve(Configuration conf, String input, String input2,
-      String maskUri, String column, String orderBy, String surfaceUri) {
+      String maskUri, String column, String orderBy, MeshFiles meshFiles) {
     Source x = source(conf, input, "--input");
     Source y = input2 == null ? null : source(conf, input2, "--input2");
     if (x.format == Format.SURFACE || (y != null && y.format == Format.SURFACE)
-        || surfaceUri != null) {
-      return surface(conf, x, y, maskUri, column, orderBy, surfaceUri);
+        || meshFiles != null) {
+      return surface(conf, x, y, maskUri, column, orderBy, meshFiles);
     }
     if (y != null && (x.format == Format.NIFTI) != (y.format == Format.NIFTI)) {
       throw new InvalidInputException("Cannot compare --input " + input + " (" + x.format.label()
@@ -194,11 +209,19 @@ public final class StudyInputs implements Serializable {
   }
 
   /**
-   * Surface inputs on their mesh: the mesh and the vertex mask ({@code --mask}: a GIFTI or MGH
-   * of one value per vertex, non-zero kept; default every vertex) are read now.
+   * Surface inputs on their mesh: the mesh, the vertex mask ({@code --mask}: a GIFTI or MGH of
+   * one value per vertex, non-zero kept; default every vertex) and the vertex areas are read now.
    */
   private static StudyInputs surface(Configuration conf, Source x, Source y, String maskUri,
-      String column, String orderBy, String surfaceUri) {
+      String column, String orderBy, MeshFiles meshFiles) {
+    String surfaceUri = meshFiles == null ? null : meshFiles.surface();
+    if (surfaceUri == null) {
+      Source data = x.format == Format.SURFACE ? x : y;
+      throw new InvalidInputException("Cannot read " + data.flag + " " + data.uri + ": it is"
+          + " surface data (GIFTI or MGH), which needs its mesh; give --surface with the mesh of"
+          + " the same hemisphere and template (a .surf.gii, or a FreeSurfer surface such as"
+          + " lh.white)");
+    }
     for (Source s : y == null ? List.of(x) : List.of(x, y)) {
       if (s.format != Format.SURFACE) {
         throw new InvalidInputException("Cannot use --surface " + surfaceUri + " with " + s.flag
@@ -207,31 +230,41 @@ public final class StudyInputs implements Serializable {
             + " vertex)");
       }
     }
-    if (surfaceUri == null) {
-      throw new InvalidInputException("Cannot read --input " + x.uri + ": it is surface data"
-          + " (GIFTI or MGH), which needs its mesh; give --surface with the mesh of the same"
-          + " hemisphere and template (a .surf.gii, or a FreeSurfer surface such as lh.white)");
-    }
     if (column != null || orderBy != null) {
       throw parquetOnly(x.uri, column);
     }
     SurfaceMesh mesh = SurfaceFiles.readMesh(conf, surfaceUri, "--surface");
     boolean[] keep = null;
     if (maskUri != null) {
-      VertexData m = SurfaceFiles.readData(conf, maskUri, "--mask");
-      if (m.samples().length != 1 || m.vertices() != mesh.vertices()) {
-        throw new InvalidInputException("Cannot use --mask " + maskUri + " on the surface "
-            + surfaceUri + ": a surface mask is one value per vertex (" + mesh.vertices()
-            + "), but it holds " + m.samples().length + " x " + m.vertices());
-      }
+      double[] m = perVertex(conf, maskUri, "--mask", "a surface mask", mesh, surfaceUri);
       keep = new boolean[mesh.vertices()];
       for (int v = 0; v < keep.length; v++) {
-        double value = m.samples()[0][v];
-        keep[v] = value != 0 && !Double.isNaN(value);
+        keep[v] = m[v] != 0 && !Double.isNaN(m[v]);
       }
     }
-    return new StudyInputs(x, y, maskUri, null, null, null, null, surfaceUri,
-        MeshAdjacency.of(mesh, keep, null));
+    String areaUri = meshFiles.vertexArea();
+    double[] areas = areaUri == null ? null
+        : perVertex(conf, areaUri, "--vertex-area", "--vertex-area", mesh, surfaceUri);
+    for (int v = 0; areas != null && v < areas.length; v++) {
+      if (!(areas[v] >= 0) || Double.isInfinite(areas[v])) {
+        throw new InvalidInputException("Cannot use --vertex-area " + areaUri + ": the area of"
+            + " vertex " + v + " is " + areas[v] + "; an area is a finite number >= 0 (mm2)");
+      }
+    }
+    return new StudyInputs(x, y, maskUri, null, null, null, null, meshFiles,
+        MeshAdjacency.of(mesh, keep, areas, areaUri));
+  }
+
+  /** One value per vertex of {@code mesh} from a GIFTI or MGH file (a mask, the areas). */
+  private static double[] perVertex(Configuration conf, String uri, String flag, String what,
+      SurfaceMesh mesh, String surfaceUri) {
+    VertexData m = SurfaceFiles.readData(conf, uri, flag);
+    if (m.samples().length != 1 || m.vertices() != mesh.vertices()) {
+      throw new InvalidInputException("Cannot use " + flag + " " + uri + " on the surface "
+          + surfaceUri + ": " + what + " is one value per vertex (" + mesh.vertices()
+          + "), but it holds " + m.samples().length + " x " + m.vertices());
+    }
+    return m.samples()[0];
   }
 
   /** The format and files of one input. */
@@ -367,8 +400,11 @@ public final class StudyInputs implements Serializable {
     if (maskUri != null) {
       u.add(maskUri);
     }
-    if (surfaceUri != null) {
-      u.add(surfaceUri);
+    if (meshFiles != null) {
+      u.add(meshFiles.surface());
+      if (meshFiles.vertexArea() != null) {
+        u.add(meshFiles.vertexArea());
+      }
     }
     return u;
   }
@@ -384,7 +420,9 @@ public final class StudyInputs implements Serializable {
       m.put("mask", maskSource());
     }
     if (surface != null) {
-      m.put("surface", surfaceUri);
+      m.put("surface", meshFiles.surface());
+      m.put("vertex_area", meshFiles.vertexArea() != null ? meshFiles.vertexArea()
+          : "a third of the areas of each vertex's triangles (palm_calcarea)");
       m.put("mask", maskUri != null ? maskUri : "every vertex of the surface");
       m.put("surface_vertices", surface.meshVertices());
       m.put("mask_vertices", surface.voxels());
