@@ -156,6 +156,25 @@ class Staging:
         raise ValueError("Cannot stage the mask: expected a nibabel image, a nilearn"
                          " SurfaceImage or a file name, but was: %s" % type(m).__name__)
 
+    def vertex_area(self, a):
+        """Each vertex's area for --vertex-area: a path passes; a SurfaceImage (one value per
+        vertex of its mesh's parts, side by side) or a 1-D array is staged as a .func.gii."""
+        if a is None or isinstance(a, (str, os.PathLike)):
+            return None if a is None else os.fspath(a)
+        if _is_surface_image(a):
+            a = np.concatenate([np.asarray(a.data.parts[p]).reshape(-1) for p in a.mesh.parts])
+        a = np.asarray(a)
+        if a.ndim != 1 or not (np.issubdtype(a.dtype, np.number) and a.dtype != np.bool_):
+            raise ValueError("vertex_area= must be one number per vertex (a 1-D array, a"
+                             " SurfaceImage or a file), but was: %s of shape %s"
+                             % (a.dtype, a.shape))
+        import nibabel as nib
+        path = self._path("vertex-area", ".func.gii")
+        # float64 kept as given ("force", as for the samples)
+        nib.gifti.GiftiImage(darrays=[nib.gifti.GiftiDataArray(
+            a.astype(np.float64), datatype="NIFTI_TYPE_FLOAT64")]).to_filename(path, mode="force")
+        return path
+
     def table(self, t, name, columns=None):
         """A design, contrasts or blocks table as CSV with a header row (path passes).
         A contrasts table may carry names in its index; columns names an array's columns."""

@@ -306,27 +306,38 @@ def _common(defaults, seed, backend, precision, memory_budget_gb, partitions):
                          memory_budget_gb=memory_budget_gb, partitions=partitions), defaults)
 
 
-def _study(s, input, mask, column, order_by, name="input", surface=None):
+def _mesh(s, surface, vertex_area):
+    """--surface (given, or staged with SurfaceImage inputs) and --vertex-area."""
+    args = []
+    mesh = s.mesh(surface)
+    if mesh is not None:
+        args += ["--surface", mesh]
+    if vertex_area is not None:
+        args += ["--vertex-area", s.vertex_area(vertex_area)]
+    return args
+
+
+def _study(s, input, mask, column, order_by, name="input", surface=None, vertex_area=None):
     args = ["--" + name, s.samples(input, name)]
     if mask is not None:
         args += ["--mask", s.mask(mask)]
-    mesh = s.mesh(surface)  # given, or staged with SurfaceImage inputs
-    if mesh is not None:
-        args += ["--surface", mesh]
+    args += _mesh(s, surface, vertex_area)
     args += _options(dict(column=column, order_by=order_by), dict(column=None, order_by=None))
     return args
 
 
 @_recorded
 def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percentile",
-              save_samples=False, mask=None, surface=None, column=None, order_by=None, output=None,
+              save_samples=False, mask=None, surface=None, vertex_area=None, column=None,
+              order_by=None, output=None,
               overwrite=False, seed=0, backend="cpu", precision=None,
               memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark bootstrap: bootstrap confidence intervals of a per-voxel statistic.
     Maps: mean std ci_lower ci_upper z p (and samples with save_samples)."""
     def build(s):
         d = _defaults(bootstrap)
-        return (_study(s, input, mask, column, order_by, surface=surface)
+        return (_study(s, input, mask, column, order_by, surface=surface,
+                        vertex_area=vertex_area)
                 + _options(dict(stat=stat, samples=samples, confidence=confidence, ci=ci,
                                 save_samples=save_samples), d)
                 + _common(d, seed, backend, precision, memory_budget_gb, partitions))
@@ -336,21 +347,23 @@ def bootstrap(input, *, stat="mean", samples=5000, confidence=0.95, ci="percenti
 @_recorded
 def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfce=False,
                cluster_threshold=None, cluster_mass=None, connectivity=26,
-               cluster_rule="randomise", mask=None, surface=None,
+               cluster_rule="randomise", mask=None, surface=None, vertex_area=None,
                column=None, order_by=None, output=None,
                overwrite=False, seed=0, backend="cpu", precision=None,
                memory_budget_gb=None, partitions=None, staging_dir=None, spark=None):
     """nlspark one-sample: sign-flip permutation test against 0. input: images, arrays, files,
     or nilearn SurfaceImages (or GIFTI/MGH files with surface= the mesh: a .surf.gii, a
     FreeSurfer surface or a nilearn PolyMesh); on a surface TFCE and clusters follow PALM (on z
-    of t, E = 1, extents in mm2) and maps list the mesh's vertices. Maps: observed p, with FWER
-    p_fwer (null_max), with tfce tfce p_tfce p_fwer_tfce, with cluster_threshold cluster_size
+    of t, E = 1, extents in mm2) and maps list the mesh's vertices; vertex_area: each vertex's
+    area (a file, an array or a SurfaceImage; default a third of its triangles' areas).
+    Maps: observed p, with FWER p_fwer (null_max), with tfce tfce p_tfce p_fwer_tfce, with cluster_threshold cluster_size
     p_fwer_cluster, with cluster_mass cluster_mass p_fwer_cluster_mass; connectivity: the
     clusters' neighbours (6, 18, 26); cluster_rule: 'randomise' (>= T, mass = sum of the
     statistic) or 'nilearn' (> T, mass = sum of |stat| - T)."""
     def build(s):
         d = _defaults(one_sample)
-        return (_study(s, input, mask, column, order_by, surface=surface)
+        return (_study(s, input, mask, column, order_by, surface=surface,
+                        vertex_area=vertex_area)
                 + _options(dict(stat=stat), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
                                 **_clusters(cluster_threshold, cluster_mass, connectivity,
@@ -362,14 +375,15 @@ def one_sample(input, *, stat="t", permutations=5000, tail="two", fwer=True, tfc
 @_recorded
 def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", fwer=True,
                tfce=False, cluster_threshold=None, cluster_mass=None, connectivity=26,
-               cluster_rule="randomise", mask=None, surface=None,
+               cluster_rule="randomise", mask=None, surface=None, vertex_area=None,
                column=None, order_by=None, output=None,
                overwrite=False, seed=0, backend="cpu", precision=None, memory_budget_gb=None,
                partitions=None, staging_dir=None, spark=None):
     """nlspark two-sample: label-permutation test of two groups (maps as one_sample)."""
     def build(s):
         d = _defaults(two_sample)
-        return (_study(s, input, mask, column, order_by, surface=surface)
+        return (_study(s, input, mask, column, order_by, surface=surface,
+                        vertex_area=vertex_area)
                 + ["--input2", s.samples(input2, "input2")]
                 + _options(dict(stat=stat), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
@@ -382,7 +396,7 @@ def two_sample(input, input2, *, stat="welch-t", permutations=5000, tail="two", 
 @_recorded
 def correlation(input, target, *, method="pearson", permutations=5000, tail="two", fwer=True,
                 tfce=False, cluster_threshold=None, cluster_mass=None, connectivity=26,
-                cluster_rule="randomise", mask=None, surface=None,
+                cluster_rule="randomise", mask=None, surface=None, vertex_area=None,
                 column=None, order_by=None, output=None,
                 overwrite=False, seed=0, backend="cpu", precision=None, memory_budget_gb=None,
                 partitions=None, staging_dir=None, spark=None):
@@ -390,7 +404,8 @@ def correlation(input, target, *, method="pearson", permutations=5000, tail="two
     (n_samples,), y permuted (maps as one_sample)."""
     def build(s):
         d = _defaults(correlation)
-        return (_study(s, input, mask, column, order_by, surface=surface)
+        return (_study(s, input, mask, column, order_by, surface=surface,
+                        vertex_area=vertex_area)
                 + ["--target", _vector(s, target, "target")]
                 + _options(dict(method=method), d)
                 + _options(dict(permutations=permutations, tail=tail, fwer=fwer, tfce=tfce,
@@ -406,7 +421,8 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
         permutations=5000, tail="upper",
         fwer=True, fwer_across_contrasts=False, tfce=False, cluster_threshold=None,
         cluster_mass=None, connectivity=26, cluster_rule="randomise", mask=None,
-        surface=None, variance_smoothing=None, output=None, overwrite=False, seed=0,
+        surface=None, vertex_area=None, variance_smoothing=None, output=None, overwrite=False,
+        seed=0,
         backend="cpu",
         precision="float64", memory_budget_gb=None, partitions=None, staging_dir=None,
         spark=None):
@@ -443,9 +459,7 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
                                                   "variance-groups.txt", levels=False)]
         if mask is not None:
             args += ["--mask", s.mask(mask)]
-        mesh = s.mesh(surface)  # given, or staged with SurfaceImage inputs
-        if mesh is not None:
-            args += ["--surface", mesh]
+        args += _mesh(s, surface, vertex_area)
         return (args
                 + _options(dict(errors=errors, whole_blocks=whole_blocks,
                                 permutations=permutations, tail=tail, fwer=fwer,

@@ -43,16 +43,17 @@ def _mesh_arrays(mesh):
     return np.concatenate(coords), np.concatenate(faces)
 
 
-def _palm_tfce(z, coords, faces, e=1.0, h=2.0):
+def _palm_tfce(z, coords, faces, e=1.0, h=2.0, area=None):
     """palm_tfce on a surface: for h in dh:dh:max(z) (dh = max / 100), each connected component
     of z >= h adds (sum of its vertex areas)^E h^H to its vertices; times dh. Vertex areas as
-    palm_calcarea: a third of the areas of the vertex's triangles."""
-    a = coords[faces[:, 1]] - coords[faces[:, 0]]
-    b = coords[faces[:, 2]] - coords[faces[:, 0]]
-    tri = 0.5 * np.linalg.norm(np.cross(a, b), axis=1)
-    area = np.zeros(len(coords))
-    for k in range(3):
-        np.add.at(area, faces[:, k], tri / 3)
+    palm_calcarea (a third of the areas of the vertex's triangles) unless given."""
+    if area is None:
+        a = coords[faces[:, 1]] - coords[faces[:, 0]]
+        b = coords[faces[:, 2]] - coords[faces[:, 0]]
+        tri = 0.5 * np.linalg.norm(np.cross(a, b), axis=1)
+        area = np.zeros(len(coords))
+        for k in range(3):
+            np.add.at(area, faces[:, k], tri / 3)
     edges = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
     adj = sparse.coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])),
                             shape=(len(coords),) * 2).tocsr()
@@ -89,6 +90,27 @@ def test_one_sample_tfce_on_fsaverage5_is_palms_on_z(spark, study, tmp_path):
     np.testing.assert_array_equal(tfce, r.maps["tfce"].astype(np.float32))
     assert r.summary["whole_map"]["tfce_extent_exponent"] == 1.0
     assert r.summary["findings"]["elements"] == "vertices"
+
+
+def test_given_vertex_areas_weigh_the_extents(spark, study):
+    """vertex_area= (PALM's -s surf area): an array or a SurfaceImage, one area per vertex."""
+    from nilearn import surface
+    mesh, imgs = study
+    n = sum(mesh.parts[p].n_vertices for p in mesh.parts)
+    area = 0.75 + (np.arange(n) % 5) * 0.5
+    kw = dict(tfce=True, tail="upper", permutations=20, seed=4, spark=spark)
+    r = nlspark.one_sample(imgs, vertex_area=area, **kw)
+    z = stats.norm.isf(stats.t.sf(r.maps["observed"], SUBJECTS - 1))
+    coords, faces = _mesh_arrays(mesh)
+    want, _ = _palm_tfce(z, coords, faces, area=area)
+    np.testing.assert_allclose(r.maps["tfce"], want, rtol=1e-9)
+    left = mesh.parts["left"].n_vertices
+    as_image = surface.SurfaceImage(mesh=mesh, data={"left": area[:left], "right": area[left:]})
+    again = nlspark.one_sample(imgs, vertex_area=as_image, **kw)
+    assert again.maps["tfce"].tobytes() == r.maps["tfce"].tobytes()
+    with pytest.raises(ValueError, match="vertex_area= .* is one value per vertex \\(%d\\), but"
+                       " it holds 1 x 10" % n):
+        nlspark.one_sample(imgs, vertex_area=area[:10], **kw)
 
 
 def test_gifti_files_and_a_mesh_file_give_the_same_bytes_as_surface_images(spark, study,
