@@ -104,7 +104,7 @@ class SurfaceCliTest {
     for (int v = 0; v < n; v++) {
       z[v] = ZScores.ofT(t[v], SUBJECTS - 1);
     }
-    double largest = assertTfceAndClustersOnZ(z, vertexAreas(n), dir.resolve("out-list"));
+    double largest = assertTfceAndClustersOnZ(z, vertexAreas(n), dir.resolve("out-list"), "");
     assertThat(largest).as("the patch forms a cluster").isGreaterThan(100);
 
     // Maps in the input's own format, on every vertex: GIFTI for GIFTI, MGH for MGH.
@@ -131,10 +131,12 @@ class SurfaceCliTest {
 
   /**
    * Checks the upper-tail TFCE (E = 1, H = 2: PALM's -tfce2D, the surface default) and the
-   * cluster areas at z >= 2.5 in {@code out} against union-find on {@code z} with these vertex
-   * areas; returns the largest cluster's area.
+   * cluster areas at z >= 2.5 in {@code out} (maps {@code tfce{suffix}}, {@code
+   * cluster_size{suffix}}) against union-find on {@code z} with these vertex areas; returns the
+   * largest cluster's area.
    */
-  private static double assertTfceAndClustersOnZ(double[] z, double[] area, Path out) {
+  private static double assertTfceAndClustersOnZ(double[] z, double[] area, Path out,
+      String suffix) {
     int n = z.length;
     List<List<Integer>> neighbours = neighbours(n);
     double m = 0;
@@ -155,8 +157,8 @@ class SurfaceCliTest {
         }
       }
     }
-    double[] got = TestData.outputValues(out.resolve("tfce.npy"));
-    double[] clusters = TestData.outputValues(out.resolve("cluster_size.npy"));
+    double[] got = TestData.outputValues(out.resolve("tfce" + suffix + ".npy"));
+    double[] clusters = TestData.outputValues(out.resolve("cluster_size" + suffix + ".npy"));
     double[] wantClusters = new double[n];
     for (List<Integer> component : components(z, 2.5, neighbours)) {
       double extent = 0;
@@ -201,7 +203,7 @@ class SurfaceCliTest {
     for (int v = 0; v < n; v++) {
       z[v] = ZScores.ofT(t[v], SUBJECTS - 1);
     }
-    assertThat(assertTfceAndClustersOnZ(z, area, out)).isGreaterThan(10);
+    assertThat(assertTfceAndClustersOnZ(z, area, out, "")).isGreaterThan(10);
     String summary = Files.readString(out.resolve("summary.json"));
     assertThat(summary).contains("\"vertex_area\": \"" + areaFile + "\"");
 
@@ -235,6 +237,42 @@ class SurfaceCliTest {
     assertThat(bad.err()).contains("Cannot use --vertex-area " + negative + ": the area of"
         + " vertex 5 is -1.0; an area is a finite number >= 0 (mm2)");
     assertThat(refused).doesNotExist();
+  }
+
+  @Test
+  void glmTfceOnTheMeshIsOnZOfEachContrastsTAndF() throws Exception {
+    List<String> design = new ArrayList<>(List.of("intercept,age,group"));
+    for (int s = 0; s < SUBJECTS; s++) {
+      design.add("1," + (20 + (s * 7) % 11) + "," + s % 2);
+    }
+    Path d = Files.write(dir.resolve("design.csv"), design);
+    Path c = Files.write(dir.resolve("contrasts.csv"),
+        List.of("name,intercept,age,group", "mean,1,0,0", "age,0,1,0"));
+    Path f = Files.write(dir.resolve("f.csv"), List.of("mean,age", "1,1"));
+    Path out = dir.resolve("out-glm");
+    CliRun r = CliRun.of("glm", "--input", dir.resolve("subjects.txt").toString(), "--design",
+        d.toString(), "--contrasts", c.toString(), "--f-contrasts", f.toString(), "--surface",
+        dir.resolve("lh.sphere.surf.gii").toString(), "--tfce", "--cluster-threshold", "2.5",
+        "--permutations", "50", "--seed", "6", "--output", out.toString(), "--quiet");
+    assertThat(r.code()).as(r.err()).isZero();
+    int n = xyz.length / 3;
+    double df = SUBJECTS - 3; // n - rank(X)
+    double[] t = TestData.outputValues(out.resolve("tstat1.npy"));
+    double[] fs = TestData.outputValues(out.resolve("fstat1.npy"));
+    double[] zt = new double[n];
+    double[] zf = new double[n];
+    for (int v = 0; v < n; v++) {
+      zt[v] = ZScores.ofT(t[v], df);
+      zf[v] = ZScores.ofF(fs[v], 2, df); // the F of two t contrasts: rank 2
+    }
+    double[] area = vertexAreas(n);
+    assertThat(assertTfceAndClustersOnZ(zt, area, out, "_tstat1")).isGreaterThan(50);
+    assertThat(assertTfceAndClustersOnZ(zf, area, out, "_fstat1")).isGreaterThan(50);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> whole = (Map<String, Object>) ((Map<String, Object>) Json.parse(
+        Files.readString(out.resolve("summary.json")))).get("whole_map");
+    assertThat(whole).containsEntry("on_z_of_t_with_df", df)
+        .containsEntry("f_contrasts_on_z_of_f_with_df", Map.of("fstat1", List.of(2.0, df)));
   }
 
   @Test

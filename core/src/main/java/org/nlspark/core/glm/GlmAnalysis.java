@@ -286,16 +286,12 @@ public final class GlmAnalysis implements TileAnalysis {
   }
 
   /**
-   * The residual degrees of freedom n − rank(X) of the t contrasts, whose z TFCE and clusters
-   * see on a surface (PALM). F contrasts and variance groups (v, G) are refused there until
-   * their conversion is built (exit 2).
+   * The residual degrees of freedom n − rank(X), with which TFCE and clusters see z of each t
+   * contrast's t (and of each F contrast's F, with its rank: {@link GlmWholeMapAnalysis
+   * #ofContrast}) on a surface (PALM). Variance groups (v, G) are refused there until their
+   * conversion is built (exit 2).
    */
   private double surfaceDegrees(org.nlspark.core.tfce.WholeMapSettings settings) {
-    if (model.contrasts().stream().anyMatch(c -> c.kind() == GlmContrast.Kind.F)) {
-      throw new InvalidInputException("glm " + settings.flags() + " on a surface takes t"
-          + " contrasts in this version (TFCE and clusters run on z of t, as PALM); drop the"
-          + " F contrasts or run them without " + settings.flags());
-    }
     if (model.varianceGroups() != null) {
       throw new InvalidInputException("glm " + settings.flags() + " on a surface does not take"
           + " --variance-groups in this version (v's degrees of freedom vary by vertex); drop"

@@ -208,10 +208,29 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     return m;
   }
 
+  /**
+   * The whole-map inference of contrast {@code c}: on z (a surface), an F contrast's TFCE and
+   * clusters see z of its F with (rank, n − rank(X)) degrees of freedom, a t contrast's z of t.
+   */
+  static WholeMapInference ofContrast(WholeMapInference wholeMap, GlmContrast c) {
+    return wholeMap.onZ() && c.kind() == GlmContrast.Kind.F ? wholeMap.onZOfF(c.rank()) : wholeMap;
+  }
+
   @Override
   public Map<String, Object> describe() {
     Map<String, Object> m = new LinkedHashMap<>(glm.describe());
     Map<String, Object> p = new LinkedHashMap<>(wholeMap.describe());
+    if (wholeMap.onZ()) {
+      Map<String, Object> fOnZ = new LinkedHashMap<>();
+      for (GlmContrast c : glm.model().contrasts()) {
+        if (c.kind() == GlmContrast.Kind.F) {
+          fOnZ.put(c.outputName(), ofContrast(wholeMap, c).describe().get("on_z_of_f_with_df"));
+        }
+      }
+      if (!fOnZ.isEmpty()) {
+        p.put("f_contrasts_on_z_of_f_with_df", fOnZ);
+      }
+    }
     if (smoothing != null) {
       p.put("variance_smoothing", smoothing.describe());
       @SuppressWarnings("unchecked")
@@ -318,7 +337,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
           }
         }
         Tail tail = GlmRun.tailOf(c, options.tTail());
-        parts.add(wholeMap.fold(tail, observed, maps, rows, first, holdsObserved, undefined));
+        parts.add(ofContrast(wholeMap, c).fold(tail, observed, maps, rows, first, holdsObserved,
+            undefined));
       }
       return new TfcePartial(tile, flops, System.nanoTime() - start, parts).toBytes();
     }
@@ -423,9 +443,9 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
             transform.apply(replicateMaps, r * voxels, variances, r * voxels);
           }
         }
-        Tail tail = GlmRun.tailOf(model.contrasts().get(ci), options.tTail());
-        parts.add(wholeMap.fold(tail, observed, replicateMaps, rows, first,
-            tile.firstWindow() == 0, maps.undefinedVoxels(ci)));
+        GlmContrast c = model.contrasts().get(ci);
+        parts.add(ofContrast(wholeMap, c).fold(GlmRun.tailOf(c, options.tTail()), observed,
+            replicateMaps, rows, first, tile.firstWindow() == 0, maps.undefinedVoxels(ci)));
       }
       return new TfcePartial(tile, maps.flops(), System.nanoTime() - start, parts).toBytes();
     }

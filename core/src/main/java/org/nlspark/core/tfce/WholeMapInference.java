@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
@@ -49,10 +50,18 @@ public final class WholeMapInference implements Serializable {
   private final double zDegrees;
   /** Whether the statistic is a correlation r, taken to t = r √(df / (1 − r²)) before z. */
   private final boolean zOfR;
+  /** An F statistic's numerator degrees of freedom (its z is of F with these and zDegrees). */
+  private final double zRank;
 
   private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees,
       boolean zOfR) {
+    this(mask, settings, zDegrees, zOfR, Double.NaN);
+  }
+
+  private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees,
+      boolean zOfR, double zRank) {
     this.zOfR = zOfR;
+    this.zRank = zRank;
     this.mask = mask;
     this.tfceGrid = joined(mask, settings.tfceConnectivity());
     this.clusterGrid = settings.clusterThreshold() == null && settings.clusterMass() == null
@@ -77,6 +86,23 @@ public final class WholeMapInference implements Serializable {
       throw new IllegalArgumentException("[BUG] z of t with " + degrees + " degrees of freedom");
     }
     return new WholeMapInference(mask, settings, degrees, false);
+  }
+
+  /**
+   * The same inference of an F statistic with ({@code rank}, the degrees of {@link #onZ})
+   * degrees of freedom, on z of F ({@link ZScores#ofF}) as PALM's TFCE of F: a glm F contrast
+   * on a surface. Only on an inference already {@link #onZ}.
+   */
+  public WholeMapInference onZOfF(double rank) {
+    if (Double.isNaN(zDegrees) || zOfR || !(rank >= 1)) {
+      throw new IllegalArgumentException("[BUG] z of F of rank " + rank + " on " + describe());
+    }
+    return new WholeMapInference(mask, settings, zDegrees, false, rank);
+  }
+
+  /** Whether TFCE and clusters see z of the statistic ({@link #onZ}), as on a surface. */
+  public boolean onZ() {
+    return !Double.isNaN(zDegrees);
   }
 
   /**
@@ -216,7 +242,9 @@ public final class WholeMapInference implements Serializable {
         p.put("tfce_times_dh", true);
       }
     }
-    if (!Double.isNaN(zDegrees)) {
+    if (!Double.isNaN(zRank)) {
+      p.put("on_z_of_f_with_df", List.of(zRank, zDegrees));
+    } else if (!Double.isNaN(zDegrees)) {
       p.put("on_z_of_t_with_df", zDegrees);
       if (zOfR) {
         p.put("t_of_r", "r * sqrt(df / (1 - r^2))");
@@ -353,7 +381,7 @@ public final class WholeMapInference implements Serializable {
     Tfce enhancer = !tfce ? null : new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(),
         Tfce.DEFAULT_STEPS, mask.onSurface());
     if (!Double.isNaN(zDegrees)) {
-      ZMaps z = new ZMaps(zDegrees, zOfR, tail, enhancer, clusterHeights());
+      ZMaps z = new ZMaps(zDegrees, zOfR, zRank, tail, enhancer, clusterHeights());
       observed = observed.clone();
       z.convertAll(observed, 0, voxels);
       for (int r = 0; r < rows; r++) { // in place: the maps are not read after the fold

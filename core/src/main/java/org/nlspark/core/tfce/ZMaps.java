@@ -22,6 +22,10 @@ import org.nlspark.core.stats.ZScores;
  * is converted value by value. An fsaverage5 map (10,242 vertices) takes a few hundred
  * conversions instead of about 5,000.
  *
+ * <p>An F statistic (a glm F contrast, upper tail: {@code rank} set) is converted value by value
+ * through {@link ZScores#ofF}: its bounds would need F's own Newton steps, and F contrasts on a
+ * surface are rarer than t.
+ *
  * <p>Not thread-safe (it holds work arrays): one per thread, as {@link Tfce}.
  */
 final class ZMaps {
@@ -35,6 +39,7 @@ final class ZMaps {
 
   private final double df;
   private final boolean ofR;
+  private final double rank; // of an F statistic, else NaN
   private final Tail tail;
   private final Tfce heights; // the TFCE whose heights the levels are read against, or null
   private final double[] clusterHeights; // z heights of clusters (extent, mass): exact above
@@ -47,8 +52,16 @@ final class ZMaps {
   int maps;
 
   ZMaps(double df, boolean ofR, Tail tail, Tfce tfce, double[] clusterHeights) {
+    this(df, ofR, Double.NaN, tail, tfce, clusterHeights);
+  }
+
+  ZMaps(double df, boolean ofR, double rank, Tail tail, Tfce tfce, double[] clusterHeights) {
+    if (!Double.isNaN(rank) && (ofR || tail != Tail.UPPER)) {
+      throw new IllegalArgumentException("[BUG] z of F is of the upper tail, of F itself");
+    }
     this.df = df;
     this.ofR = ofR;
+    this.rank = rank;
     this.tail = tail;
     this.heights = tfce;
     this.clusterHeights = clusterHeights.clone();
@@ -63,7 +76,7 @@ final class ZMaps {
 
   /** Exact z of a value of the tested side (or NaN). */
   private double exact(double x) {
-    return ZScores.ofT(tOf(x), df);
+    return Double.isNaN(rank) ? ZScores.ofT(tOf(x), df) : ZScores.ofF(x, rank, df);
   }
 
   /** Converts {@code values[from .. from + n)} to z in place, every value (the plain way). */
@@ -83,6 +96,11 @@ final class ZMaps {
   /** Converts one map {@code values[from .. from + n)} in place, as the class comment says. */
   void convert(double[] values, int from, int n) {
     maps++;
+    if (!Double.isNaN(rank)) {
+      plainMaps++;
+      convertAll(values, from, n);
+      return;
+    }
     double top = 0; // the largest value on the tested side(s), as a magnitude (NaN: none)
     int at = -1;
     for (int i = from; i < from + n; i++) {
