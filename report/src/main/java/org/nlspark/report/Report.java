@@ -21,6 +21,7 @@ import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.Json;
 import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.tfce.MeshAdjacency;
 
 /**
  * report.html of a finished output directory: one self-contained page (images embedded as
@@ -651,7 +652,7 @@ public final class Report {
             : permutationSection(e, glm);
         // a key a part lacks must not be looked up in the run's section by the template
         for (String k : List.of("nothing", "unattainable", "excludes", "maps", "mapRule",
-            "clusters", "charts", "thresholds")) {
+            "clusters", "meshClusters", "charts", "thresholds")) {
           part.putIfAbsent(k, null);
         }
         out.add(part);
@@ -1035,6 +1036,9 @@ public final class Report {
     private Map<String, Object> drawMaps(double[] stat, boolean[] keep, String statName,
         String rule) {
       Map<String, Object> s = new LinkedHashMap<>();
+      if (run.surface != null && stat != null && stat.length == run.surface.voxels()) {
+        return drawOnMesh(stat, keep, statName, rule);
+      }
       NiftiMask mask = run.mask;
       if (mask == null || stat == null || stat.length != mask.count()) {
         return s;
@@ -1120,7 +1124,99 @@ public final class Report {
       }
       s.put("clusters", table.isEmpty() ? null : table);
       s.put("noClusters", table.isEmpty());
+      s.put("element", "voxel");
       return s;
+    }
+
+    /**
+     * The same on a cortical mesh ({@link SurfaceViews}: lateral and medial views of each
+     * hemisphere) and a table of the clusters of the shown vertices (joined by triangle edges,
+     * of one sign): vertices, area, peak, its vertex and coordinates.
+     */
+    private Map<String, Object> drawOnMesh(double[] stat, boolean[] keep, String statName,
+        String rule) {
+      MeshAdjacency mesh = run.surface;
+      double[] overlay = new double[mesh.meshVertices()];
+      Arrays.fill(overlay, Double.NaN);
+      double limit = 0;
+      double floor = Double.POSITIVE_INFINITY;
+      boolean negative = false;
+      for (int n = 0; n < stat.length; n++) {
+        if (keep[n] && !Double.isNaN(stat[n])) {
+          overlay[mesh.vertexOf(n)] = stat[n];
+          limit = Math.max(limit, Math.abs(stat[n]));
+          floor = Math.min(floor, Math.abs(stat[n]));
+          negative |= stat[n] < 0;
+        }
+      }
+      if (floor == Double.POSITIVE_INFINITY) {
+        floor = 0;
+      }
+      List<Map<String, Object>> images = new ArrayList<>();
+      for (SurfaceViews.View view : SurfaceViews.draw(mesh.mesh(), overlay, floor, limit)) {
+        Map<String, Object> im = image(view.title() + " view", view.image(), view.title()
+            + " (orthographic, superior up)");
+        im.put("view", view.title());
+        images.add(im);
+      }
+      images.add(image("colour bar", Slices.colourBar(floor, limit, negative, statName + " ("
+          + rule + ")"), "colour bar"));
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("maps", images);
+      s.put("mapRule", statName + " where " + rule + ", on the mesh " + mesh.meshName());
+      List<Map<String, Object>> table = new ArrayList<>();
+      for (int[] c : meshClusters(mesh, stat, keep)) {
+        if (table.size() == 20) {
+          break;
+        }
+        double area = 0;
+        int peak = c[0];
+        for (int n : c) {
+          area += mesh.area(n);
+          peak = Math.abs(stat[n]) > Math.abs(stat[peak]) ? n : peak;
+        }
+        double[] mm = mesh.mesh().coordinate(mesh.vertexOf(peak));
+        table.add(row("n", table.size() + 1, "vertices", c.length, "area", number(area),
+            "peak", number(stat[peak]), "vertex", mesh.vertexOf(peak),
+            "mm", String.format(Locale.ROOT, "%.1f, %.1f, %.1f", mm[0], mm[1], mm[2])));
+      }
+      s.put("meshClusters", table.isEmpty() ? null : table);
+      s.put("noClusters", table.isEmpty());
+      s.put("element", "vertex");
+      return s;
+    }
+
+    /** Clusters of the shown vertices: same sign, joined by triangle edges; largest first. */
+    private static List<int[]> meshClusters(MeshAdjacency mesh, double[] stat, boolean[] keep) {
+      int n = stat.length;
+      int[] label = new int[n];
+      Arrays.fill(label, -1);
+      List<int[]> clusters = new ArrayList<>();
+      int[] stack = new int[n];
+      for (int start = 0; start < n; start++) {
+        if (label[start] >= 0 || !keep[start] || Double.isNaN(stat[start])) {
+          continue;
+        }
+        boolean positive = stat[start] >= 0;
+        List<Integer> members = new ArrayList<>();
+        int top = 0;
+        stack[top++] = start;
+        label[start] = clusters.size();
+        while (top > 0) {
+          int v = stack[--top];
+          members.add(v);
+          for (int w : mesh.neighboursOf(v)) {
+            if (label[w] < 0 && keep[w] && !Double.isNaN(stat[w])
+                && (stat[w] >= 0) == positive) {
+              label[w] = clusters.size();
+              stack[top++] = w;
+            }
+          }
+        }
+        clusters.add(members.stream().mapToInt(Integer::intValue).toArray());
+      }
+      clusters.sort((a, b) -> Integer.compare(b.length, a.length));
+      return clusters;
     }
 
     private List<Map<String, Object>> outputs() {

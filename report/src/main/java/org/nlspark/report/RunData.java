@@ -8,12 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.nlspark.core.InvalidInputException;
+import org.nlspark.core.data.VertexSamples;
 import org.nlspark.core.io.Json;
 import org.nlspark.core.io.NpyArray;
 import org.nlspark.core.io.NpyReader;
 import org.nlspark.core.io.OutputFormat;
 import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
+import org.nlspark.core.io.surface.MeshReader;
+import org.nlspark.core.surface.SurfaceMesh;
+import org.nlspark.core.tfce.MeshAdjacency;
 
 /**
  * One finished run as the report sees it: its summary.json, its {@code .npy} outputs and, when
@@ -30,6 +34,12 @@ final class RunData {
   final double[] background;
   /** What the background is, for the page ("the underlay mean.nii.gz"). */
   String backgroundName = "mask";
+  /**
+   * Surface data's mesh and in-mask vertices, read again from the paths summary.json names
+   * ({@code inputs.surface}, {@code inputs.mask}); null for other inputs, or when they cannot
+   * be read now (a note says so, and the maps are not drawn).
+   */
+  MeshAdjacency surface;
   final List<String> notes = new ArrayList<>();
 
   private RunData(String name, Map<String, Object> summary, NiftiMask mask, double[] background) {
@@ -100,6 +110,7 @@ final class RunData {
     String name = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
     RunData run = new RunData(name, summary, mask, background);
     run.backgroundName = background == null ? "mask" : backgroundName;
+    run.surface = readSurface(files, summary, run.notes);
     for (String file : outputNames(summary)) {
       // the saved draws (samples.npy, B x V) are not drawn and can be large: not read
       if (!file.endsWith(".npy") || file.contains("/") || file.startsWith("samples")) {
@@ -155,6 +166,44 @@ final class RunData {
       }
     }
     return names;
+  }
+
+  /** See {@link #surface}. */
+  @SuppressWarnings("unchecked")
+  private static MeshAdjacency readSurface(ReportFiles files, Map<String, Object> summary,
+      List<String> notes) {
+    if (!(summary.get("inputs") instanceof Map<?, ?> inputs)
+        || !(inputs.get("surface") instanceof String given)) {
+      return null;
+    }
+    // the qualified URIs the run resolved (a path given relative to another directory), else
+    // the paths as given
+    Map<?, ?> uris = inputs.get("mesh_uris") instanceof Map<?, ?> u ? u : Map.of();
+    String meshPath = uris.get("surface") instanceof String s ? s : given;
+    Object maskPath = uris.get("mask") instanceof String s ? s : inputs.get("mask");
+    try {
+      SurfaceMesh mesh = MeshReader.read(new ByteArrayInputStream(files.readPath(meshPath)),
+          given); // named as the user gave it
+      boolean[] keep = null;
+      if (maskPath instanceof String m && !m.equals("every vertex of the surface")) {
+        byte[] bytes = files.readPath(m);
+        double[] values = VertexSamples.read(new ByteArrayInputStream(bytes), m).samples()[0];
+        keep = new boolean[values.length];
+        for (int v = 0; v < keep.length; v++) {
+          keep[v] = values[v] != 0 && !Double.isNaN(values[v]);
+        }
+      }
+      return MeshAdjacency.of(mesh, keep, null, null);
+    } catch (IOException | RuntimeException e) {
+      // moved since the run, or a relative path from another directory: the page says so
+      boolean gone = e instanceof java.io.FileNotFoundException
+          || e instanceof java.nio.file.NoSuchFileException;
+      notes.add("The mesh " + given + (maskPath instanceof String m
+          && !m.equals("every vertex of the surface") ? " (or the mask " + m + ")" : "")
+          + " cannot be read now (" + (gone ? "no such file" : e.getMessage()) + " at "
+          + meshPath + "), so the maps are not drawn on it");
+      return null;
+    }
   }
 
   static NiftiMask readMask(ReportFiles files, String prefix, Map<String, Object> summary)

@@ -127,6 +127,13 @@ class SurfaceCliTest {
         .containsEntry("connectivity", "triangle edges").containsEntry("surface_vertices", 642L);
     assertThat(Files.readString(dir.resolve("out-list/summary.json")))
         .contains("\"elements\": \"vertices\"").contains("tfce.func.gii");
+
+    // report.html draws the maps on the mesh (lateral and medial views) and lists the clusters
+    // of the surviving vertices by peak vertex
+    String html = Files.readString(dir.resolve("out-list/report.html"));
+    assertThat(html).contains("lateral\"").contains("medial\"").contains("<th>peak vertex</th>")
+        .contains("on the mesh " + dir.resolve("lh.sphere.surf.gii"))
+        .doesNotContain("cannot be read now");
   }
 
   /**
@@ -250,9 +257,10 @@ class SurfaceCliTest {
         List.of("name,intercept,age,group", "mean,1,0,0", "age,0,1,0"));
     Path f = Files.write(dir.resolve("f.csv"), List.of("mean,age", "1,1"));
     Path out = dir.resolve("out-glm");
+    Path mesh = Files.copy(dir.resolve("lh.sphere.surf.gii"), dir.resolve("glm.surf.gii"));
     CliRun r = CliRun.of("glm", "--input", dir.resolve("subjects.txt").toString(), "--design",
         d.toString(), "--contrasts", c.toString(), "--f-contrasts", f.toString(), "--surface",
-        dir.resolve("lh.sphere.surf.gii").toString(), "--tfce", "--cluster-threshold", "2.5",
+        mesh.toString(), "--tfce", "--cluster-threshold", "2.5",
         "--permutations", "50", "--seed", "6", "--output", out.toString(), "--quiet");
     assertThat(r.code()).as(r.err()).isZero();
     int n = xyz.length / 3;
@@ -273,6 +281,14 @@ class SurfaceCliTest {
         Files.readString(out.resolve("summary.json")))).get("whole_map");
     assertThat(whole).containsEntry("on_z_of_t_with_df", df)
         .containsEntry("f_contrasts_on_z_of_f_with_df", Map.of("fstat1", List.of(2.0, df)));
+
+    // The report of a run whose mesh has gone since: the page says so instead of drawing.
+    assertThat(Files.readString(out.resolve("report.html"))).contains("lateral\"");
+    Files.delete(mesh);
+    CliRun again = CliRun.of("report", out.toString());
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(Files.readString(out.resolve("report.html"))).doesNotContain("lateral\"")
+        .contains("The mesh " + mesh + " cannot be read now (");
   }
 
   @Test

@@ -77,8 +77,9 @@ abstract class AnalysisCommand extends NlsparkCommand {
   /** The run's line on stdout: what was computed, where, how fast, and the directory written. */
   static String describe(RunReport report, String dir) {
     return String.format(Locale.ROOT,
-        "%s: %d voxels, %d replicates, %d tiles on %s in %.2f s; wrote %s",
+        "%s: %d %s, %d replicates, %d tiles on %s in %.2f s; wrote %s",
         report.command(), report.result.voxels(),
+        report.surface() != null ? "vertices" : "voxels",
         report.analysis.replicates(), report.plan.tileCount(),
         report.engineFacts.get("master"), report.wallSeconds(), Untrusted.escape(dir));
   }

@@ -89,6 +89,8 @@ public final class StudyInputs implements Serializable {
   private final String orderBy;
   private final MeshFiles meshFiles;
   private final MeshAdjacency surface;
+  /** The mesh and mask files as qualified URIs, for the report (see {@link #describe()}). */
+  private Map<String, Object> meshUris;
 
   /**
    * The files that describe the mesh of surface data: {@code --surface} (a GIFTI {@code
@@ -251,8 +253,14 @@ public final class StudyInputs implements Serializable {
             + " vertex " + v + " is " + areas[v] + "; an area is a finite number >= 0 (mm2)");
       }
     }
-    return new StudyInputs(x, y, maskUri, null, null, null, null, meshFiles,
+    StudyInputs study = new StudyInputs(x, y, maskUri, null, null, null, null, meshFiles,
         MeshAdjacency.of(mesh, keep, areas, areaUri));
+    study.meshUris = new LinkedHashMap<>();
+    study.meshUris.put("surface", SurfaceFiles.qualified(conf, surfaceUri, "--surface"));
+    if (maskUri != null) {
+      study.meshUris.put("mask", SurfaceFiles.qualified(conf, maskUri, "--mask"));
+    }
+    return study;
   }
 
   /** One value per vertex of {@code mesh} from a GIFTI or MGH file (a mask, the areas). */
@@ -426,6 +434,7 @@ public final class StudyInputs implements Serializable {
       m.put("mask", maskUri != null ? maskUri : "every vertex of the surface");
       m.put("surface_vertices", surface.meshVertices());
       m.put("mask_vertices", surface.voxels());
+      m.put("mesh_uris", meshUris);
     }
     if (x.format == Format.PARQUET) {
       m.put("column", column);

@@ -1,6 +1,5 @@
 package org.nlspark.spark.io;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -8,8 +7,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.VertexSamples;
-import org.nlspark.core.io.surface.FreeSurfer;
-import org.nlspark.core.io.surface.Gifti;
+import org.nlspark.core.io.surface.MeshReader;
 import org.nlspark.core.io.surface.VertexData;
 import org.nlspark.core.surface.SurfaceMesh;
 
@@ -20,20 +18,11 @@ import org.nlspark.core.surface.SurfaceMesh;
 public final class SurfaceFiles {
   private SurfaceFiles() {}
 
-  /**
-   * Reads a mesh: a GIFTI {@code .surf.gii} (any file that starts as XML), else a FreeSurfer
-   * binary surface ({@code lh.white}, {@code lh.pial}, ...).
-   */
+  /** Reads a mesh ({@link MeshReader}: GIFTI or FreeSurfer), named by its path. */
   public static SurfaceMesh readMesh(Configuration conf, String uri, String flag) {
     String what = flag + " " + uri;
-    try (InputStream in = new BufferedInputStream(open(conf, uri, flag, what))) {
-      in.mark(8);
-      byte[] head = in.readNBytes(5);
-      in.reset();
-      boolean xml = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1)
-          .startsWith("<?xml") || Gifti.isGiftiName(uri);
-      // named by its path: the mesh's name goes into messages and summary.json
-      return xml ? Gifti.readMesh(in, uri) : FreeSurfer.readSurface(in, uri);
+    try (InputStream in = open(conf, uri, flag, what)) {
+      return MeshReader.read(in, uri);
     } catch (IOException e) {
       throw UserPaths.environment(e, "read", flag, uri);
     }
@@ -51,6 +40,15 @@ public final class SurfaceFiles {
     } catch (IOException e) {
       throw UserPaths.environment(e, "read", flag, uri);
     }
+  }
+
+  /**
+   * The file's fully qualified URI ({@code file:/...}, {@code hdfs://...}): where the report
+   * finds the mesh again, whatever directory it is written from.
+   */
+  public static String qualified(Configuration conf, String uri, String flag) {
+    Path path = UserPaths.toPath(uri, flag);
+    return UserPaths.fileSystem(path, conf, flag, uri).makeQualified(path).toString();
   }
 
   private static InputStream open(Configuration conf, String uri, String flag, String what)
