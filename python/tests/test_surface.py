@@ -90,6 +90,19 @@ def test_one_sample_tfce_on_fsaverage5_is_palms_on_z(spark, study, tmp_path):
     np.testing.assert_array_equal(tfce, r.maps["tfce"].astype(np.float32))
     assert r.summary["whole_map"]["tfce_extent_exponent"] == 1.0
     assert r.summary["findings"]["elements"] == "vertices"
+    # report.html draws both hemispheres of fsaverage5 (two disconnected parts of the staged
+    # mesh), each from the side and from the midline
+    html = (tmp_path / "out" / "report.html").read_text()
+    for view in ("left lateral", "left medial", "right lateral", "right medial"):
+        assert 'alt="%s view"' % view in html, view
+    # the staged mesh is kept beside the outputs (it is gone after the call), as nibabel reads it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nibabel warns of a header that does not match
+        kept = nib.load(str(tmp_path / "out" / "surface.surf.gii"))
+    coords, faces = _mesh_arrays(mesh)
+    np.testing.assert_array_equal(kept.agg_data("NIFTI_INTENT_POINTSET"), coords)
+    np.testing.assert_array_equal(kept.agg_data("NIFTI_INTENT_TRIANGLE"), faces)
+    assert r.summary["inputs"]["mesh_uris"] == {"surface": "surface.surf.gii"}
 
 
 def test_given_vertex_areas_weigh_the_extents(spark, study):

@@ -50,6 +50,34 @@ public final class PythonCall {
         && !org.nlspark.spark.output.NiftiOutputs.writesMask(report);
   }
 
+  /** The mesh a Python call staged (a nilearn SurfaceImage's), written beside the outputs. */
+  public static final String MESH_FILE = "surface.surf.gii";
+  /** The vertex mask a Python call staged (a SurfaceImage), written beside the outputs. */
+  public static final String VERTEX_MASK_FILE = "mask.func.gii";
+
+  /**
+   * The surface files a Python call staged (its mesh, its vertex mask) as the files written
+   * beside the outputs in their place, by role ({@code surface}, {@code mask}): gone once the
+   * call returns, they are kept for the report and later reading, as a staged NIfTI mask is.
+   * Empty for a command line or a run not on a surface.
+   */
+  public static Map<String, String> stagedSurfaceFiles(org.nlspark.core.engine.RunReport report) {
+    Map<String, Object> call = CURRENT.get();
+    Map<String, String> files = new java.util.LinkedHashMap<>();
+    if (report.surface() == null || call == null
+        || !(call.get("staged") instanceof Map<?, ?> staged)) {
+      return files;
+    }
+    if (staged.containsKey(report.surface().meshName())) {
+      files.put("surface", MESH_FILE);
+    }
+    if (report.summary().get("inputs") instanceof Map<?, ?> inputs
+        && inputs.get("mask") instanceof String mask && staged.containsKey(mask)) {
+      files.put("mask", VERTEX_MASK_FILE);
+    }
+    return files;
+  }
+
   /**
    * {@code value} (summary.json's maps, lists and strings) with every staged file named by the
    * argument it came from ("design="), as the call's {@code staged} table says: the files are

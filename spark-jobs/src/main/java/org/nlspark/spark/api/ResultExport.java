@@ -69,6 +69,8 @@ final class ResultExport {
       if (PythonCall.stagedMask(report)) {
         out.writeNiftiMask(NiftiOutputs.MASK_FILE, report.mask());
       }
+      Map<String, String> meshFiles = PythonCall.stagedSurfaceFiles(report);
+      SurfaceOutputs.writeMeshFiles(out, report, meshFiles);
       Map<String, Object> full = summary;
       if (report.mask() != null && !summary.containsKey("grid")) {
         full = new LinkedHashMap<>(summary);
@@ -77,6 +79,7 @@ final class ResultExport {
       // a Python call's staged files are gone once it returns: named by their arguments
       @SuppressWarnings("unchecked")
       Map<String, Object> named = (Map<String, Object>) PythonCall.relabel(full);
+      named = SurfaceOutputs.withMeshFiles(named, meshFiles);
       out.writeJson("summary.json", withWriteTime(named, (System.nanoTime() - start) / 1e9));
       String written = out.commit();
       HadoopReport.writeOrWarn(conf, written); // report.html: last, from the finished directory

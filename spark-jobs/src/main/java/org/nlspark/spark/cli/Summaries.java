@@ -36,6 +36,7 @@ public final class Summaries {
     if (org.nlspark.spark.api.PythonCall.stagedMask(report)) {
       files.add(NiftiOutputs.MASK_FILE);
     }
+    files.addAll(org.nlspark.spark.api.PythonCall.stagedSurfaceFiles(report).values());
     files.add("summary.json");
     m.put("files", files);
     return m;

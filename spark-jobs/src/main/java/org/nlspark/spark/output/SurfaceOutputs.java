@@ -1,7 +1,9 @@
 package org.nlspark.spark.output;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.io.surface.FreeSurfer;
 import org.nlspark.core.io.surface.Gifti;
@@ -51,6 +53,44 @@ public final class SurfaceOutputs {
         });
       }
     }
+  }
+
+  /**
+   * Writes the mesh ({@code surface}: a {@code .surf.gii}) and the vertex mask ({@code mask}:
+   * 1 in, 0 out, a {@code .func.gii}) under the names {@code files} gives them by role.
+   */
+  public static void writeMeshFiles(HadoopOutput.OutputDir out, RunReport report,
+      Map<String, String> files) {
+    MeshAdjacency mesh = report.surface();
+    if (files.containsKey("surface")) {
+      out.writeWith(files.get("surface"), stream -> Gifti.writeMesh(stream, mesh.mesh()));
+    }
+    if (files.containsKey("mask")) {
+      double[] in = new double[mesh.voxels()];
+      java.util.Arrays.fill(in, 1);
+      float[] mask = mesh.toMesh(in, 0);
+      out.writeWith(files.get("mask"), stream -> Gifti.writeMap(stream, "mask", mask));
+    }
+  }
+
+  /**
+   * {@code summary} with {@code inputs.mesh_uris} naming the files written beside the outputs
+   * ({@link #writeMeshFiles}; relative to the output directory, where the report reads them).
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> withMeshFiles(Map<String, Object> summary,
+      Map<String, String> files) {
+    if (files.isEmpty() || !(summary.get("inputs") instanceof Map<?, ?> inputs)) {
+      return summary;
+    }
+    Map<String, Object> in = new LinkedHashMap<>((Map<String, Object>) inputs);
+    Map<String, Object> uris = in.get("mesh_uris") instanceof Map<?, ?> u
+        ? new LinkedHashMap<>((Map<String, Object>) u) : new LinkedHashMap<>();
+    uris.putAll(files);
+    in.put("mesh_uris", uris);
+    Map<String, Object> out = new LinkedHashMap<>(summary);
+    out.put("inputs", in);
+    return out;
   }
 
   /** The suffix of the maps of inputs whose first file is {@code firstFile}. */

@@ -47,27 +47,57 @@ public final class Gifti {
     for (float v : values) {
       raw.putFloat(v);
     }
+    write(out, dataArray("NIFTI_INTENT_NONE", "NIFTI_TYPE_FLOAT32", values.length, 0,
+        raw.array(), "<MetaData>\n<MD><Name><![CDATA[Name]]></Name><Value><![CDATA[" + name
+            + "]]></Value></MD>\n</MetaData>\n"));
+  }
+
+  /**
+   * Writes a mesh as a {@code .surf.gii}: its pointset (float32, vertices × 3) and triangles
+   * (int32, triangles × 3), as {@link #readMesh} reads them.
+   */
+  public static void writeMesh(java.io.OutputStream out, SurfaceMesh mesh) throws IOException {
+    ByteBuffer points = ByteBuffer.allocate(12 * mesh.vertices()).order(ByteOrder.LITTLE_ENDIAN);
+    for (int v = 0; v < mesh.vertices(); v++) {
+      for (double c : mesh.coordinate(v)) {
+        points.putFloat((float) c);
+      }
+    }
+    int[] tri = mesh.triangleIndices();
+    ByteBuffer faces = ByteBuffer.allocate(4 * tri.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i : tri) {
+      faces.putInt(i);
+    }
+    write(out, dataArray(POINTSET, "NIFTI_TYPE_FLOAT32", mesh.vertices(), 3, points.array(), ""),
+        dataArray(TRIANGLE, "NIFTI_TYPE_INT32", mesh.triangles(), 3, faces.array(), ""));
+  }
+
+  private static void write(java.io.OutputStream out, String... arrays) throws IOException {
+    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        + "<!DOCTYPE GIFTI SYSTEM \"http://www.nitrc.org/frs/download.php/115/gifti.dtd\">\n"
+        + "<GIFTI Version=\"1.0\" NumberOfDataArrays=\"" + arrays.length + "\">\n"
+        + "<MetaData/>\n<LabelTable/>\n" + String.join("", arrays) + "</GIFTI>\n";
+    out.write(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** One data array element, its little-endian bytes compressed base64 (columns 0: 1-D). */
+  private static String dataArray(String intent, String type, int rows, int columns,
+      byte[] bytes, String metaData) {
     java.util.zip.Deflater deflater = new java.util.zip.Deflater(6);
-    deflater.setInput(raw.array());
+    deflater.setInput(bytes);
     deflater.finish();
-    ByteArrayOutputStream packed = new ByteArrayOutputStream(raw.capacity() / 2 + 64);
+    ByteArrayOutputStream packed = new ByteArrayOutputStream(bytes.length / 2 + 64);
     byte[] buffer = new byte[1 << 16];
     while (!deflater.finished()) {
       packed.write(buffer, 0, deflater.deflate(buffer));
     }
     deflater.end();
-    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        + "<!DOCTYPE GIFTI SYSTEM \"http://www.nitrc.org/frs/download.php/115/gifti.dtd\">\n"
-        + "<GIFTI Version=\"1.0\" NumberOfDataArrays=\"1\">\n"
-        + "<MetaData/>\n<LabelTable/>\n"
-        + "<DataArray Intent=\"NIFTI_INTENT_NONE\" DataType=\"NIFTI_TYPE_FLOAT32\""
-        + " ArrayIndexingOrder=\"RowMajorOrder\" Dimensionality=\"1\" Dim0=\"" + values.length
-        + "\" Encoding=\"GZipBase64Binary\" Endian=\"LittleEndian\" ExternalFileName=\"\""
-        + " ExternalFileOffset=\"\">\n<MetaData>\n<MD><Name><![CDATA[Name]]></Name><Value><![CDATA["
-        + name + "]]></Value></MD>\n</MetaData>\n<Data>"
-        + Base64.getEncoder().encodeToString(packed.toByteArray())
-        + "</Data>\n</DataArray>\n</GIFTI>\n";
-    out.write(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return "<DataArray Intent=\"" + intent + "\" DataType=\"" + type + "\""
+        + " ArrayIndexingOrder=\"RowMajorOrder\" Dimensionality=\"" + (columns == 0 ? 1 : 2)
+        + "\" Dim0=\"" + rows + "\"" + (columns == 0 ? "" : " Dim1=\"" + columns + "\"")
+        + " Encoding=\"GZipBase64Binary\" Endian=\"LittleEndian\" ExternalFileName=\"\""
+        + " ExternalFileOffset=\"\">\n" + metaData + "<Data>"
+        + Base64.getEncoder().encodeToString(packed.toByteArray()) + "</Data>\n</DataArray>\n";
   }
 
   /** One data array of a GIFTI file, decoded. */

@@ -85,6 +85,23 @@ class SurfaceFilesTest {
   }
 
   @Test
+  void aWrittenMeshReadsBackAsTheSameMesh() throws Exception {
+    SurfaceMesh nibabels = Gifti.readMesh(resource("ico42.surf.gii"), "ico42.surf.gii");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    Gifti.writeMesh(out, nibabels);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("NumberOfDataArrays=\"2\"");
+    SurfaceMesh back = MeshReader.read(new java.io.ByteArrayInputStream(out.toByteArray()),
+        "written");
+    assertThat(back.triangleIndices()).isEqualTo(nibabels.triangleIndices());
+    for (int v = 0; v < 42; v++) {
+      assertThat(back.coordinate(v)).containsExactly(nibabels.coordinate(v)); // float32 both
+    }
+    // and the FreeSurfer file, told apart by its bytes
+    SurfaceMesh fs = MeshReader.read(resource("ico42.white"), "ico42.white");
+    assertThat(fs.triangleIndices()).isEqualTo(nibabels.triangleIndices());
+  }
+
+  @Test
   void everyEncodingAndOrderAndMghReadTheSameValues() {
     assertSamples(Gifti.readData(resource("data.func.gii"), "data.func.gii"), 0, 3);
     assertSamples(Gifti.readData(resource("data-columns.func.gii"), "c"), 0, 3);
