@@ -19,8 +19,9 @@ unset SPARK_HOME SPARK_SCALA_VERSION
 # picks its line's jar (conf/spark-lines.tsv). pandas stays below 3, as the package asks.
 PACKAGES=(pyspark==3.5.3 nilearn==0.14.1 nibabel==5.4.2 pandas==2.3.3 numpy==2.4.6
   scikit-learn==1.9.1 pytest==9.2.0 build==1.6.1 wheel==0.48.0
-  matplotlib==3.11.2)
-SPARK4_COMMON=(nibabel==5.4.2 pandas==2.3.3 numpy==2.4.6 pytest==9.2.0)
+  matplotlib==3.11.2 scipy==1.17.1)
+# scipy: the peer of test_arguments.py's Welch t (variance groups)
+SPARK4_COMMON=(nibabel==5.4.2 pandas==2.3.3 numpy==2.4.6 pytest==9.2.0 scipy==1.17.1)
 # pyspark 4.3.0 is published as a source distribution only (about 460 MB, with Spark's jars)
 SPARK4_PYSPARKS=(4.2.0 4.3.0)
 TESTS_4_2=(test_commands.py test_session_and_errors.py test_result_write.py test_arguments.py

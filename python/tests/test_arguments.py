@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import nlspark
 from nlspark import commands
@@ -102,6 +103,13 @@ def test_variance_groups_give_v(spark, tmp_path):
         c = np.array([0.0, 1.0])
         want.append(c @ psi[:, v] / np.sqrt(c @ np.linalg.inv(cte) @ c))
     np.testing.assert_allclose(r["vstat1"], want, rtol=1e-10)
+    # Two groups with their own means: v is Welch's two-sample t, as scipy computes it.
+    two = pd.DataFrame({"intercept": np.ones(n), "group": (g == 2).astype(float)})
+    r2 = nlspark.glm(x, two, pd.DataFrame([[0, 1]], columns=["intercept", "group"]),
+                     variance_groups=groups, permutations=20, output=tmp_path / "welch",
+                     spark=spark)
+    welch = stats.ttest_ind(x[g == 2], x[g == 1], equal_var=False)
+    np.testing.assert_allclose(r2["vstat1"], welch.statistic, rtol=1e-10)
     t = nlspark.glm(x, design, contrast, variance_groups=[5] * n, permutations=50,
                     output=tmp_path / "one", spark=spark)
     assert "tstat1" in t.maps and "vstat1" not in t.maps

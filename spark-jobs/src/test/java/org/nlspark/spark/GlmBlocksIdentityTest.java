@@ -236,6 +236,32 @@ class GlmBlocksIdentityTest {
     for (String name : tfceExpected.keySet()) {
       assertThat(tfceGot.get(name)).as("tfce " + name).isEqualTo(tfceExpected.get(name));
     }
+    // Variance groups (one per block, auto): v and G travel beside the z the tiles count on,
+    // voxelwise and in the maps' slices; the same bytes from blocks.
+    String[] vg = Stream.concat(Stream.of(tfce), Stream.of("--variance-groups", "auto",
+        "--f-contrasts", fContrasts().toString())).toArray(String[]::new);
+    for (String[] run : List.of(vg, Stream.of(vg).filter(arg -> !arg.equals("--tfce"))
+        .toArray(String[]::new))) {
+      boolean withTfce = run.length == vg.length;
+      Path vgBroadcast = dir.resolve("vg-broadcast" + withTfce);
+      Path vgBlocks = dir.resolve("vg-blocks" + withTfce);
+      CliRun vb = cli("broadcast", vgBroadcast, run);
+      assertThat(vb.code()).as(vb.err()).isZero();
+      CliRun vk = cli("blocks", vgBlocks, Stream.concat(Stream.of(run),
+          Stream.of("--partitions", "3")).toArray(String[]::new));
+      assertThat(vk.code()).as(vk.err()).isZero();
+      Map<String, byte[]> vgExpected = files(vgBroadcast);
+      assertThat(vgExpected).containsKeys("vstat1.npy", "gstat1.npy", "p_fwer_vstat2.npy");
+      if (withTfce) {
+        assertThat(vgExpected).containsKey("p_fwer_tfce_gstat1.npy");
+      }
+      Map<String, byte[]> vgGot = files(vgBlocks);
+      assertThat(vgGot.keySet()).isEqualTo(vgExpected.keySet());
+      for (String name : vgExpected.keySet()) {
+        assertThat(vgGot.get(name)).as("variance groups " + name).isEqualTo(vgExpected.get(name));
+      }
+      assertThat(TestData.outputValues(vgBlocks.resolve("null_max_vstat1.npy"))).hasSize(40);
+    }
   }
 
   /**

@@ -382,8 +382,8 @@ class GlmCommandTest {
     }
     assertThat(Files.readString(vg.resolve("summary.json")).replaceAll("\\s", ""))
         .contains("\"variance_groups\":2").contains("\"variance_group_sizes\":[8,8]")
-        .contains("2variancegroups:tandFarevandG,theirpcountedonvandGthemselves(PALMcounts"
-            + "ontheirz)");
+        .contains("2variancegroups:tandFarevandG,theirpcountedontheirz(Welch'sdegreesof"
+            + "freedompervoxelanddraw)");
     Path single = dir.resolve("single");
     r = glm(single, concat(model, "--variance-groups", file("one.csv", one)));
     assertThat(r.code()).as(r.err()).isZero();
@@ -395,10 +395,19 @@ class GlmCommandTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(Files.readString(auto.resolve("summary.json")))
         .contains("\"variance_groups\": 4").contains("\"variance_groups_source\": \"auto\"");
-    refused("Cannot use --fwer-across-contrasts with --variance-groups: putting v and G on one"
-        + " scale needs each voxel's own degrees of freedom, which is not implemented; drop one"
-        + " of them", concat(model, "--variance-groups", file("vg.csv", two),
+    // Across contrasts: v and G are counted on z already, so p_cfwer is their z's maximum.
+    Path across = dir.resolve("across");
+    r = glm(across, concat(model, "--variance-groups", file("vg.csv", two),
         "--fwer-across-contrasts"));
+    assertThat(r.code()).as(r.err()).isZero();
+    double[] pc = TestData.outputValues(across.resolve("p_cfwer_vstat1.npy"));
+    double[] pf = TestData.outputValues(across.resolve("p_fwer_vstat1.npy"));
+    for (int i = 0; i < V; i++) {
+      assertThat(pc[i]).as("across contrasts is at least the contrast's own FWER p")
+          .isGreaterThanOrEqualTo(pf[i]);
+    }
+    assertThat(Files.readAllBytes(across.resolve("vstat1.npy")))
+        .isEqualTo(Files.readAllBytes(vg.resolve("vstat1.npy")));
     String shortFile = file("short.csv", two.subList(0, N));
     refused("Cannot use the variance groups " + shortFile + ": they hold " + (N - 1) + " values"
         + " but the data has " + N + " samples; give one group id per sample",

@@ -291,6 +291,57 @@ class SurfaceCliTest {
         .contains("The mesh " + mesh + " cannot be read now (");
   }
 
+  /**
+   * glm variance groups on a mesh (issue 45 on issue 44's surfaces): two groups with their own
+   * means and variances, the group contrast is Welch's two-sample t; TFCE and clusters see its
+   * z through Welch–Satterthwaite's df per vertex, both written here from the textbook.
+   */
+  @Test
+  void glmVarianceGroupsOnTheMeshAreOnTheZOfWelchsT() throws Exception {
+    List<String> design = new ArrayList<>(List.of("intercept,group"));
+    List<String> groups = new ArrayList<>();
+    for (int s = 0; s < SUBJECTS; s++) {
+      design.add("1," + (s < 5 ? 1 : 0));
+      groups.add(s < 5 ? "2" : "1");
+    }
+    Path d = Files.write(dir.resolve("vg-design.csv"), design);
+    Path c = Files.write(dir.resolve("vg-contrasts.csv"),
+        List.of("name,intercept,group", "group,0,1"));
+    Path vg = Files.write(dir.resolve("vg.csv"), groups);
+    Path out = dir.resolve("out-vg");
+    CliRun r = CliRun.of("glm", "--input", dir.resolve("subjects.txt").toString(), "--design",
+        d.toString(), "--contrasts", c.toString(), "--variance-groups", vg.toString(),
+        "--surface", dir.resolve("lh.sphere.surf.gii").toString(), "--tfce",
+        "--cluster-threshold", "2.5", "--permutations", "30", "--seed", "6", "--output",
+        out.toString(), "--quiet");
+    assertThat(r.code()).as(r.err()).isZero();
+    int n = xyz.length / 3;
+    double[] v = TestData.outputValues(out.resolve("vstat1.npy"));
+    double[] z = new double[n];
+    for (int x = 0; x < n; x++) {
+      double[] mean = new double[2];
+      double[] ss = new double[2];
+      int[] size = {5, SUBJECTS - 5};
+      for (int s = 0; s < SUBJECTS; s++) {
+        mean[s < 5 ? 0 : 1] += (double) data[s][x] / size[s < 5 ? 0 : 1];
+      }
+      for (int s = 0; s < SUBJECTS; s++) {
+        double e = (double) data[s][x] - mean[s < 5 ? 0 : 1];
+        ss[s < 5 ? 0 : 1] += e * e;
+      }
+      double a1 = ss[0] / (size[0] - 1) / size[0];
+      double a0 = ss[1] / (size[1] - 1) / size[1];
+      double welch = (mean[0] - mean[1]) / Math.sqrt(a0 + a1);
+      double df = (a0 + a1) * (a0 + a1) / (a1 * a1 / (size[0] - 1) + a0 * a0 / (size[1] - 1));
+      assertThat(v[x]).as("v is Welch's t at %d", x).isCloseTo(welch,
+          within(1e-9 * Math.max(1, Math.abs(welch))));
+      z[x] = ZScores.ofT(welch, df);
+    }
+    assertTfceAndClustersOnZ(z, vertexAreas(n), out, "_vstat1");
+    assertThat(Files.readString(out.resolve("summary.json")))
+        .doesNotContain("on_z_of_t_with_df").contains("\"tfce_times_dh\": true");
+  }
+
   @Test
   void correlationTfceOnTheMeshIsOnZOfTheTOfR() throws Exception {
     double[] target = new double[SUBJECTS];

@@ -30,9 +30,9 @@ public enum PartialFamily {
   /** A voxelwise tile's partial ({@code tile.PartialResult}). */
   TILE_PARTIAL('P', 1, "a partial result"),
   /** A glm tile's partial ({@code glm.GlmAnalysis}). */
-  GLM_PARTIAL('G', 2, "a glm partial result"), // 2: null tails (--tail-approximation)
+  GLM_PARTIAL('G', 3, "a glm partial result"), // 2: null tails; 3: written v and G
   /** A whole-map (TFCE, cluster) tile's partial ({@code tfce.TfcePartial}). */
-  WHOLE_MAP_PARTIAL('W', 3, "a TFCE partial result"), // 3: cluster mass
+  WHOLE_MAP_PARTIAL('W', 4, "a TFCE partial result"), // 3: cluster mass; 4: written v, G
   /** An isc voxel block's outcome ({@code isc.Isc.BlockOutcome}). */
   ISC_BLOCK('I', 1, "an isc block outcome"),
   /** A time-series voxel block's outcome ({@code timeseries.TimeSeriesCorrelation.BlockOut}). */

@@ -101,8 +101,8 @@ public final class RunWarnings {
     }
     Map<String, Object> parameters = parameters(report);
     if (parameters.get("variance_groups") instanceof Number groups && groups.intValue() > 1) {
-      notes.add(groups + " variance groups: t and F are v and G, their p counted on v and G"
-          + " themselves (PALM counts on their z)");
+      notes.add(groups + " variance groups: t and F are v and G, their p counted on their z"
+          + " (Welch's degrees of freedom per voxel and draw)");
     }
     if (Boolean.TRUE.equals(parameters.get("demean"))) {
       Object removed = parameters.get("demean_removed_column");

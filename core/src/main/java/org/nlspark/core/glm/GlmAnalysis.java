@@ -186,11 +186,6 @@ public final class GlmAnalysis implements TileAnalysis {
     }
     GlmModel model = GlmModel.prepare(design, contrasts, held.samples())
         .withVarianceGroups(options.varianceGroups());
-    if (model.varianceGroups() != null && options.fwerAcrossContrasts()) {
-      throw new InvalidInputException("Cannot use --fwer-across-contrasts with --variance-groups:"
-          + " putting v and G on one scale needs each voxel's own degrees of freedom, which is"
-          + " not implemented; drop one of them");
-    }
     GlmRun.Options o = options.errors() == null
         ? options.withErrors(GlmRun.defaultErrors(model)) : options;
     List<GlmDraws> draws = GlmRun.drawsOf(model, o, options.errors() != null);
@@ -203,8 +198,9 @@ public final class GlmAnalysis implements TileAnalysis {
     if (options.varianceGroups() != null) {
       sources.putAll(options.varianceGroups().toMap());
       sources.put("statistic", model.varianceGroups() == null ? "t and F (one variance group)"
-          : "v and G (Aspin-Welch, Welch; Winkler et al. 2014); p counted on v and G"
-          + " themselves (PALM counts on their z)");
+          : "v and G (Aspin-Welch, Welch; Winkler et al. 2014); every p-value, maximum, TFCE"
+          + " and cluster is of their z, through t or F with each voxel's and draw's own"
+          + " Welch degrees of freedom (as PALM)");
     }
     if (demeaned != null) {
       sources.put("demean", true);
@@ -262,8 +258,8 @@ public final class GlmAnalysis implements TileAnalysis {
     if (sigmaMm == null) {
       org.nlspark.core.tfce.WholeMapInference maps =
           org.nlspark.core.tfce.WholeMapInference.of(mask, settings, voxels);
-      if (mask != null && mask.onSurface()) {
-        maps = maps.onZ(surfaceDegrees(settings));
+      if (mask != null && mask.onSurface() && model.varianceGroups() == null) {
+        maps = maps.onZ(model.degreesOfFreedom()); // v and G come as z already
       }
       return new GlmWholeMapAnalysis(this, maps, null);
     }
@@ -283,21 +279,6 @@ public final class GlmAnalysis implements TileAnalysis {
         org.nlspark.core.tfce.WholeMapInference.ofMaps(mask, settings, voxels);
     return new GlmWholeMapAnalysis(this, maps, org.nlspark.core.tfce.VarianceSmoothing.of(
         (org.nlspark.core.tfce.MaskGrid) mask, sigmaMm, voxelSizesMm));
-  }
-
-  /**
-   * The residual degrees of freedom n − rank(X), with which TFCE and clusters see z of each t
-   * contrast's t (and of each F contrast's F, with its rank: {@link GlmWholeMapAnalysis
-   * #ofContrast}) on a surface (PALM). Variance groups (v, G) are refused there until their
-   * conversion is built (exit 2).
-   */
-  private double surfaceDegrees(org.nlspark.core.tfce.WholeMapSettings settings) {
-    if (model.varianceGroups() != null) {
-      throw new InvalidInputException("glm " + settings.flags() + " on a surface does not take"
-          + " --variance-groups in this version (v's degrees of freedom vary by vertex); drop"
-          + " one of them");
-    }
-    return model.degreesOfFreedom();
   }
 
   List<GlmDraws> draws() {
@@ -500,7 +481,7 @@ public final class GlmAnalysis implements TileAnalysis {
             plan.windowStart(tile.firstWindow() + tile.windowCount()));
         boolean holdsObserved = tile.firstWindow() == 0;
         if (end <= first && !holdsObserved) {
-          parts.add(new ContrastPartial(null, 0, null, null, null)); // this contrast drew fewer
+          parts.add(new ContrastPartial(null, 0, null, null, null, null)); // this contrast drew fewer
           continue;
         }
         GlmContrastStatistic k = new GlmContrastStatistic(model, c, d, block, b, grid.window(),
@@ -521,7 +502,11 @@ public final class GlmAnalysis implements TileAnalysis {
           double[] buf = new double[grid.window() * b];
           for (long w = first; w < end; w += grid.window()) {
             int rows = (int) Math.min(grid.window(), end - w);
-            k.compute(w, rows, buf);
+            if (nullTails == null) { // counts and maxima only: the cheaper values
+              k.computeForCounts(w, rows, buf, tail);
+            } else {
+              k.compute(w, rows, buf);
+            }
             for (int i = 0; i < rows * b; i++) {
               buf[i] = tail.key(buf[i]);
             }
@@ -535,17 +520,25 @@ public final class GlmAnalysis implements TileAnalysis {
           }
         }
         flops += k.flops();
+        double[] written = null;
+        if (holdsObserved && k.onZ()) {
+          written = new double[b];
+          k.observedStatistic(written);
+        }
         parts.add(new ContrastPartial(holdsObserved ? obs : null,
             holdsObserved ? k.undefinedVoxels() : 0, end > first ? counter : null, nullMax,
-            nullTails));
+            nullTails, written));
       }
       return toBytes(tile, flops, System.nanoTime() - start, parts);
     }
   }
 
-  /** One contrast's share of a tile; null parts are absent. */
+  /**
+   * One contrast's share of a tile; null parts are absent. {@code written}: the observed v or G
+   * where {@code observed} is their z (variance groups), else null.
+   */
   record ContrastPartial(double[] observed, int undefinedVoxels, ExceedanceCounter counts,
-      NullMaxAccumulator nullMax, TailAccumulator nullTails) {}
+      NullMaxAccumulator nullMax, TailAccumulator nullTails, double[] written) {}
 
   /** The tile's result as decoded by the merger. */
   record Partial(TileSpec tile, long flops, long kernelNanos, List<ContrastPartial> contrasts) {}
@@ -556,7 +549,8 @@ public final class GlmAnalysis implements TileAnalysis {
    * Layout (big-endian): magic 'G', version, tile index, block, first window, window count,
    * flops, kernel nanos, contrast count, then per contrast: observed (flag, length, values),
    * undefined voxels, counts blob, null-max blob, null-tails blob (length -1 when absent;
-   * version 2 added the null tails of {@code --tail-approximation}).
+   * version 2 added the null tails of {@code --tail-approximation}), then the written observed
+   * map (flag, length, values; version 3: v or G beside their z).
    */
   static byte[] toBytes(TileSpec tile, long flops, long nanos, List<ContrastPartial> parts) {
     try {
@@ -572,6 +566,7 @@ public final class GlmAnalysis implements TileAnalysis {
         PartialBytes.writeBlob(out, p.counts() == null ? null : p.counts().toBytes());
         PartialBytes.writeBlob(out, p.nullMax() == null ? null : p.nullMax().toBytes());
         PartialBytes.writeBlob(out, p.nullTails() == null ? null : p.nullTails().toBytes());
+        PartialBytes.writeDoubles(out, p.written());
       }
       out.flush();
       return bytes.toByteArray();
@@ -594,10 +589,11 @@ public final class GlmAnalysis implements TileAnalysis {
         byte[] counts = PartialBytes.readBlob(in);
         byte[] maxima = PartialBytes.readBlob(in);
         byte[] tails = PartialBytes.readBlob(in);
+        double[] written = PartialBytes.readDoubles(in);
         parts.add(new ContrastPartial(observed, undefined,
             counts == null ? null : ExceedanceCounter.fromBytes(counts),
             maxima == null ? null : NullMaxAccumulator.fromBytes(maxima),
-            tails == null ? null : TailAccumulator.fromBytes(tails)));
+            tails == null ? null : TailAccumulator.fromBytes(tails), written));
       }
       return new Partial(tile, flops, nanos, parts);
     } catch (IOException e) {
@@ -613,6 +609,7 @@ public final class GlmAnalysis implements TileAnalysis {
     private final List<GlmDraws> draws;
     private final TilePlan plan;
     private final double[][] statistic;
+    private final double[][] written; // the written maps where they differ (v, G), else null
     private final ExceedanceCounter[][] counts;
     private final NullMaxAccumulator[] nullMax;
     private final int[] undefined;
@@ -628,6 +625,7 @@ public final class GlmAnalysis implements TileAnalysis {
       this.plan = plan;
       int k = draws.size();
       this.statistic = new double[k][plan.voxels()];
+      this.written = new double[k][];
       this.counts = new ExceedanceCounter[k][plan.blocks()];
       this.nullMax = new NullMaxAccumulator[k];
       this.undefined = new int[k];
@@ -653,6 +651,13 @@ public final class GlmAnalysis implements TileAnalysis {
         if (part.observed() != null) {
           System.arraycopy(part.observed(), 0, statistic[c], from, part.observed().length);
           undefined[c] += part.undefinedVoxels();
+          if (part.written() != null) {
+            if (written[c] == null) {
+              written[c] = new double[plan.voxels()];
+              java.util.Arrays.fill(written[c], Double.NaN);
+            }
+            System.arraycopy(part.written(), 0, written[c], from, part.written().length);
+          }
         }
         if (part.counts() != null) {
           ExceedanceCounter into = counts[c][p.tile().block()];
@@ -695,7 +700,8 @@ public final class GlmAnalysis implements TileAnalysis {
           }
           maxima = nullMax[c].maxima();
         }
-        totals.add(new GlmRun.ContrastTotals(statistic[c], all, maxima, undefined[c]));
+        totals.add(new GlmRun.ContrastTotals(statistic[c], all, maxima, undefined[c],
+            written[c] != null ? written[c] : statistic[c]));
       }
       Result result = GlmRun.assemble(model, options, draws, totals);
       List<TailApproximation.VoxelTarget> targets = new ArrayList<>();

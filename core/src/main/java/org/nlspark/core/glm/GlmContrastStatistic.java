@@ -2,9 +2,11 @@ package org.nlspark.core.glm;
 
 import java.util.Arrays;
 import org.nlspark.core.job.Precision;
+import org.nlspark.core.job.Tail;
 import org.nlspark.core.resample.GlmDraws;
 import org.nlspark.core.stats.BlockGemm;
 import org.nlspark.core.stats.BlockStatistic;
+import org.nlspark.core.stats.ZScores;
 
 /**
  * Freedman-Lane t or F of one contrast over one voxel block, GEMM-shaped (formulas in
@@ -35,6 +37,15 @@ import org.nlspark.core.stats.BlockStatistic;
  * (r (r + 2)) (Winkler et al. 2014; PALM's fastv and fastg, which use the design's own basis:
  * both are invariant to it). The inverse's block comes from a Cholesky factor of A ordered
  * nuisance first, whose trailing block is the Schur complement's.
+ *
+ * <p>With variance groups every draw's v or G has its own degrees of freedom ν = 1 / (3 b) per
+ * voxel (Welch's; at r = 1 Welch–Satterthwaite's, the df of Welch's two-sample t), so the
+ * largest v of a map is not its most significant value. The kernel therefore gives every draw's
+ * statistic, the observed one included, on one scale: z of v through t with ν, of G through F
+ * with (r, ν) ({@link ZScores}), as PALM converts them before it counts; p-values, maxima, TFCE
+ * and clusters all see z. {@link #observedStatistic} gives the observed v or G themselves, the
+ * map that is written. (PALM's fastv takes ν = 1 / (3 Σ) without the division by r (r + 2) = 3:
+ * a third of Welch's df for v; nlspark keeps Welch's, which its fastg and the paper give at r = 1.)
  */
 public final class GlmContrastStatistic implements BlockStatistic {
   /** Relative RSS at which a fit is exact to rounding: far above the difference's error. */
@@ -72,8 +83,25 @@ public final class GlmContrastStatistic implements BlockStatistic {
   /** E^2 per sample and voxel, and per draw in a window ||(P_j E)_g||^2 per group and voxel. */
   private final double[] squares;
   private final double[] groupSquares;
-  /** With groups: the observed statistic, computed once here (it also marks undefined voxels). */
+  /** With groups: the observed z, computed once here (it also marks undefined voxels). */
   private final double[] observedWithGroups;
+  /** With groups: the observed v or G themselves (the written map). */
+  private final double[] observedGroupStatistic;
+  /** The degrees of freedom of the last {@link #groupStatistic}. */
+  private double groupDegrees;
+  /**
+   * With groups and a t contrast, for {@link #computeForCounts}: the fewest degrees of freedom
+   * any draw can have, each window value's v and ν, per voxel the |v| above which z surely
+   * reaches the observed |z| (NaN: not yet computed), and which values of a row are exact z.
+   */
+  private final double leastDegrees;
+  private double[] drawStatistic;
+  private double[] drawDegrees;
+  private double[] sureBound;
+  private boolean[] exactInRow;
+  /** Values {@link #computeForCounts} converted to z, and all it was given (for tests). */
+  long convertedForCounts;
+  long valuesForCounts;
 
   /**
    * @param y data block (n x b, row-major); not kept
@@ -169,9 +197,17 @@ public final class GlmContrastStatistic implements BlockStatistic {
       count += none ? 1 : 0;
     }
     double[] observed = null;
+    double[] statistic = null;
     if (groups > 0) { // also undefined: a group whose observed residuals vanish
       observed = new double[b];
-      computeObserved(observed, null);
+      statistic = new double[b];
+      fillIdentityRow();
+      multiply();
+      double[] full = new double[window * b];
+      double[] fullStatistic = new double[window * b];
+      groupEpilogue(1, full, fullStatistic, null);
+      System.arraycopy(full, 0, observed, 0, b);
+      System.arraycopy(fullStatistic, 0, statistic, 0, b);
       for (int v = 0; v < b; v++) {
         if (Double.isNaN(observed[v]) && !undefined[v]) {
           undefined[v] = true;
@@ -181,6 +217,27 @@ public final class GlmContrastStatistic implements BlockStatistic {
     }
     this.undefinedCount = count;
     this.observedWithGroups = observed;
+    this.observedGroupStatistic = statistic;
+    this.leastDegrees = groups > 0 ? leastDegrees() : Double.NaN;
+  }
+
+  /**
+   * The fewest degrees of freedom ν = r (r + 2) / (3 Σ_g s_g² / tr_g) of any draw: the shares s_g
+   * = 1 − W_g n_g / Σ W n lie in [0, 1] and add up to k − 1, so Σ s_g² / tr_g is at most Σ 1/tr_g
+   * less the smallest 1/tr_g (a convex sum is largest at a vertex); lowered by 1e-9 against
+   * rounding.
+   */
+  private double leastDegrees() {
+    double sum = 0.0;
+    double least = Double.POSITIVE_INFINITY;
+    for (double tr : groupTrace) {
+      if (!(tr > 0)) {
+        return Double.NaN; // every voxel is undefined (groupEpilogue)
+      }
+      sum += 1.0 / tr;
+      least = Math.min(least, 1.0 / tr);
+    }
+    return r * (r + 2.0) / (3.0 * (sum - least)) * (1 - 1e-9);
   }
 
   /** E = R_Z Y = Y - Q_Z (Q_Z' Y), with Q_Z the nuisance rows of the basis. */
@@ -233,6 +290,135 @@ public final class GlmContrastStatistic implements BlockStatistic {
     epilogue(rows, out, variance);
   }
 
+  /**
+   * The draws' values for per-voxel counts and each draw's largest key only (the voxelwise
+   * tiles; never maps that TFCE, clusters or retained tails read): with variance groups and a t
+   * contrast a value whose key reaches the observed key exactly when the key of z does, and is
+   * never above it, so counts and maxima are those of {@link #compute}'s z while most values
+   * skip their z. Bounds: |z| ≤ |v| (a t tail is heavier than the normal's), and |z| at ν is at
+   * least |z| at {@link #leastDegrees} (z grows with ν at a fixed t); a value between the
+   * bounds, and every value that could be its draw's largest, gets its exact z. Without groups,
+   * or for G, it is {@link #compute}.
+   */
+  public void computeForCounts(long first, int rows, double[] out, Tail tail) {
+    if (groups == 0 || !tStat || Double.isNaN(leastDegrees)) {
+      compute(first, rows, out);
+      return;
+    }
+    for (int j = 0; j < rows; j++) {
+      draws.fill(first + j, perm, signs);
+      fillRows(j);
+    }
+    Arrays.fill(d, rows * rowsPerDraw * n, d.length, 0.0);
+    multiply();
+    if (drawStatistic == null) {
+      drawStatistic = new double[window * b];
+      drawDegrees = new double[window * b];
+      sureBound = new double[b];
+      Arrays.fill(sureBound, Double.NaN);
+      exactInRow = new boolean[b];
+    }
+    groupEpilogue(rows, null, drawStatistic, drawDegrees);
+    for (int j = 0; j < rows; j++) {
+      countingRow(j * b, out, tail);
+    }
+  }
+
+  /** One draw's values for counting (see {@link #computeForCounts}) at {@code o}. */
+  private void countingRow(int o, double[] out, Tail tail) {
+    boolean two = tail == Tail.TWO;
+    double sign = tail == Tail.LOWER ? -1.0 : 1.0; // tested side: sign * z
+    double best = Double.NEGATIVE_INFINITY; // the largest key of an exact value so far
+    valuesForCounts += b;
+    for (int v = 0; v < b; v++) {
+      double x = drawStatistic[o + v];
+      double zo = observedWithGroups[v];
+      exactInRow[v] = true;
+      if (Double.isNaN(x) || Double.isNaN(zo)) {
+        out[o + v] = Double.NaN;
+        continue;
+      }
+      // Exceeding is |z| ≥ |zo| (two tails; on the tested side with zo > 0) or |z| ≤ |zo| (a
+      // value on the other side of a one-tailed test whose observed z is there too).
+      double a = two ? Math.abs(x) : sign * x;
+      double target = Math.abs(zo);
+      boolean below = !two && sign * zo <= 0; // the observed key is ≤ 0: exceed is |z| ≤ |zo|
+      if (below && a >= 0) {
+        out[o + v] = zo; // z on the tested side (or 0) reaches a key ≤ 0
+        exactInRow[v] = false;
+        continue;
+      }
+      if (!two && !below && a <= 0) {
+        out[o + v] = sign * Double.NEGATIVE_INFINITY; // z off the tested side: no key > 0
+        exactInRow[v] = false;
+        continue;
+      }
+      double magnitude = Math.abs(x);
+      boolean surelySmaller = magnitude < target * (1 - 1e-9) - 1e-10; // |z| ≤ |v| < |zo|
+      boolean surelyLarger = magnitude > sureBound(v, target); // |z| ≥ |z at least ν| > |zo|
+      if (!surelySmaller && !surelyLarger) {
+        out[o + v] = ZScores.ofT(x, drawDegrees[o + v]);
+        convertedForCounts++;
+        best = Math.max(best, tail.key(out[o + v]));
+        continue;
+      }
+      exactInRow[v] = false;
+      if (below) { // |z| ≤ |zo| exceeds: the observed z itself; else a key below everything
+        out[o + v] = surelySmaller ? zo : sign * Double.NEGATIVE_INFINITY;
+      } else if (two) {
+        out[o + v] = surelyLarger ? target : 0.0;
+      } else {
+        out[o + v] = surelyLarger ? zo : sign * Double.NEGATIVE_INFINITY;
+      }
+    }
+    // The draw's largest key: every value whose bound could reach above the best exact key
+    // gets its exact z (the bound's largest first, so that few do).
+    int top = -1;
+    double topBound = best;
+    for (int v = 0; v < b; v++) {
+      double u = exactInRow[v] ? Double.NEGATIVE_INFINITY : keyBound(drawStatistic[o + v], two,
+          sign);
+      if (u > topBound) {
+        topBound = u;
+        top = v;
+      }
+    }
+    if (top < 0) {
+      return;
+    }
+    for (int v = top, seen = 0; seen < b; v = (v + 1) % b, seen++) {
+      if (exactInRow[v] || !(keyBound(drawStatistic[o + v], two, sign) > best)) {
+        continue;
+      }
+      out[o + v] = ZScores.ofT(drawStatistic[o + v], drawDegrees[o + v]);
+      convertedForCounts++;
+      exactInRow[v] = true;
+      best = Math.max(best, tail.key(out[o + v]));
+    }
+  }
+
+  /** A key z cannot pass: |v| on two tails, else v on the tested side (z has v's sign). */
+  private static double keyBound(double x, boolean two, double sign) {
+    double a = two ? Math.abs(x) : Math.max(sign * x, 0.0);
+    return a * (1 + 1e-12) + 1e-300; // above z's rounding
+  }
+
+  /**
+   * The |v| beyond which z surely reaches {@code target} (voxel v's observed |z|) whatever the
+   * draw's degrees of freedom: the t at which z at {@link #leastDegrees} is the target, widened
+   * by 1e-8 against the inversion's 1e-10; +Infinity where the inversion does not settle.
+   */
+  private double sureBound(int v, double target) {
+    double bound = sureBound[v];
+    if (Double.isNaN(bound)) {
+      double t = target > 0 ? ZScores.tOfZ(target, leastDegrees, target * 2 + 1,
+          ZScores.logDensityRatio(leastDegrees)) : 0.0;
+      bound = Double.isNaN(t) ? Double.POSITIVE_INFINITY : t * (1 + 1e-8) + 1e-10;
+      sureBound[v] = bound;
+    }
+    return bound;
+  }
+
   @Override
   public void observed(double[] out) {
     observed(out, null);
@@ -246,6 +432,23 @@ public final class GlmContrastStatistic implements BlockStatistic {
       return;
     }
     computeObserved(out, variance);
+  }
+
+  /**
+   * The observed statistic as it is written: t or F, or with variance groups v or G themselves
+   * (where {@link #observed} gives their z, the scale every count and maximum is on).
+   */
+  public void observedStatistic(double[] out) {
+    if (observedGroupStatistic != null) {
+      System.arraycopy(observedGroupStatistic, 0, out, 0, b);
+      return;
+    }
+    observed(out);
+  }
+
+  /** Whether {@link #observed} and {@link #observedStatistic} differ: z of v or G. */
+  public boolean onZ() {
+    return groups > 0;
   }
 
   private void computeObserved(double[] out, double[] variance) {
@@ -324,7 +527,7 @@ public final class GlmContrastStatistic implements BlockStatistic {
 
   private void epilogue(int rows, double[] out, double[] variance) {
     if (groups > 0) {
-      groupEpilogue(rows, out);
+      groupEpilogue(rows, out, null, null);
       return;
     }
     final double[] ex = explained;
@@ -376,8 +579,12 @@ public final class GlmContrastStatistic implements BlockStatistic {
     }
   }
 
-  /** v or G per draw and voxel from the group rows (see the class comment). */
-  private void groupEpilogue(int rows, double[] out) {
+  /**
+   * v or G per draw and voxel from the group rows (see the class comment): their z into {@code
+   * out}, themselves into {@code statistic} and their degrees of freedom into {@code degrees},
+   * each where non-null.
+   */
+  private void groupEpilogue(int rows, double[] out, double[] statistic, double[] degrees) {
     int k = groups;
     double[] gj = new double[q];
     double[] h = new double[k * q];
@@ -414,13 +621,37 @@ public final class GlmContrastStatistic implements BlockStatistic {
           defined = rss > EXACT_FIT * total && groupTrace[gi] > 0;
           w[gi] = groupTrace[gi] / rss;
         }
-        out[j * b + v] = defined ? groupStatistic(gj, w, a) : Double.NaN;
+        double x = defined ? groupStatistic(gj, w, a) : Double.NaN;
+        if (out != null) {
+          out[j * b + v] = tStat ? ZScores.ofT(x, groupDegrees)
+              : ZScores.ofF(x, r, groupDegrees);
+        }
+        if (statistic != null) {
+          statistic[j * b + v] = x;
+        }
+        if (degrees != null) {
+          degrees[j * b + v] = groupDegrees;
+        }
       }
     }
   }
 
-  /** v (t contrasts) or G (F) of one voxel and draw, given its coordinates and weights. */
+  /**
+   * v (t contrasts) or G (F) of one voxel and draw, given its coordinates and weights; its
+   * degrees of freedom ν = 1 / (3 b) go to {@link #groupDegrees}.
+   */
   private double groupStatistic(double[] gj, double[] w, double[] a) {
+    double sumWn = 0.0;
+    for (int gi = 0; gi < groups; gi++) {
+      sumWn += w[gi] * groupSize[gi];
+    }
+    double bsum = 0.0;
+    for (int gi = 0; gi < groups; gi++) {
+      double share = 1.0 - w[gi] * groupSize[gi] / sumWn;
+      bsum += share * share / groupTrace[gi];
+    }
+    bsum /= r * (r + 2.0);
+    groupDegrees = 1.0 / (3.0 * bsum);
     // A = sum_g W_g Q_g'Q_g, coordinates reordered nuisance first (r..q-1, then 0..r-1).
     for (int l = 0; l < q; l++) {
       for (int m = 0; m < q; m++) {
@@ -446,16 +677,6 @@ public final class GlmContrastStatistic implements BlockStatistic {
       }
       quad += u * u;
     }
-    double sumWn = 0.0;
-    for (int gi = 0; gi < groups; gi++) {
-      sumWn += w[gi] * groupSize[gi];
-    }
-    double bsum = 0.0;
-    for (int gi = 0; gi < groups; gi++) {
-      double share = 1.0 - w[gi] * groupSize[gi] / sumWn;
-      bsum += share * share / groupTrace[gi];
-    }
-    bsum /= r * (r + 2.0);
     return quad / r / (1.0 + 2.0 * (r - 1) * bsum);
   }
 

@@ -193,6 +193,9 @@ public final class GlmRun {
 
   /** z of an extremeness key of contrast c (DESIGN §9: statistics put on one scale). */
   static double zOfKey(GlmContrast c, GlmModel model, double key) {
+    if (c.varianceGroups()) {
+      return key; // v and G come as z already (GlmContrastStatistic)
+    }
     double df = model.degreesOfFreedom();
     return c.kind() == GlmContrast.Kind.F ? ZScores.ofF(key, c.rank(), df)
         : ZScores.ofT(key, df);
@@ -202,9 +205,19 @@ public final class GlmRun {
    * What the streaming accumulators of one contrast hold once every voxel block and replicate
    * window is folded: the observed statistic, exceedance counts, per-replicate maxima of the
    * extremeness key (null without FWER) and the voxels without a statistic.
+   *
+   * @param statistic the observed statistic on the scale of the counts and maxima (z of v or G
+   *     with variance groups)
+   * @param written the observed statistic as its map is written (v or G themselves)
    */
   public record ContrastTotals(double[] statistic, long[] counts, double[] maxima,
-      int undefinedVoxels) {}
+      int undefinedVoxels, double[] written) {
+    /** Totals whose statistic is written as it is counted (t, F). */
+    public ContrastTotals(double[] statistic, long[] counts, double[] maxima,
+        int undefinedVoxels) {
+      this(statistic, counts, maxima, undefinedVoxels, statistic);
+    }
+  }
 
   /** {@link #run(GlmModel, DataMatrix, Options, boolean)} with the errors not given. */
   public static GlmResult run(GlmModel model, DataMatrix y, Options o) {
@@ -231,6 +244,7 @@ public final class GlmRun {
       Tail tail = tailOf(c, o.tTail());
       long replicates = draws.replicates();
       double[] stat = new double[voxels];
+      double[] written = new double[voxels];
       long[] counts = new long[voxels];
       NullMaxAccumulator nullMax = o.fwer() ? new NullMaxAccumulator(0, (int) replicates) : null;
       int none = 0;
@@ -262,11 +276,13 @@ public final class GlmRun {
           }
         }
         System.arraycopy(obs, 0, stat, from, b);
+        k.observedStatistic(obs);
+        System.arraycopy(obs, 0, written, from, b);
         System.arraycopy(counter.counts(), 0, counts, from, b);
       }
       plans.add(draws);
       totals.add(new ContrastTotals(stat, counts, nullMax == null ? null : nullMax.maxima(),
-          none));
+          none, written));
     }
     return assemble(model, o, plans, totals);
   }
@@ -308,7 +324,7 @@ public final class GlmRun {
         observedKeys[v] = tail.key(stat[v]);
       }
       String name = c.outputName();
-      maps.put(name, stat);
+      maps.put(name, t.written());
       maps.put("p_" + name, PValues.fromCounts(t.counts(), replicates, observedKeys,
           draws.enumerated()));
       if (o.fwer()) {

@@ -264,6 +264,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
     private final WholeMapInference wholeMap;
     private final VarianceSmoothing smoothing;
     private final boolean centreBlocks;
+    /** Whether the kernels count on z of v and G (variance groups): their maps travel too. */
+    private final boolean onZ;
 
     Runner(GlmModel model, GlmRun.Options options, List<GlmDraws> draws, TilePlan plan,
         WholeMapInference wholeMap, VarianceSmoothing smoothing, boolean centreBlocks) {
@@ -274,6 +276,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       this.wholeMap = wholeMap;
       this.smoothing = smoothing;
       this.centreBlocks = centreBlocks;
+      this.onZ = model.varianceGroups() != null;
     }
 
     @Override
@@ -300,6 +303,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         long end = Math.min(d.replicates(), tileEnd);
         int rows = (int) Math.max(0, end - first);
         double[] observed = new double[voxels];
+        double[] written = null; // v or G, where observed holds their z
         double[] observedVariance = smoothing == null ? null : new double[voxels];
         int undefined = 0;
         for (int block = 0; block < grid.blocks(voxels); block++) {
@@ -310,6 +314,11 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
               b, w, options.precision());
           k.observed(buf, varBuf);
           System.arraycopy(buf, 0, observed, from, b);
+          if (k.onZ()) {
+            written = written == null ? new double[voxels] : written;
+            k.observedStatistic(buf);
+            System.arraycopy(buf, 0, written, from, b);
+          }
           if (varBuf != null) {
             System.arraycopy(varBuf, 0, observedVariance, from, b);
           }
@@ -338,7 +347,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         }
         Tail tail = GlmRun.tailOf(c, options.tTail());
         parts.add(ofContrast(wholeMap, c).fold(tail, observed, maps, rows, first, holdsObserved,
-            undefined));
+            undefined).withWritten(written));
       }
       return new TfcePartial(tile, flops, System.nanoTime() - start, parts).toBytes();
     }
@@ -355,14 +364,20 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
       return rows;
     }
 
-    /** The slice's rows of each statistic: per contrast, then (smoothing) per variance. */
+    /**
+     * The slice's rows of each statistic: per contrast, then (smoothing) per variance; with
+     * variance groups (their z counted) one more per contrast without rows, whose observed map is
+     * v or G as written.
+     */
     private int[] sliceRowsOf(TileSpec tile) {
       int[] rows = rowsOf(tile);
-      if (smoothing == null) {
+      if (smoothing == null && !onZ) {
         return rows;
       }
       int[] both = java.util.Arrays.copyOf(rows, 2 * rows.length);
-      System.arraycopy(rows, 0, both, rows.length, rows.length);
+      if (smoothing != null) { // never with variance groups (refused)
+        System.arraycopy(rows, 0, both, rows.length, rows.length);
+      }
       return both;
     }
 
@@ -396,6 +411,10 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         out.observed(ci, buf);
         if (varBuf != null) {
           out.observed(contrasts + ci, varBuf);
+        }
+        if (onZ) {
+          k.observedStatistic(buf);
+          out.observed(contrasts + ci, buf);
         }
         long end = first + rows[ci];
         for (long wFirst = first; wFirst < end; wFirst += w) {
@@ -445,7 +464,8 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         }
         GlmContrast c = model.contrasts().get(ci);
         parts.add(ofContrast(wholeMap, c).fold(GlmRun.tailOf(c, options.tTail()), observed,
-            replicateMaps, rows, first, tile.firstWindow() == 0, maps.undefinedVoxels(ci)));
+            replicateMaps, rows, first, tile.firstWindow() == 0, maps.undefinedVoxels(ci))
+            .withWritten(onZ ? maps.observed(contrasts + ci) : null));
       }
       return new TfcePartial(tile, maps.flops(), System.nanoTime() - start, parts).toBytes();
     }
@@ -499,7 +519,7 @@ public final class GlmWholeMapAnalysis implements TileAnalysis {
         WholeMapMerge.Totals t = merges.get(ci).finish(options.fwer(),
             draws.get(ci).enumerated(), "contrast " + c.outputName());
         totals.add(new GlmRun.ContrastTotals(t.observed(), t.counts(),
-            options.fwer() ? t.maxima() : null, t.undefinedVoxels()));
+            options.fwer() ? t.maxima() : null, t.undefinedVoxels(), merges.get(ci).written()));
         wholeMaps.add(t.outputs(c.outputName()));
         facts.put(c.outputName(), t.facts());
       }

@@ -2,6 +2,7 @@ package org.nlspark.core.stats;
 
 import org.apache.commons.math3.special.Beta;
 import org.apache.commons.math3.special.Erf;
+import org.apache.commons.math3.special.Gamma;
 
 /**
  * Statistics of different kinds or ranks on one scale for FWER over contrasts (DESIGN §9, as
@@ -66,6 +67,46 @@ public final class ZScores {
       z = z - u / (1 + z * u / 2);
     }
     return z;
+  }
+
+  /**
+   * log of the t density's constant over the normal's, for {@link #tOfZ}: Γ((df + 1)/2) /
+   * (Γ(df/2) √(df π)) against 1/√(2π).
+   */
+  public static double logDensityRatio(double df) {
+    return Gamma.logGamma((df + 1) / 2) - Gamma.logGamma(df / 2)
+        - 0.5 * StrictMath.log(df * Math.PI) + 0.5 * StrictMath.log(2 * Math.PI);
+  }
+
+  /**
+   * The t with {@link #ofT}(t, df) = target (&gt; 0), by Newton's steps from {@code start} (≥
+   * the root: z ≤ t, so the target itself will do), to 1e-10 relative; NaN when the steps do not
+   * settle.
+   *
+   * @param logDensityRatio {@link #logDensityRatio}(df), kept by callers that invert often
+   */
+  public static double tOfZ(double target, double df, double start, double logDensityRatio) {
+    double t = start;
+    for (int step = 0; step < 50; step++) {
+      double z = ofT(t, df);
+      if (!Double.isFinite(z)) {
+        return Double.NaN;
+      }
+      // dz/dt = f_t(t) / phi(z), in logs: both are tiny far out
+      double slope = StrictMath.exp(logDensityRatio - (df + 1) / 2 * StrictMath.log1p(t * t / df)
+          + z * z / 2);
+      double next = t - (z - target) / slope;
+      if (!(next > 0)) {
+        next = t / 2;
+      }
+      // 1e-10: above the noise of z's last bits divided by the slope (near 0, and far out
+      // with few degrees of freedom)
+      if (Math.abs(next - t) <= 1e-10 * t) {
+        return next;
+      }
+      t = next;
+    }
+    return Double.NaN;
   }
 
   /** Acklam's rational approximation of the upper quantile for p in (0, 0.5] (~1e-9 rel). */

@@ -17,7 +17,7 @@ import org.nlspark.core.tile.TileSpec;
  * WholeMapPartial} per statistic it enhanced (one for the permutation tests, one per contrast for
  * {@code glm}).
  *
- * <p>Byte layout (version 3, big-endian): magic 'W' ({@link PartialFamily#WHOLE_MAP_PARTIAL}), version, tile index, block, first window,
+ * <p>Byte layout (version 4, big-endian): magic 'W' ({@link PartialFamily#WHOLE_MAP_PARTIAL}), version, tile index, block, first window,
  * window count, flops, kernel nanos, statistic count, then each statistic's partial as {@link
  * WholeMapPartial} lays it out.
  */

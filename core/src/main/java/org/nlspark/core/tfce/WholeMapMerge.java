@@ -37,6 +37,7 @@ public final class WholeMapMerge {
   private double[] observedTfce;
   private double[] observedClusters;
   private double[] observedMass;
+  private double[] written; // the observed map as written, where it is not the counted one
   private int undefined;
   private long tfceNanos;
   private long tfceCpuNanos;
@@ -80,8 +81,18 @@ public final class WholeMapMerge {
       observed = part.observed;
       observedTfce = part.observedTfce;
       observedClusters = part.observedClusters;
+      written = part.written;
       undefined = part.undefinedVoxels;
     }
+  }
+
+  /**
+   * The observed statistic as its map is written: v or G where the partials counted on their z
+   * ({@link WholeMapPartial#withWritten}), else the observed map itself; null before the tile of
+   * window 0 is added.
+   */
+  public double[] written() {
+    return written != null ? written : observed;
   }
 
   private static void add(long[] into, ExceedanceCounter counter) {

@@ -37,12 +37,25 @@ public final class WholeMapPartial {
   final int undefinedVoxels;
   final double[] observedMass;
   final NullMaxAccumulator massNullMax;
+  /** The observed statistic as it is written where {@link #observed} is its z (v, G), or null. */
+  final double[] written;
 
   WholeMapPartial(double[] observed, double[] observedTfce, double[] observedClusters,
       ExceedanceCounter counts, NullMaxAccumulator nullMax, ExceedanceCounter tfceCounts,
       NullMaxAccumulator tfceNullMax, NullMaxAccumulator clusterNullMax, long tfceNanos,
       long tfceCpuNanos, long mapsEnhanced, int undefinedVoxels, double[] observedMass,
       NullMaxAccumulator massNullMax) {
+    this(observed, observedTfce, observedClusters, counts, nullMax, tfceCounts, tfceNullMax,
+        clusterNullMax, tfceNanos, tfceCpuNanos, mapsEnhanced, undefinedVoxels, observedMass,
+        massNullMax, null);
+  }
+
+  private WholeMapPartial(double[] observed, double[] observedTfce, double[] observedClusters,
+      ExceedanceCounter counts, NullMaxAccumulator nullMax, ExceedanceCounter tfceCounts,
+      NullMaxAccumulator tfceNullMax, NullMaxAccumulator clusterNullMax, long tfceNanos,
+      long tfceCpuNanos, long mapsEnhanced, int undefinedVoxels, double[] observedMass,
+      NullMaxAccumulator massNullMax, double[] written) {
+    this.written = written;
     this.observedMass = observedMass;
     this.massNullMax = massNullMax;
     this.observed = observed;
@@ -57,6 +70,16 @@ public final class WholeMapPartial {
     this.tfceCpuNanos = tfceCpuNanos;
     this.mapsEnhanced = mapsEnhanced;
     this.undefinedVoxels = undefinedVoxels;
+  }
+
+  /**
+   * This partial with the observed statistic as it is written ({@code written}: v or G, whose z
+   * this partial counted on); null leaves the observed map as the written one.
+   */
+  public WholeMapPartial withWritten(double[] written) {
+    return new WholeMapPartial(observed, observedTfce, observedClusters, counts, nullMax,
+        tfceCounts, tfceNullMax, clusterNullMax, tfceNanos, tfceCpuNanos, mapsEnhanced,
+        undefinedVoxels, observedMass, massNullMax, observed == null ? null : written);
   }
 
   /** Wall nanoseconds this partial spent enhancing maps (for the tile's kernel-time split). */
@@ -79,6 +102,7 @@ public final class WholeMapPartial {
     PartialBytes.writeBlob(out, clusterNullMax == null ? null : clusterNullMax.toBytes());
     PartialBytes.writeDoubles(out, observedMass);
     PartialBytes.writeBlob(out, massNullMax == null ? null : massNullMax.toBytes());
+    PartialBytes.writeDoubles(out, written);
   }
 
   static WholeMapPartial read(DataInputStream in) throws IOException {
@@ -96,6 +120,7 @@ public final class WholeMapPartial {
     byte[] cm = PartialBytes.readBlob(in);
     double[] observedMass = PartialBytes.readDoubles(in);
     byte[] mm = PartialBytes.readBlob(in);
+    double[] written = PartialBytes.readDoubles(in);
     return new WholeMapPartial(observed, observedTfce, observedClusters,
         c == null ? null : ExceedanceCounter.fromBytes(c),
         m == null ? null : NullMaxAccumulator.fromBytes(m),
@@ -103,7 +128,7 @@ public final class WholeMapPartial {
         tm == null ? null : NullMaxAccumulator.fromBytes(tm),
         cm == null ? null : NullMaxAccumulator.fromBytes(cm),
         tfceNanos, tfceCpuNanos, maps, undefined, observedMass,
-        mm == null ? null : NullMaxAccumulator.fromBytes(mm));
+        mm == null ? null : NullMaxAccumulator.fromBytes(mm), written);
   }
 
 }

@@ -1,7 +1,6 @@
 package org.nlspark.core.tfce;
 
 import java.util.Arrays;
-import org.apache.commons.math3.special.Gamma;
 import org.nlspark.core.job.Tail;
 import org.nlspark.core.stats.ZScores;
 
@@ -65,8 +64,7 @@ final class ZMaps {
     this.tail = tail;
     this.heights = tfce;
     this.clusterHeights = clusterHeights.clone();
-    this.logDensityRatio = Gamma.logGamma((df + 1) / 2) - Gamma.logGamma(df / 2)
-        - 0.5 * StrictMath.log(df * Math.PI) + 0.5 * StrictMath.log(2 * Math.PI);
+    this.logDensityRatio = ZScores.logDensityRatio(df);
   }
 
   /** The t of a statistic value (r to its t for a correlation). */
@@ -182,27 +180,8 @@ final class ZMaps {
 
   /** The t with z(t) = target (> 0), by Newton's steps from {@code start} (≥ the root's z). */
   private double inverse(double target, double start) {
-    double t = start;
-    for (int step = 0; step < 50; step++) {
-      double z = ZScores.ofT(t, df);
-      if (!Double.isFinite(z)) {
-        return Double.NaN;
-      }
-      // dz/dt = f_t(t) / phi(z), in logs: both are tiny far out
-      double slope = StrictMath.exp(logDensityRatio - (df + 1) / 2 * StrictMath.log1p(t * t / df)
-          + z * z / 2);
-      double next = t - (z - target) / slope;
-      if (!(next > 0)) {
-        next = t / 2;
-      }
-      // 1e-10: inside the band where vertices get their exact z (NEAR), and above the noise
-      // of z's last bits divided by the slope (near 0, and far out with few degrees of freedom)
-      if (Math.abs(next - t) <= 1e-10 * t) {
-        return next;
-      }
-      t = next;
-    }
-    return Double.NaN;
+    // 1e-10 relative: inside the band where vertices get their exact z (NEAR)
+    return ZScores.tOfZ(target, df, start, logDensityRatio);
   }
 
   /** How many bounds t reaches. */

@@ -73,7 +73,7 @@ class PartialFamilyTest {
     assertThatThrownBy(() -> PartialFamily.WHOLE_MAP_PARTIAL.check((byte) 'W', (byte) 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot read a TFCE partial result: unknown format version 1 (this build"
-            + " reads version 3); use the same nlspark version on driver and executors");
+            + " reads version 4); use the same nlspark version on driver and executors");
   }
 
   @Test

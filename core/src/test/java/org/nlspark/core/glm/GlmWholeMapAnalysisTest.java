@@ -98,6 +98,24 @@ class GlmWholeMapAnalysisTest {
   }
 
 
+  /**
+   * The observed statistic as written, block by block on the grid: t or F, or with variance
+   * groups v and G (whose z {@link #maps} gives, as the counts see them).
+   */
+  static double[] written(GlmModel model, GlmContrast c, GlmDraws draws, DataMatrix y,
+      Grid grid, GlmRun.Options o) {
+    double[] out = new double[y.cols()];
+    for (int block = 0; block < grid.blocks(y.cols()); block++) {
+      int from = grid.blockStart(block);
+      int to = grid.blockEnd(block, y.cols());
+      double[] part = new double[to - from];
+      new GlmContrastStatistic(model, c, draws, y.copyColumns(from, to), to - from,
+          grid.window(), o.precision()).observedStatistic(part);
+      System.arraycopy(part, 0, out, from, part.length);
+    }
+    return out;
+  }
+
   static double p(long count, long draws, boolean enumerated) {
     return enumerated ? (double) count / draws : (count + 1.0) / (draws + 1.0);
   }
@@ -146,7 +164,8 @@ class GlmWholeMapAnalysisTest {
       boolean enumerated = draws.enumerated();
       double[] observed = new double[voxels];
       double[][] maps = maps(model, c, draws, y, o.grid(), a.options(), observed);
-      assertThat(result.output(s)).as(s).isEqualTo(observed);
+      assertThat(result.output(s)).as(s).isEqualTo(written(model, c, draws, y, o.grid(),
+          a.options()));
 
       double[] refTfce = TfceReference.tfce(NI, NJ, NK, m, observed, tail, 0.5, 2, 100);
       double[] tfce = result.output("tfce_" + s);
@@ -263,11 +282,12 @@ class GlmWholeMapAnalysisTest {
   }
 
   /**
-   * Variance groups (issue 45): TFCE and clusters run on the v and G maps as on t and F, and
-   * their outputs follow PALM's names (vstat1, tfce_vstat1, ..., gstat1).
+   * Variance groups (issue 45): TFCE and clusters run on the z of the v and G maps (PALM), their
+   * p-values and maxima count on z, across contrasts too, the written maps are v and G, and the
+   * outputs follow PALM's names (vstat1, tfce_vstat1, ..., gstat1).
    */
   @Test
-  void vAndGMapsGetTfceAndClustersAsTAndF() {
+  void vAndGMapsGetTfceAndClustersOnTheirZ() {
     boolean[] m = mask();
     double[][] design = GlmContrastStatisticTest.design(16, 40);
     DataMatrix y = data(design, m, 43);
@@ -276,10 +296,54 @@ class GlmWholeMapAnalysisTest {
       groups[i] = i % 3;
     }
     GlmRun.Options o = GlmRun.Options.defaults(60, 5).withGrid(SMALL)
-        .withVarianceGroups(VarianceGroups.of(groups, "vg.csv", 16));
+        .withVarianceGroups(VarianceGroups.of(groups, "vg.csv", 16))
+        .withFwerAcrossContrasts(true);
     Result result = checkAgainstBruteForce(y, design, contrasts(), o, m, 2, null);
     assertThat(result.output("tfce_vstat1")).isNotNull();
     assertThat(result.output("tfce_gstat1")).isNotNull();
+    // Across contrasts every map is already z: the largest z of each draw over all contrasts.
+    GlmWholeMapAnalysis a = GlmAnalysis.prepare(y, GlmContrastStatisticTest.named(design),
+        contrasts(), o, "cpu", 1.0).withWholeMaps(MaskGrid.of(NI, NJ, NK, m),
+        WholeMapSettings.of(true, THRESHOLD));
+    GlmModel model = a.model();
+    int voxels = y.cols();
+    double[][][] all = new double[model.contrasts().size()][][];
+    double[][] observedZ = new double[all.length][voxels];
+    for (int ci = 0; ci < all.length; ci++) {
+      GlmContrast c = model.contrasts().get(ci);
+      all[ci] = maps(model, c, GlmRun.drawsOf(model, c, a.options()), y, o.grid(), a.options(),
+          observedZ[ci]);
+      double[] v = result.output(c.outputName());
+      for (int x = 0; x < voxels; x++) {
+        assertThat(Double.isNaN(v[x]) || v[x] != observedZ[ci][x])
+            .as("%s is written as v or G, not as its z, at %d", c.outputName(), x).isTrue();
+      }
+    }
+    for (int ci = 0; ci < all.length; ci++) {
+      GlmContrast c = model.contrasts().get(ci);
+      Tail tail = GlmRun.tailOf(c, a.options().tTail());
+      double[] p = result.output("p_cfwer_" + c.outputName());
+      for (int x = 0; x < voxels; x++) {
+        if (Double.isNaN(observedZ[ci][x])) {
+          continue;
+        }
+        double key = tail.key(observedZ[ci][x]);
+        long exceed = 0;
+        for (int r = 0; r < 60; r++) {
+          double most = Double.NEGATIVE_INFINITY;
+          for (int cj = 0; cj < all.length; cj++) {
+            Tail tj = GlmRun.tailOf(model.contrasts().get(cj), a.options().tTail());
+            for (int xx = 0; xx < voxels; xx++) {
+              double k = tj.key(all[cj][r][xx]);
+              most = Double.isNaN(k) ? most : Math.max(most, k);
+            }
+          }
+          exceed += most >= key ? 1 : 0;
+        }
+        assertThat(p[x]).as("p_cfwer_%s at %d", c.outputName(), x)
+            .isEqualTo(p(exceed, 60, false));
+      }
+    }
   }
 
   /** Each contrast enumerates its own draws (720 and 20 here): counts and maxima per contrast. */
