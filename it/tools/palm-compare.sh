@@ -9,6 +9,8 @@
 # Usage: it/tools/palm-compare.sh PALM_DIR [PYTHON]
 #   PALM_DIR: a PALM checkout (palm.m); needs octave and octave-statistics on PATH, bin/nlspark
 #   built (mvn -B install -DskipTests), and a Python with numpy (default: python3).
+#   PALM_WELCH_DF=1: the copy's fastv takes Welch's degrees of freedom (1 / bsum, not 1/3 of
+#   it), to check that nlspark's v-to-z counting is PALM's but for that df.
 set -euo pipefail
 PALM_SRC=${1:?usage: it/tools/palm-compare.sh PALM_DIR [PYTHON]}
 PY=$(command -v "${2:-python3}" || true)
@@ -22,6 +24,14 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cp -r "$PALM_SRC" "$WORK/palm"
 sed -i "s/'precision','%0.4f'/'precision','%0.17g'/" "$WORK/palm/palm_miscwrite.m"
+if [[ ${PALM_WELCH_DF:-0} == 1 ]]; then
+  # in fastv and fastv3d only (fastg's identical line is Welch's already)
+  awk '/^function \[G,df2\] = fastv(3d)?\(/ {v = 1} /^function / && !/fastv(3d)?\(/ {v = 0}
+    v && /df2  = 1\/3\.\/bsum;/ {sub(/1\/3\.\/bsum/, "1./bsum")} {print}' \
+    "$WORK/palm/palm_core.m" >"$WORK/palm_core.m" && mv "$WORK/palm_core.m" "$WORK/palm/palm_core.m"
+  [[ $(grep -c 'df2  = 1\./bsum;' "$WORK/palm/palm_core.m") == 2 ]] \
+    || { echo "palm-compare: fastv's degrees of freedom were not found to patch" >&2; exit 2; }
+fi
 cd "$WORK"
 "$PY" - <<'PYEOF'
 import numpy as np
@@ -53,6 +63,8 @@ np.savetxt("vg.csv", np.where(np.arange(n) < n // 2, 1, 2), fmt="%d")
 PYEOF
 
 # name | PALM options | glm options | statistic
+# (vg: v equals PALM's; its p-values differ where the degrees of freedom are few, because PALM's
+# fastv converts v to z with a third of Welch's degrees of freedom and nlspark with Welch's)
 CASES=(
   "within|-eb within.csv|--exchangeability-blocks within.csv|tstat"
   "twins|-eb twins.csv|--exchangeability-blocks twins.csv|tstat"

@@ -435,7 +435,8 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
     multi-level blocks (a DataFrame or 2-D array, one row per sample, one column per level,
     signed ids) or a file; variance_groups: PALM's -vg, one group id per sample (or a file),
     or "auto" (from the blocks): with two or more groups t and F become the Aspin-Welch v and
-    Welch's G (maps vstat{c}, gstat{f} and their p maps);
+    Welch's G (maps vstat{c}, gstat{f} and their p maps, counted on their z with each voxel's
+    and draw's Welch degrees of freedom, as PALM counts);
     errors: None (the command line's default: exchangeable, symmetric for a design of one
     constant column), 'exchangeable', 'symmetric' or 'both';
     variance_smoothing: sigma in mm (--variance-smoothing, randomise -v; images, t contrasts

@@ -85,8 +85,9 @@ public final class GlmContrastStatistic implements BlockStatistic {
   private final double[] groupSquares;
   /** With groups: the observed z, computed once here (it also marks undefined voxels). */
   private final double[] observedWithGroups;
-  /** With groups: the observed v or G themselves (the written map). */
+  /** With groups: the observed v or G themselves (the written map), and their ν. */
   private final double[] observedGroupStatistic;
+  private final double[] observedGroupDegrees;
   /** The degrees of freedom of the last {@link #groupStatistic}. */
   private double groupDegrees;
   /**
@@ -99,6 +100,9 @@ public final class GlmContrastStatistic implements BlockStatistic {
   private double[] drawDegrees;
   private double[] sureBound;
   private boolean[] exactInRow;
+  /** For G: per voxel the observed P(F &gt; G) (NaN: not yet computed), and a row's. */
+  private double[] observedTail;
+  private double[] drawTail;
   /** Values {@link #computeForCounts} converted to z, and all it was given (for tests). */
   long convertedForCounts;
   long valuesForCounts;
@@ -198,16 +202,17 @@ public final class GlmContrastStatistic implements BlockStatistic {
     }
     double[] observed = null;
     double[] statistic = null;
+    double[] degrees = null;
     if (groups > 0) { // also undefined: a group whose observed residuals vanish
-      observed = new double[b];
-      statistic = new double[b];
       fillIdentityRow();
       multiply();
       double[] full = new double[window * b];
       double[] fullStatistic = new double[window * b];
-      groupEpilogue(1, full, fullStatistic, null);
-      System.arraycopy(full, 0, observed, 0, b);
-      System.arraycopy(fullStatistic, 0, statistic, 0, b);
+      double[] fullDegrees = new double[window * b];
+      groupEpilogue(1, full, fullStatistic, fullDegrees);
+      observed = Arrays.copyOf(full, b);
+      statistic = Arrays.copyOf(fullStatistic, b);
+      degrees = Arrays.copyOf(fullDegrees, b);
       for (int v = 0; v < b; v++) {
         if (Double.isNaN(observed[v]) && !undefined[v]) {
           undefined[v] = true;
@@ -218,6 +223,7 @@ public final class GlmContrastStatistic implements BlockStatistic {
     this.undefinedCount = count;
     this.observedWithGroups = observed;
     this.observedGroupStatistic = statistic;
+    this.observedGroupDegrees = degrees;
     this.leastDegrees = groups > 0 ? leastDegrees() : Double.NaN;
   }
 
@@ -297,11 +303,12 @@ public final class GlmContrastStatistic implements BlockStatistic {
    * never above it, so counts and maxima are those of {@link #compute}'s z while most values
    * skip their z. Bounds: |z| ≤ |v| (a t tail is heavier than the normal's), and |z| at ν is at
    * least |z| at {@link #leastDegrees} (z grows with ν at a fixed t); a value between the
-   * bounds, and every value that could be its draw's largest, gets its exact z. Without groups,
-   * or for G, it is {@link #compute}.
+   * bounds, and every value that could be its draw's largest, gets its exact z. G (upper tail
+   * only) compares probabilities instead ({@link #countingRowOfG}). Without groups it is {@link
+   * #compute}.
    */
   public void computeForCounts(long first, int rows, double[] out, Tail tail) {
-    if (groups == 0 || !tStat || Double.isNaN(leastDegrees)) {
+    if (groups == 0 || Double.isNaN(leastDegrees)) {
       compute(first, rows, out);
       return;
     }
@@ -316,12 +323,81 @@ public final class GlmContrastStatistic implements BlockStatistic {
       drawDegrees = new double[window * b];
       sureBound = new double[b];
       Arrays.fill(sureBound, Double.NaN);
+      observedTail = new double[b];
+      Arrays.fill(observedTail, Double.NaN);
+      drawTail = new double[b];
       exactInRow = new boolean[b];
     }
     groupEpilogue(rows, null, drawStatistic, drawDegrees);
     for (int j = 0; j < rows; j++) {
-      countingRow(j * b, out, tail);
+      if (tStat) {
+        countingRow(j * b, out, tail);
+      } else {
+        countingRowOfG(j * b, out);
+      }
     }
+  }
+
+  /**
+   * One draw's counting values of G (upper tail): F's tail is not monotone in ν, so no bound in
+   * ν serves; but z of G is the normal quantile of P(F &gt; G), and that probability (most of
+   * the cost is the quantile's) decides a count wherever it is more than 1e-9 (relative) away
+   * from the observed one, and the draw's largest z is at its smallest probability; values
+   * within 1e-9 of either get their exact z.
+   */
+  private void countingRowOfG(int o, double[] out) {
+    valuesForCounts += b;
+    double least = Double.POSITIVE_INFINITY; // the smallest probability of a counting value
+    for (int v = 0; v < b; v++) {
+      double x = drawStatistic[o + v];
+      double zo = observedWithGroups[v];
+      exactInRow[v] = true;
+      if (Double.isNaN(x) || Double.isNaN(zo)) {
+        out[o + v] = Double.NaN;
+        continue;
+      }
+      double xo = observedGroupStatistic[v];
+      if (!(x > 0) || x == Double.POSITIVE_INFINITY || !(xo > 0)
+          || xo == Double.POSITIVE_INFINITY) {
+        out[o + v] = ZScores.ofF(x, r, drawDegrees[o + v]); // the special values: as ofF
+        convertedForCounts++;
+        continue;
+      }
+      double p = ZScores.upperTailOfF(x, r, drawDegrees[o + v]);
+      double po = observedTail(v);
+      drawTail[v] = p;
+      if (p < po * (1 - 1e-9)) {
+        out[o + v] = zo; // a smaller probability: z above the observed z
+      } else if (p > po * (1 + 1e-9)) {
+        out[o + v] = Double.NEGATIVE_INFINITY;
+      } else {
+        out[o + v] = ZScores.ofF(x, r, drawDegrees[o + v]);
+        convertedForCounts++;
+        continue;
+      }
+      exactInRow[v] = false;
+      least = Math.min(least, p);
+    }
+    if (least == Double.POSITIVE_INFINITY) {
+      return;
+    }
+    for (int v = 0; v < b; v++) {
+      if (!exactInRow[v] && drawTail[v] <= least * (1 + 1e-9)) {
+        out[o + v] = ZScores.upperQuantile(drawTail[v]); // ofF's z, bit for bit
+        convertedForCounts++;
+        exactInRow[v] = true;
+      }
+    }
+  }
+
+  /** The observed G's probability P(F &gt; G) at voxel v (computed once). */
+  private double observedTail(int v) {
+    double p = observedTail[v];
+    if (Double.isNaN(p)) {
+      p = ZScores.upperTailOfF(observedGroupStatistic[v], r, observedGroupDegrees[v]);
+      observedTail[v] = p;
+    }
+    return p;
   }
 
   /** One draw's values for counting (see {@link #computeForCounts}) at {@code o}. */

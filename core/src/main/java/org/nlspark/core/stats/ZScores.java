@@ -43,9 +43,16 @@ public final class ZScores {
     if (f <= 0) {
       return Double.NEGATIVE_INFINITY;
     }
+    return upperQuantile(upperTailOfF(f, r, df));
+  }
+
+  /**
+   * P(F &gt; f) for f &gt; 0 finite, with (r, df) degrees of freedom: the probability {@link #ofF}
+   * turns into z (the same bits), for callers that compare probabilities instead of z.
+   */
+  public static double upperTailOfF(double f, double r, double df) {
     // P(F > f) = I_{df / (df + r f)}(df / 2, r / 2)
-    double tail = Beta.regularizedBeta(df / (df + r * f), df / 2, r / 2);
-    return upperQuantile(tail);
+    return Beta.regularizedBeta(df / (df + r * f), df / 2, r / 2);
   }
 
   /** z with P(Z > z) = p, accurate in both tails. */
