@@ -349,13 +349,11 @@ public final class GlmContrastStatistic implements BlockStatistic {
     valuesForCounts += b;
     double least = Double.POSITIVE_INFINITY; // the smallest probability of a counting value
     for (int v = 0; v < b; v++) {
-      double x = drawStatistic[o + v];
-      double zo = observedWithGroups[v];
-      exactInRow[v] = true;
-      if (Double.isNaN(x) || Double.isNaN(zo)) {
-        out[o + v] = Double.NaN;
+      if (undefinedInRow(o, v, out)) {
         continue;
       }
+      double x = drawStatistic[o + v];
+      double zo = observedWithGroups[v];
       double xo = observedGroupStatistic[v];
       if (!(x > 0) || x == Double.POSITIVE_INFINITY || !(xo > 0)
           || xo == Double.POSITIVE_INFINITY) {
@@ -390,6 +388,19 @@ public final class GlmContrastStatistic implements BlockStatistic {
     }
   }
 
+  /**
+   * Starts voxel v of a counting row as exact; true (its value NaN) where the voxel has no
+   * statistic in this draw or observed.
+   */
+  private boolean undefinedInRow(int o, int v, double[] out) {
+    exactInRow[v] = true;
+    if (Double.isNaN(drawStatistic[o + v]) || Double.isNaN(observedWithGroups[v])) {
+      out[o + v] = Double.NaN;
+      return true;
+    }
+    return false;
+  }
+
   /** The observed G's probability P(F &gt; G) at voxel v (computed once). */
   private double observedTail(int v) {
     double p = observedTail[v];
@@ -407,13 +418,11 @@ public final class GlmContrastStatistic implements BlockStatistic {
     double best = Double.NEGATIVE_INFINITY; // the largest key of an exact value so far
     valuesForCounts += b;
     for (int v = 0; v < b; v++) {
-      double x = drawStatistic[o + v];
-      double zo = observedWithGroups[v];
-      exactInRow[v] = true;
-      if (Double.isNaN(x) || Double.isNaN(zo)) {
-        out[o + v] = Double.NaN;
+      if (undefinedInRow(o, v, out)) {
         continue;
       }
+      double x = drawStatistic[o + v];
+      double zo = observedWithGroups[v];
       // Exceeding is |z| ≥ |zo| (two tails; on the tested side with zo > 0) or |z| ≤ |zo| (a
       // value on the other side of a one-tailed test whose observed z is there too).
       double a = two ? Math.abs(x) : sign * x;
