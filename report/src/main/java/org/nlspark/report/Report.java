@@ -360,13 +360,15 @@ public final class Report {
   }
 
   /**
-   * " at (x, y, z) mm" from the entry (or the mask), " at vertex N (x, y, z mm)" on a surface,
+   * " at (x, y, z) mm" from the entry (or the mask), " at vertex N (x, y, z mm)" on a surface
+   * (" at CORTEX_LEFT vertex N ..." on CIFTI grayordinates),
    * else " at voxel N", else "".
    */
   static String where(Map<String, Object> e, NiftiMask mask) {
     if (e.get("peak_vertex") instanceof Number vertex) {
       double[] at = peakMm(e, null);
-      return " at vertex " + vertex + (at == null ? "" : String.format(Locale.ROOT,
+      String place = e.get("peak_grayordinate") instanceof String g ? g : "vertex " + vertex;
+      return " at " + place + (at == null ? "" : String.format(Locale.ROOT,
           " (%.0f, %.0f, %.0f mm)", at[0], at[1], at[2]));
     }
     double[] mm = peakMm(e, mask);

@@ -240,16 +240,24 @@ class BadInputTest {
     return bytes.toByteArray();
   }
 
-  /** Issue 41 case 22: a CIFTI file is named as CIFTI, not told to split into 3-D or 4-D. */
+  /**
+   * Issue 41 case 22: a CIFTI file is named as CIFTI, not told to split into 3-D or 4-D; a
+   * parcellated one is not read, and a "dense" one in a NIfTI-1 header is not CIFTI-2.
+   */
   @Test
   void aCiftiFileIsNamed() throws IOException {
-    Path cifti = dir.resolve("sub-01.dtseries.nii");
-    NiftiStudy.write(cifti, org.nlspark.core.io.nifti.NiftiHeader.builder()
-        .datatype(org.nlspark.core.io.nifti.NiftiDatatype.FLOAT32)
-        .shape(1, 1, 1, 1, 3, 5).pixdim(1, 1, 1, 1, 1, 1, 1, 1).build(), new float[15]);
+    Path cifti = dir.resolve("sub-01.pscalar.nii");
+    org.nlspark.core.io.nifti.NiftiHeader header = org.nlspark.core.io.nifti.NiftiHeader
+        .builder().datatype(org.nlspark.core.io.nifti.NiftiDatatype.FLOAT32)
+        .shape(1, 1, 1, 1, 3, 5).pixdim(1, 1, 1, 1, 1, 1, 1, 1).build();
+    NiftiStudy.write(cifti, header, new float[15]);
     CliRun r = expect(2, "it is a CIFTI file", "one-sample", "--input", cifti.toString());
-    assertThat(r.err()).contains("CIFTI data are not supported as input yet")
-        .doesNotContain("split it into");
+    assertThat(r.err()).contains("the CIFTI files nlspark reads are dense scalars and series"
+        + " (.dscalar.nii, .dtseries.nii)").doesNotContain("split it into");
+    Path dense = dir.resolve("sub-01.dtseries.nii");
+    NiftiStudy.write(dense, header, new float[15]);
+    expect(2, "a CIFTI-2 file is a NIfTI-2 file (a 540-byte header, magic n+2), and this one"
+        + " is not", "one-sample", "--input", dense.toString(), "--surface-left", dense.toString());
   }
 
   /**

@@ -6,13 +6,16 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.io.nifti.NiftiMask;
+import org.nlspark.core.io.surface.Cifti;
 import org.nlspark.core.io.surface.FreeSurfer;
 import org.nlspark.core.io.surface.Gifti;
 import org.nlspark.core.io.surface.VertexData;
+import org.nlspark.core.surface.Grayordinates;
 
 /**
  * Per-vertex surface data as a {@link SampleSource} (DESIGN §8): GIFTI ({@code .func.gii},
- * {@code .shape.gii}, ...) or FreeSurfer MGH/MGZ files, either one file per sample in the given
+ * {@code .shape.gii}, ...), FreeSurfer MGH/MGZ or CIFTI-2 dense files (on the full space of
+ * their brain models, {@link Grayordinates}; every file must have the study's models), either one file per sample in the given
  * order, or one file holding every sample (several GIFTI data arrays, MGH frames). Executors read
  * whole files (a surface file is small: 10,242 vertices are 40 kB a sample), check each against
  * the mesh's vertex count, keep the mask's vertices in vertex order (the numbering of the mesh's
@@ -30,9 +33,11 @@ public final class VertexSamples implements SampleSource {
   private final int[] vertexOf; // in-mask number -> mesh vertex
   private final int samplesPerSplit;
   private final boolean float32;
+  private final Grayordinates grayordinates; // CIFTI inputs' brain models, else null
 
   private VertexSamples(String name, String[] files, boolean oneFile, int samples,
-      int meshVertices, String meshName, int[] vertexOf, int samplesPerSplit, boolean float32) {
+      int meshVertices, String meshName, int[] vertexOf, int samplesPerSplit, boolean float32,
+      Grayordinates grayordinates) {
     this.name = name;
     this.files = files;
     this.oneFile = oneFile;
@@ -42,42 +47,55 @@ public final class VertexSamples implements SampleSource {
     this.vertexOf = vertexOf;
     this.samplesPerSplit = Math.max(1, samplesPerSplit);
     this.float32 = float32;
+    this.grayordinates = grayordinates;
   }
 
-  /** Whether a file name is surface data nlspark reads: GIFTI, or FreeSurfer MGH/MGZ. */
+  /** Whether a file name is surface data nlspark reads: GIFTI, FreeSurfer MGH/MGZ, CIFTI. */
   public static boolean isSurfaceName(String fileName) {
-    return Gifti.isGiftiName(fileName) || FreeSurfer.isMghName(fileName);
+    return Gifti.isGiftiName(fileName) || FreeSurfer.isMghName(fileName)
+        || Cifti.isCiftiName(fileName);
   }
 
   /**
    * One file per sample, in this order.
    *
    * @param vertexOf the mesh vertex of each in-mask vertex, increasing
+   * @param grayordinates the brain models every CIFTI file must have, or null for GIFTI and MGH
    */
   public static VertexSamples perFile(String name, List<String> files, int meshVertices,
-      String meshName, int[] vertexOf, int samplesPerSplit) {
+      String meshName, int[] vertexOf, int samplesPerSplit, Grayordinates grayordinates) {
     if (files.isEmpty()) {
       throw new InvalidInputException("Cannot read " + name + ": it names no file");
     }
     return new VertexSamples(name, files.toArray(new String[0]), false, files.size(),
-        meshVertices, meshName, vertexOf.clone(), samplesPerSplit, true);
+        meshVertices, meshName, vertexOf.clone(), samplesPerSplit, true, grayordinates);
   }
 
   /** Every sample in one file, which the driver has read to count them. */
   public static VertexSamples oneFile(String name, String file, VertexData data,
       String meshName, int meshVertices, int[] vertexOf) {
     VertexSamples s = new VertexSamples(name, new String[] {file}, true, data.samples().length,
-        meshVertices, meshName, vertexOf.clone(), Integer.MAX_VALUE, data.float32());
+        meshVertices, meshName, vertexOf.clone(), Integer.MAX_VALUE, data.float32(),
+        data.grayordinates());
     s.checkVertices(data, file);
     return s;
   }
 
-  /** Reads per-vertex data, GIFTI or MGH by the name. */
+  /** Reads per-vertex data, GIFTI, CIFTI or MGH by the name. */
   public static VertexData read(InputStream in, String file) {
-    return Gifti.isGiftiName(file) ? Gifti.readData(in, file) : FreeSurfer.readMgh(in, file);
+    return Gifti.isGiftiName(file) ? Gifti.readData(in, file)
+        : Cifti.isCiftiName(file) ? Cifti.readData(in, file) : FreeSurfer.readMgh(in, file);
   }
 
   private void checkVertices(VertexData data, String file) {
+    if (grayordinates != null && (data.grayordinates() == null
+        || !grayordinates.sameModels(data.grayordinates()))) {
+      throw new InvalidInputException("Cannot read " + file + " of " + name + ": its brain"
+          + " models (" + (data.grayordinates() == null ? "none"
+          : data.grayordinates().describe()) + ") are not the study's ("
+          + grayordinates.describe() + "); every CIFTI file of a study must have the same"
+          + " grayordinates");
+    }
     if (data.vertices() != meshVertices) {
       throw new InvalidInputException("Cannot read " + file + " of " + name + ": it has "
           + data.vertices() + " vertices, but the surface " + meshName + " has " + meshVertices

@@ -37,6 +37,7 @@ public final class RunReport {
   private String maskSource;
   private org.nlspark.core.tfce.MeshAdjacency surface;
   private String surfaceMapSuffix;
+  private org.nlspark.core.surface.Grayordinates grayordinates;
   private Map<String, Object> inputs;
   private java.util.List<String> inputWarnings = java.util.List.of();
   private String backendRequested;
@@ -73,6 +74,14 @@ public final class RunReport {
 
   public org.nlspark.core.tfce.MeshAdjacency surface() { return surface; }
   public String surfaceMapSuffix() { return surfaceMapSuffix; }
+
+  /** CIFTI inputs' brain models, whose full space {@link #surface()} is; maps go out as CIFTI. */
+  public RunReport grayordinates(org.nlspark.core.surface.Grayordinates g) {
+    this.grayordinates = g;
+    return this;
+  }
+
+  public org.nlspark.core.surface.Grayordinates grayordinates() { return grayordinates; }
 
   /** Where the mask came from: the mask file, "computed" (DESIGN §8 default), or null. */
   public RunReport maskSource(String source) { this.maskSource = source; return this; }
@@ -143,6 +152,9 @@ public final class RunReport {
           e.put("cluster_statistic", "z"); // on a surface clusters form on z of t (PALM)
         }
         e.put("peak_vertex", vertex);
+        if (grayordinates != null) {
+          e.put("peak_grayordinate", grayordinates.place(vertex));
+        }
         if (surface.mesh() != null) {
           e.put("peak_mm", surface.mesh().coordinate(vertex));
         }

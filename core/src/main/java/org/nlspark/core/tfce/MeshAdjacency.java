@@ -26,12 +26,15 @@ public final class MeshAdjacency extends Adjacency {
   private final int maxNeighbours;
   private final double[] areas; // per in-mask vertex
   private final String areasFrom;
+  /** The kept vertices no triangle joins (a CIFTI file's voxels), described; null: none. */
+  private final String unjoined;
   /** The mesh itself, where it was read (the driver): coordinates for findings. */
   private final transient SurfaceMesh mesh;
 
   private MeshAdjacency(SurfaceMesh mesh, int[] vertexOf, int[] offsets, int[] neighbours,
-      double[] areas, String areasFrom) {
+      double[] areas, String areasFrom, String unjoined) {
     this.mesh = mesh;
+    this.unjoined = unjoined;
     this.areasFrom = areasFrom;
     String meshName = mesh.name();
     int meshVertices = mesh.vertices();
@@ -126,7 +129,21 @@ public final class MeshAdjacency extends Adjacency {
       offsets[v + 1] += offsets[v];
     }
     return new MeshAdjacency(mesh, vertexOf, offsets, Arrays.copyOf(list, edges), keptArea,
-        areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex");
+        areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex", null);
+  }
+
+  /**
+   * The same vertices, some of which are points no triangle joins ({@code what} describes them:
+   * a CIFTI file's subcortical voxels, carried as points for voxelwise inference); TFCE and
+   * clusters refuse such a mesh ({@link WholeMapInference}), as those points have no area.
+   */
+  public MeshAdjacency withUnjoined(String what) {
+    return new MeshAdjacency(mesh, vertexOf, offsets, neighbours, areas, areasFrom, what);
+  }
+
+  /** What {@link #withUnjoined} described, or null when every vertex is on the mesh. */
+  public String unjoined() {
+    return unjoined;
   }
 
   /** Where the mesh came from. */

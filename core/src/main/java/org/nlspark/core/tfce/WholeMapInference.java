@@ -145,6 +145,11 @@ public final class WholeMapInference implements Serializable {
   public static WholeMapInference ofMaps(Adjacency mask, WholeMapSettings settings, int voxels) {
     requireGrid(mask != null, settings);
     VarianceSmoothing.requireGrid(mask != null);
+    if (mask instanceof MeshAdjacency mesh && mesh.unjoined() != null) {
+      throw new InvalidInputException("Cannot run " + settings.flags() + " on " + mesh.unjoined()
+          + ": TFCE and clusters join vertices through the mesh's triangles, and these are"
+          + " not on a mesh; run voxelwise inference, or give a CIFTI file of the cortex only");
+    }
     if (mask.voxels() != voxels) {
       throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
           + " has " + mask.voxels() + " voxels, but the input has " + voxels

@@ -58,6 +58,9 @@ public final class NlsparkOptions implements Serializable {
   private final String maskFile;
   /** The mesh of surface data ({@code --surface}), or null. */
   private final String surfaceFile;
+  /** The cortex meshes of CIFTI data ({@code --surface-left}, {@code --surface-right}), or null. */
+  private final String surfaceLeftFile;
+  private final String surfaceRightFile;
   private final String vertexAreaFile;
   private final String maskSource;
   private final String column;
@@ -104,6 +107,8 @@ public final class NlsparkOptions implements Serializable {
     this.mask = b.mask;
     this.maskFile = b.maskFile;
     this.surfaceFile = b.surfaceFile;
+    this.surfaceLeftFile = b.surfaceLeftFile;
+    this.surfaceRightFile = b.surfaceRightFile;
     this.vertexAreaFile = b.vertexAreaFile;
     this.maskSource = b.maskSource;
     this.column = b.column;
@@ -168,6 +173,8 @@ public final class NlsparkOptions implements Serializable {
     b.mask = mask;
     b.maskFile = maskFile;
     b.surfaceFile = surfaceFile;
+    b.surfaceLeftFile = surfaceLeftFile;
+    b.surfaceRightFile = surfaceRightFile;
     b.vertexAreaFile = vertexAreaFile;
     b.maskSource = maskSource;
     b.column = column;
@@ -203,6 +210,22 @@ public final class NlsparkOptions implements Serializable {
   /** The mesh of surface data ({@code --surface}), or null. */
   public String surfaceFile() {
     return surfaceFile;
+  }
+
+  /** The left cortex mesh of CIFTI data ({@code --surface-left}), or null. */
+  public String surfaceLeftFile() {
+    return surfaceLeftFile;
+  }
+
+  /** The right cortex mesh of CIFTI data ({@code --surface-right}), or null. */
+  public String surfaceRightFile() {
+    return surfaceRightFile;
+  }
+
+  /** The mesh a surface study names ({@code --surface} or a CIFTI cortex mesh), or null. */
+  private String anyMesh() {
+    return surfaceFile != null ? surfaceFile
+        : surfaceLeftFile != null ? surfaceLeftFile : surfaceRightFile;
   }
 
   /**
@@ -430,10 +453,10 @@ public final class NlsparkOptions implements Serializable {
       throw new InvalidInputException("--cluster-rule sets how clusters form, but there are no"
           + " clusters; add --cluster-threshold T or --cluster-mass T");
     }
-    if (surfaceFile != null && (connectivity != null || tfceConnectivity != null)) {
+    if (anyMesh() != null && (connectivity != null || tfceConnectivity != null)) {
       throw new InvalidInputException((connectivity != null ? "--connectivity"
           : "--tfce-connectivity") + " sets how voxels of a grid join, but on the surface "
-          + surfaceFile + " vertices join through the edges of its triangles; drop it");
+          + anyMesh() + " vertices join through the edges of its triangles; drop it");
     }
     org.nlspark.core.tfce.WholeMapSettings s =
         org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)
@@ -444,7 +467,7 @@ public final class NlsparkOptions implements Serializable {
     }
     // On a surface TFCE's extent exponent defaults to PALM's -tfce2D (E = 1), as volumes
     // default to FSL's -T (E = 0.5).
-    Double e = tfceE == null && surfaceFile != null && !tfce2d
+    Double e = tfceE == null && anyMesh() != null && !tfce2d
         ? Double.valueOf(org.nlspark.core.tfce.WholeMapSettings.TWO_D_EXTENT_EXPONENT) : tfceE;
     return s.withTfce(e, tfceH, tfceConnectivity);
   }
@@ -469,6 +492,8 @@ public final class NlsparkOptions implements Serializable {
         Objects.equals(nullMethod, o.nullMethod) && Objects.equals(alpha, o.alpha) &&
         Objects.equals(mask, o.mask) && Objects.equals(maskFile, o.maskFile) &&
         Objects.equals(surfaceFile, o.surfaceFile) &&
+        Objects.equals(surfaceLeftFile, o.surfaceLeftFile) &&
+        Objects.equals(surfaceRightFile, o.surfaceRightFile) &&
         Objects.equals(vertexAreaFile, o.vertexAreaFile) &&
         Objects.equals(maskSource, o.maskSource) && Objects.equals(column, o.column) &&
         Objects.equals(orderBy, o.orderBy) && Objects.equals(fContrasts, o.fContrasts) &&
@@ -491,7 +516,8 @@ public final class NlsparkOptions implements Serializable {
   public int hashCode() {
     return Objects.hash(statistic, replicates, seed, tail, fwer, confidence, ci, saveSamples,
         precision, backend, memoryBudgetGb, partitions, grid, iscSummary, iscMetric, nullMethod,
-        alpha, mask, maskFile, surfaceFile, vertexAreaFile, maskSource, column, orderBy, fContrasts, errors,
+        alpha, mask, maskFile, surfaceFile, surfaceLeftFile, surfaceRightFile, vertexAreaFile,
+        maskSource, column, orderBy, fContrasts, errors,
         exchangeabilityBlocks, wholeBlocks, varianceGroups, fwerAcrossContrasts, tfce,
         clusterThreshold, clusterMass, connectivity, clusterRule, tfceE, tfceH, tfceConnectivity,
         tfce2d, varianceSmoothing, demean, tailApproximation, fslNames, fdr);
@@ -523,6 +549,8 @@ public final class NlsparkOptions implements Serializable {
     private NiftiMask mask;
     private String maskFile;
     private String surfaceFile;
+    private String surfaceLeftFile;
+    private String surfaceRightFile;
     private String vertexAreaFile;
     private String maskSource;
     private String column;
@@ -599,6 +627,10 @@ public final class NlsparkOptions implements Serializable {
 
     /** The mesh of surface data (a {@code .surf.gii} or FreeSurfer surface), {@code --surface}. */
     public Builder surfaceFile(String uri) { this.surfaceFile = uri; return this; }
+    /** The left cortex mesh of CIFTI data, {@code --surface-left}. */
+    public Builder surfaceLeftFile(String uri) { this.surfaceLeftFile = uri; return this; }
+    /** The right cortex mesh of CIFTI data, {@code --surface-right}. */
+    public Builder surfaceRightFile(String uri) { this.surfaceRightFile = uri; return this; }
     /** Each vertex's area (a GIFTI or MGH per vertex), {@code --vertex-area}; needs the mesh. */
     public Builder vertexAreaFile(String uri) { this.vertexAreaFile = uri; return this; }
     /** Where {@link #mask(NiftiMask)} came from: a mask file, "computed", or null. */

@@ -60,7 +60,8 @@ public record ResolvedInputs(DistributedInputs samples, NiftiMask mask, String m
       return report;
     }
     return report.surface(study.surface(),
-        org.nlspark.spark.output.SurfaceOutputs.suffixFor(study.x().files.get(0)));
+        org.nlspark.spark.output.SurfaceOutputs.suffixFor(study.x().files.get(0)))
+        .grayordinates(study.grayordinates());
   }
 
   /**

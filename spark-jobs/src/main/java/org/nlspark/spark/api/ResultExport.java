@@ -70,6 +70,12 @@ final class ResultExport {
         out.writeNiftiMask(NiftiOutputs.MASK_FILE, report.mask());
       }
       Map<String, String> meshFiles = PythonCall.stagedSurfaceFiles(report);
+      if (report.grayordinates() != null) {
+        // CIFTI: the one mesh of both cortices and the voxels, and its grayordinates, for the
+        // report (the inputs name two meshes and no vertex mask)
+        meshFiles.put("surface", PythonCall.MESH_FILE);
+        meshFiles.put("mask", PythonCall.VERTEX_MASK_FILE);
+      }
       SurfaceOutputs.writeMeshFiles(out, report, meshFiles);
       Map<String, Object> full = summary;
       if (report.mask() != null && !summary.containsKey("grid")) {

@@ -56,6 +56,15 @@ final class GlmCommand extends AnalysisCommand {
           + " FreeSurfer surface (lh.white)")
   String surface;
 
+  @Option(names = "--surface-left", paramLabel = "MESH", order = 5,
+      description = "the left cortex mesh of CIFTI data (.dscalar.nii, .dtseries.nii inputs):"
+          + " a .surf.gii of the surface its CORTEX_LEFT model numbers")
+  String surfaceLeft;
+
+  @Option(names = "--surface-right", paramLabel = "MESH", order = 5,
+      description = "the right cortex mesh of CIFTI data (its CORTEX_RIGHT model)")
+  String surfaceRight;
+
   @Option(names = "--vertex-area", paramLabel = "AREA", order = 5,
       description = "with --surface: each vertex's area in mm2 (a GIFTI or MGH of one value per"
           + " vertex, as PALM's -s surf area; default: a third of its triangles' areas)")
@@ -165,7 +174,8 @@ final class GlmCommand extends AnalysisCommand {
       GlmDraws.Errors.parse(errors);
       o.errors(errors);
     }
-    o.maskFile(mask).surfaceFile(surface).vertexAreaFile(vertexArea);
+    o.maskFile(mask).surfaceFile(surface).vertexAreaFile(vertexArea)
+        .surfaceLeftFile(surfaceLeft).surfaceRightFile(surfaceRight);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).varianceGroups(varianceGroups)
@@ -223,6 +233,11 @@ final class GlmCommand extends AnalysisCommand {
     }
     if (surface != null) {
       all.add(surface);
+    }
+    for (String mesh : new String[] {surfaceLeft, surfaceRight}) {
+      if (mesh != null) {
+        all.add(mesh);
+      }
     }
     if (vertexArea != null) {
       all.add(vertexArea);

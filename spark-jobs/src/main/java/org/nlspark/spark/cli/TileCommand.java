@@ -42,6 +42,15 @@ abstract class TileCommand extends AnalysisCommand {
           + " clusters join vertices through its triangles, extents in mm2")
   String surface;
 
+  @Option(names = "--surface-left", paramLabel = "MESH", order = 3,
+      description = "the left cortex mesh of CIFTI data (.dscalar.nii, .dtseries.nii inputs):"
+          + " a .surf.gii of the surface its CORTEX_LEFT model numbers")
+  String surfaceLeft;
+
+  @Option(names = "--surface-right", paramLabel = "MESH", order = 3,
+      description = "the right cortex mesh of CIFTI data (its CORTEX_RIGHT model)")
+  String surfaceRight;
+
   @Option(names = "--vertex-area", paramLabel = "AREA", order = 3,
       description = "with --surface: each vertex's area in mm2 (a GIFTI or MGH of one value per"
           + " vertex, as PALM's -s surf area; default: a third of its triangles' areas)")
@@ -98,7 +107,8 @@ abstract class TileCommand extends AnalysisCommand {
 
   final NlsparkOptions options() {
     NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions)
-        .surfaceFile(surface).vertexAreaFile(vertexArea);
+        .surfaceFile(surface).vertexAreaFile(vertexArea)
+        .surfaceLeftFile(surfaceLeft).surfaceRightFile(surfaceRight);
     configure(o);
     return o.build();
   }
@@ -181,6 +191,11 @@ abstract class TileCommand extends AnalysisCommand {
     if (surface != null) {
       inputs.add(surface);
     }
+    for (String mesh : new String[] {surfaceLeft, surfaceRight}) {
+      if (mesh != null) {
+        inputs.add(mesh);
+      }
+    }
     if (vertexArea != null) {
       inputs.add(vertexArea);
     }
@@ -206,7 +221,7 @@ abstract class TileCommand extends AnalysisCommand {
   @Override
   final RunReport execute(SparkSession spark) {
     study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy,
-        StudyInputs.MeshFiles.of(surface, vertexArea));
+        StudyInputs.MeshFiles.of(surface, vertexArea, surfaceLeft, surfaceRight));
     return execute(spark, runOptions);
   }
 

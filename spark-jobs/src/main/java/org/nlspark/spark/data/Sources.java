@@ -180,7 +180,7 @@ public final class Sources {
     }
     int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mesh.meshVertices()));
     return VertexSamples.perFile(what, s.files, mesh.meshVertices(), mesh.meshName(), vertexOf,
-        perSplit);
+        perSplit, study.grayordinates());
   }
 
   /**

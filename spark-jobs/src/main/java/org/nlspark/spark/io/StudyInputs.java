@@ -19,7 +19,9 @@ import org.nlspark.core.io.nifti.NiftiMask;
 import org.nlspark.core.io.nifti.NiftiReader;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
+import org.nlspark.core.io.surface.Cifti;
 import org.nlspark.core.io.surface.VertexData;
+import org.nlspark.core.surface.Grayordinates;
 import org.nlspark.core.tfce.MeshAdjacency;
 import org.nlspark.core.surface.SurfaceMesh;
 
@@ -91,20 +93,43 @@ public final class StudyInputs implements Serializable {
   private final MeshAdjacency surface;
   /** The mesh and mask files as qualified URIs, for the report (see {@link #describe()}). */
   private Map<String, Object> meshUris;
+  /** CIFTI inputs' brain models, whose full space the mesh is; null for other inputs. */
+  private Grayordinates grayordinates;
 
   /**
    * The files that describe the mesh of surface data: {@code --surface} (a GIFTI {@code
    * .surf.gii} or a FreeSurfer surface) and {@code --vertex-area} (a GIFTI or MGH of one area
-   * per vertex, as PALM's {@code -s surf area}; null: a third of each vertex's triangles).
+   * per vertex, as PALM's {@code -s surf area}; null: a third of each vertex's triangles); for
+   * CIFTI data, {@code --surface-left} and {@code --surface-right} (the meshes of its cortex
+   * models) in place of {@code --surface}.
    */
-  public record MeshFiles(String surface, String vertexArea) {
-    /** The mesh files named by these options, or null when {@code surface} is null. */
+  public record MeshFiles(String surface, String vertexArea, String left, String right) {
+    /** The mesh files named by these options, or null when no mesh is named. */
     public static MeshFiles of(String surface, String vertexArea) {
-      if (surface == null && vertexArea != null) {
+      return of(surface, vertexArea, null, null);
+    }
+
+    /** As {@link #of(String, String)} with CIFTI's two cortex meshes. */
+    public static MeshFiles of(String surface, String vertexArea, String left, String right) {
+      if (surface != null && (left != null || right != null)) {
+        throw new InvalidInputException("Cannot use --surface " + surface + " with "
+            + (left != null ? "--surface-left " + left : "--surface-right " + right)
+            + ": --surface is the mesh of GIFTI or MGH data, --surface-left and --surface-right"
+            + " the cortex meshes of CIFTI data; give one or the other");
+      }
+      if (surface == null && left == null && right == null && vertexArea != null) {
         throw new InvalidInputException("--vertex-area " + vertexArea + " gives the area of"
             + " each vertex of a mesh; give the mesh with --surface too");
       }
-      return surface == null ? null : new MeshFiles(surface, vertexArea);
+      return surface == null && left == null && right == null ? null
+          : new MeshFiles(surface, vertexArea, left, right);
+    }
+
+    /** The meshes as summary.json names them: the surface, or the CIFTI cortex meshes. */
+    String describe() {
+      return surface != null ? surface
+          : (left != null ? "left " + left : "") + (left != null && right != null ? ", " : "")
+              + (right != null ? "right " + right : "");
     }
   }
 
@@ -216,7 +241,20 @@ public final class StudyInputs implements Serializable {
    */
   private static StudyInputs surface(Configuration conf, Source x, Source y, String maskUri,
       String column, String orderBy, MeshFiles meshFiles) {
+    if (Cifti.isCiftiName(x.files.get(0)) || y != null && Cifti.isCiftiName(y.files.get(0))) {
+      if (column != null || orderBy != null) {
+        throw parquetOnly(x.uri, column);
+      }
+      return cifti(conf, x, y, maskUri, meshFiles);
+    }
     String surfaceUri = meshFiles == null ? null : meshFiles.surface();
+    if (meshFiles != null && surfaceUri == null) {
+      throw new InvalidInputException("Cannot use "
+          + (meshFiles.left() != null ? "--surface-left " + meshFiles.left()
+              : "--surface-right " + meshFiles.right()) + " with " + x.flag + " " + x.uri
+          + ": --surface-left and --surface-right are the cortex meshes of CIFTI data"
+          + " (.dscalar.nii, .dtseries.nii); give GIFTI or MGH data their mesh with --surface");
+    }
     if (surfaceUri == null) {
       Source data = x.format == Format.SURFACE ? x : y;
       throw new InvalidInputException("Cannot read " + data.flag + " " + data.uri + ": it is"
@@ -261,6 +299,121 @@ public final class StudyInputs implements Serializable {
       study.meshUris.put("mask", SurfaceFiles.qualified(conf, maskUri, "--mask"));
     }
     return study;
+  }
+
+  /**
+   * CIFTI inputs: their brain models (read from the first file; every file must have the same,
+   * which executors check), on one mesh of the models' full space ({@link Grayordinates}): each
+   * cortex model's mesh ({@code --surface-left}, {@code --surface-right}) in model order, then
+   * each subcortical voxel as a point at its mm coordinates, joined to nothing (voxelwise
+   * inference only). The mask keeps the grayordinates the files hold, and {@code --mask}'s.
+   */
+  private static StudyInputs cifti(Configuration conf, Source x, Source y, String maskUri,
+      MeshFiles meshFiles) {
+    for (Source s : y == null ? List.of(x) : List.of(x, y)) {
+      for (String f : s.files) {
+        if (!Cifti.isCiftiName(f)) {
+          throw new InvalidInputException("Cannot read " + s.flag + " " + s.uri + ": it names"
+              + " CIFTI (.dscalar.nii, .dtseries.nii) and other surface files (" + f + ");"
+              + " one study is one kind");
+        }
+      }
+    }
+    if (meshFiles != null && meshFiles.surface() != null) {
+      throw new InvalidInputException("Cannot use --surface " + meshFiles.surface() + " with "
+          + x.flag + " " + x.uri + ": it is CIFTI data, whose cortex meshes are --surface-left"
+          + " and --surface-right");
+    }
+    Grayordinates g = SurfaceFiles.readData(conf, x.files.get(0), x.flag).grayordinates();
+    int[] base = g.modelBases();
+    List<Double> coords = new ArrayList<>();
+    List<Integer> triangles = new ArrayList<>();
+    boolean usedLeft = false;
+    boolean usedRight = false;
+    for (int i = 0; i < g.models().size(); i++) {
+      Grayordinates.Model m = g.models().get(i);
+      if (!m.surface()) {
+        for (int n = 0; n < m.count(); n++) {
+          for (double c : g.voxelCoordinates(m, n)) {
+            coords.add(c);
+          }
+        }
+        continue;
+      }
+      boolean left = m.structure().equals(Grayordinates.CORTEX_LEFT);
+      if (!left && !m.structure().equals(Grayordinates.CORTEX_RIGHT)) {
+        throw new InvalidInputException("Cannot read " + x.flag + " " + x.uri + ": its surface"
+            + " model " + m.shortName() + " is not the left or right cortex, the surfaces"
+            + " nlspark joins to a mesh (--surface-left, --surface-right)");
+      }
+      String flag = left ? "--surface-left" : "--surface-right";
+      String uri = meshFiles == null ? null : left ? meshFiles.left() : meshFiles.right();
+      if (uri == null) {
+        throw new InvalidInputException("Cannot read " + x.flag + " " + x.uri + ": it is CIFTI"
+            + " data with " + m.shortName() + " (" + m.count() + " of " + m.surfaceVertices()
+            + " vertices), which needs its mesh; give " + flag + " with the mesh of the same"
+            + " template (a .surf.gii of " + m.surfaceVertices() + " vertices)");
+      }
+      usedLeft |= left;
+      usedRight |= !left;
+      SurfaceMesh mesh = SurfaceFiles.readMesh(conf, uri, flag);
+      if (mesh.vertices() != m.surfaceVertices()) {
+        throw new InvalidInputException("Cannot use " + flag + " " + uri + " with " + x.flag
+            + " " + x.uri + ": the mesh has " + mesh.vertices() + " vertices, but the CIFTI"
+            + " model " + m.shortName() + " is on a surface of " + m.surfaceVertices());
+      }
+      for (int v = 0; v < mesh.vertices(); v++) {
+        for (double c : mesh.coordinate(v)) {
+          coords.add(c);
+        }
+      }
+      for (int t : mesh.triangleIndices()) {
+        triangles.add(base[i] + t);
+      }
+    }
+    if (meshFiles != null && (meshFiles.left() != null && !usedLeft
+        || meshFiles.right() != null && !usedRight)) {
+      String flag = meshFiles.left() != null && !usedLeft ? "--surface-left" : "--surface-right";
+      throw new InvalidInputException("Cannot use " + flag + " with " + x.flag + " " + x.uri
+          + ": its brain models (" + g.describe() + ") have no "
+          + (flag.endsWith("left") ? "left" : "right") + " cortex");
+    }
+    if (triangles.isEmpty()) {
+      throw new InvalidInputException("Cannot read " + x.flag + " " + x.uri + ": its brain"
+          + " models (" + g.describe() + ") have no cortex surface; CIFTI data of subcortical"
+          + " voxels only is not read yet (give them as NIfTI volumes)");
+    }
+    SurfaceMesh mesh = new SurfaceMesh(meshFiles.describe(),
+        coords.stream().mapToDouble(Double::doubleValue).toArray(),
+        triangles.stream().mapToInt(Integer::intValue).toArray());
+    boolean[] keep = new boolean[mesh.vertices()];
+    for (int slot : g.slotOfColumn()) {
+      keep[slot] = true;
+    }
+    String where = "the CIFTI grayordinates of " + x.uri;
+    if (maskUri != null) {
+      double[] m = perVertex(conf, maskUri, "--mask", "a CIFTI mask", mesh, where);
+      for (int v = 0; v < keep.length; v++) {
+        keep[v] &= m[v] != 0 && !Double.isNaN(m[v]);
+      }
+    }
+    String areaUri = meshFiles.vertexArea();
+    double[] areas = areaUri == null ? null
+        : perVertex(conf, areaUri, "--vertex-area", "--vertex-area", mesh, where);
+    MeshAdjacency adjacency = MeshAdjacency.of(mesh, keep, areas, areaUri);
+    if (g.voxels() > 0) {
+      adjacency = adjacency.withUnjoined("the " + g.voxels() + " subcortical voxels of " + x.uri);
+    }
+    StudyInputs study = new StudyInputs(x, y, maskUri, null, null, null, null, meshFiles,
+        adjacency);
+    study.grayordinates = g;
+    study.meshUris = new LinkedHashMap<>();
+    return study;
+  }
+
+  /** CIFTI inputs' brain models (the full space of {@link #surface()}), else null. */
+  public Grayordinates grayordinates() {
+    return grayordinates;
   }
 
   /** One value per vertex of {@code mesh} from a GIFTI or MGH file (a mask, the areas). */
@@ -409,7 +562,11 @@ public final class StudyInputs implements Serializable {
       u.add(maskUri);
     }
     if (meshFiles != null) {
-      u.add(meshFiles.surface());
+      for (String mesh : new String[] {meshFiles.surface(), meshFiles.left(), meshFiles.right()}) {
+        if (mesh != null) {
+          u.add(mesh);
+        }
+      }
       if (meshFiles.vertexArea() != null) {
         u.add(meshFiles.vertexArea());
       }
@@ -428,10 +585,14 @@ public final class StudyInputs implements Serializable {
       m.put("mask", maskSource());
     }
     if (surface != null) {
-      m.put("surface", meshFiles.surface());
+      m.put("surface", meshFiles.describe());
+      if (grayordinates != null) {
+        m.put("cifti_brain_models", grayordinates.describe());
+      }
       m.put("vertex_area", meshFiles.vertexArea() != null ? meshFiles.vertexArea()
           : "a third of the areas of each vertex's triangles (palm_calcarea)");
-      m.put("mask", maskUri != null ? maskUri : "every vertex of the surface");
+      m.put("mask", maskUri != null ? maskUri : grayordinates != null
+          ? "every grayordinate of the CIFTI file" : "every vertex of the surface");
       m.put("surface_vertices", surface.meshVertices());
       m.put("mask_vertices", surface.voxels());
       m.put("mesh_uris", meshUris);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.nlspark.core.engine.RunReport;
+import org.nlspark.core.io.surface.Cifti;
 import org.nlspark.core.io.surface.FreeSurfer;
 import org.nlspark.core.io.surface.Gifti;
 import org.nlspark.core.result.Output;
@@ -12,8 +13,9 @@ import org.nlspark.core.tfce.MeshAdjacency;
 
 /**
  * The maps of surface inputs in the inputs' own format (DESIGN §6): each per-vertex output as a
- * GIFTI {@code .func.gii} (inputs in GIFTI) or an MGH {@code .mgh} (inputs in MGH/MGZ), on every
- * vertex of the mesh, vertices outside the mask 0 (1 for p-values, as {@link NiftiOutputs}), so
+ * GIFTI {@code .func.gii} (inputs in GIFTI), an MGH {@code .mgh} (inputs in MGH/MGZ), on every
+ * vertex of the mesh, or a CIFTI {@code .dscalar.nii} with the inputs' brain models (CIFTI
+ * inputs: the grayordinates only), vertices outside the mask 0 (1 for p-values, as {@link NiftiOutputs}), so
  * that FreeSurfer, Workbench and nilearn overlay them on the mesh. The {@code .npy} files keep
  * the masked vertices in vertex order.
  */
@@ -41,11 +43,14 @@ public final class SurfaceOutputs {
   public static void write(HadoopOutput.OutputDir out, String prefix, RunReport report) {
     MeshAdjacency mesh = report.surface();
     boolean mgh = ".mgh".equals(report.surfaceMapSuffix());
+    boolean cifti = report.grayordinates() != null;
     for (Output o : report.result.outputs()) {
       if (isMap(o, mesh)) {
         float[] values = mesh.toMesh(o.values(), NiftiOutputs.outside(o.name()));
         out.writeWith(prefix + o.name() + report.surfaceMapSuffix(), stream -> {
-          if (mgh) {
+          if (cifti) {
+            Cifti.writeMap(stream, report.grayordinates(), o.name(), values);
+          } else if (mgh) {
             FreeSurfer.writeMgh(stream, values);
           } else {
             Gifti.writeMap(stream, o.name(), values);
@@ -95,6 +100,7 @@ public final class SurfaceOutputs {
 
   /** The suffix of the maps of inputs whose first file is {@code firstFile}. */
   public static String suffixFor(String firstFile) {
-    return FreeSurfer.isMghName(firstFile) ? ".mgh" : ".func.gii";
+    return Cifti.isCiftiName(firstFile) ? ".dscalar.nii"
+        : FreeSurfer.isMghName(firstFile) ? ".mgh" : ".func.gii";
   }
 }

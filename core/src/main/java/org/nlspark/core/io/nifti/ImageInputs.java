@@ -157,12 +157,14 @@ public final class ImageInputs {
 
   /**
    * Whether a file name is per-vertex surface data: GIFTI ({@code .gii}, a mesh's {@code
-   * .surf.gii} excepted) or FreeSurfer MGH ({@code .mgh}, {@code .mgz}).
+   * .surf.gii} excepted), FreeSurfer MGH ({@code .mgh}, {@code .mgz}) or a CIFTI-2 dense file
+   * ({@code .dscalar.nii}, {@code .dtseries.nii}: grayordinates).
    */
   public static boolean isSurfaceDataName(String fileName) {
     String lower = fileName.toLowerCase(Locale.ROOT);
     return lower.endsWith(".gii") && !lower.endsWith(".surf.gii") || lower.endsWith(".mgh")
-        || lower.endsWith(".mgz");
+        || lower.endsWith(".mgz") || lower.endsWith(".dscalar.nii")
+        || lower.endsWith(".dtseries.nii");
   }
 
   /**

@@ -235,8 +235,8 @@ public final class NiftiHeader implements Serializable {
         .matches(".*\\.(dtseries|dscalar|dlabel|ptseries|pscalar|plabel|pconn|dconn|pdconn|dpconn"
             + "|pconnseries|pconnscalar|dfan)\\.nii(\\.gz)?")) {
       throw new InvalidInputException("Cannot read " + name + ": it is a CIFTI file"
-          + " (grayordinates, dims " + formatDims(dim) + "), and CIFTI data are not supported"
-          + " as input yet; give NIfTI volumes");
+          + " (dims " + formatDims(dim) + "), and the CIFTI files nlspark reads are dense"
+          + " scalars and series (.dscalar.nii, .dtseries.nii)");
     }
     if (rank > 4) {
       throw new InvalidInputException(
