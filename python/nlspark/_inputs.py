@@ -104,9 +104,10 @@ class Staging:
         nib.gifti.GiftiImage(darrays=arrays).to_filename(path, mode="force")
         return path
 
-    def mesh(self, m, name="surface"):
+    def mesh(self, m, name="surface", remember=True):
         """A mesh for --surface: a path passes; a nilearn PolyMesh (or one hemisphere's mesh,
-        or a SurfaceImage's) is written as one .surf.gii, its parts side by side."""
+        or a SurfaceImage's) is written as one .surf.gii, its parts side by side. A mesh
+        written for one CIFTI hemisphere is not remembered as the study's (remember=False)."""
         if m is None:
             return self.surface[1] if self.surface is not None else None
         if isinstance(m, (str, os.PathLike)):
@@ -115,7 +116,7 @@ class Staging:
             m = m.mesh
         parts = getattr(m, "parts", None) or {"mesh": m}
         key = tuple((p, parts[p].n_vertices) for p in parts)
-        if self.surface is not None and self.surface[0] == key:
+        if remember and self.surface is not None and self.surface[0] == key:
             return self.surface[1]
         import nibabel as nib
         coords, faces, offset = [], [], 0
@@ -129,7 +130,8 @@ class Staging:
                                      datatype="NIFTI_TYPE_FLOAT32"),
             nib.gifti.GiftiDataArray(np.concatenate(faces), intent="NIFTI_INTENT_TRIANGLE",
                                      datatype="NIFTI_TYPE_INT32")]), path)
-        self.surface = (key, path)
+        if remember:
+            self.surface = (key, path)
         return path
 
     def image(self, img, name):

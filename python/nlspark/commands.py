@@ -306,10 +306,36 @@ def _common(defaults, seed, backend, precision, memory_budget_gb, partitions):
                          memory_budget_gb=memory_budget_gb, partitions=partitions), defaults)
 
 
-def _mesh(s, surface, vertex_area):
-    """--surface (given, or staged with SurfaceImage inputs) and --vertex-area."""
+def _cortex_meshes(surface):
+    """The (left, right) meshes of CIFTI data: a pair, a dict with "left" and "right", or a
+    nilearn PolyMesh of those two parts; else None."""
+    if isinstance(surface, (tuple, list)) and len(surface) == 2:
+        return tuple(surface)
+    parts = surface if isinstance(surface, dict) else getattr(surface, "parts", None)
+    if isinstance(parts, dict) and set(parts) == {"left", "right"}:
+        return parts["left"], parts["right"]
+    return None
+
+
+def _is_cifti(input):
+    names = input if isinstance(input, (list, tuple)) else [input]
+    return bool(names) and all(isinstance(n, (str, os.PathLike)) and os.fspath(n).lower()
+                               .endswith((".dscalar.nii", ".dtseries.nii")) for n in names)
+
+
+def _mesh(s, surface, vertex_area, cifti=False):
+    """--surface (given, or staged with SurfaceImage inputs), or CIFTI data's --surface-left
+    and --surface-right (surface=(left, right)), and --vertex-area."""
     args = []
-    mesh = s.mesh(surface)
+    sides = _cortex_meshes(surface) if surface is not None else None
+    if sides is not None and (cifti or not hasattr(surface, "parts")):
+        for flag, side, mesh in zip(("--surface-left", "--surface-right"), ("left", "right"),
+                                    sides):
+            if mesh is not None:
+                args += [flag, s.mesh(mesh, "surface_" + side, remember=False)]
+        mesh = None
+    else:
+        mesh = s.mesh(surface)
     if mesh is not None:
         args += ["--surface", mesh]
     if vertex_area is not None:
@@ -321,7 +347,7 @@ def _study(s, input, mask, column, order_by, name="input", surface=None, vertex_
     args = ["--" + name, s.samples(input, name)]
     if mask is not None:
         args += ["--mask", s.mask(mask)]
-    args += _mesh(s, surface, vertex_area)
+    args += _mesh(s, surface, vertex_area, cifti=_is_cifti(input))
     args += _options(dict(column=column, order_by=order_by), dict(column=None, order_by=None))
     return args
 

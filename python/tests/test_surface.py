@@ -185,3 +185,68 @@ def test_the_nilearn_drop_in_gives_tfce_where_nilearn_turns_it_off(spark, study)
     size = np.concatenate([ours["size"].data.parts[p] for p in mesh.parts])
     assert size.max() > 100  # the patch's area in mm2, at z > norm.isf(0.001)
     assert np.all(z[size > 0] > stats.norm.isf(0.001))
+
+
+def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
+    """A .dscalar.nii of every subject (nibabel's CIFTI-2: maps by grayordinates, the left
+    cortex without a "medial wall", the right whole, five thalamus voxels): t on every
+    grayordinate, maps nibabel reads back with the same brain models, TFCE refused on the
+    voxels, and TFCE on the cortex alone the same bytes as the SurfaceImages with that mask."""
+    from nilearn import surface
+    from nibabel import cifti2
+    mesh, imgs = study
+    n_left = mesh.parts["left"].n_vertices
+    wall = np.arange(n_left) % 7 == 0
+    cortex = (cifti2.BrainModelAxis.from_mask(~wall, name="CortexLeft")
+              + cifti2.BrainModelAxis.from_mask(np.ones(mesh.parts["right"].n_vertices, bool),
+                                                name="CortexRight"))
+    grid = np.zeros((3, 3, 3), bool)
+    grid[1, 1, :] = grid[0, 2, 1] = grid[2, 0, 0] = True
+    models = cortex + cifti2.BrainModelAxis.from_mask(grid, name="thalamus_left",
+                                                       affine=np.diag([2.0, 2.0, 2.0, 1.0]))
+    rng = np.random.default_rng(9)
+    cortex_data = np.stack([np.concatenate([i.data.parts["left"][~wall], i.data.parts["right"]])
+                            for i in imgs])
+    data = np.hstack([cortex_data, rng.standard_normal((SUBJECTS, 5))]).astype(np.float32)
+    names = cifti2.ScalarAxis(["sub-%02d" % (k + 1) for k in range(SUBJECTS)])
+    every = tmp_path / "thickness.dscalar.nii"
+    cifti2.Cifti2Image(data, header=(names, models)).to_filename(str(every))
+
+    r = nlspark.one_sample(str(every), surface=mesh, permutations=50, seed=3,
+                           output=tmp_path / "out", spark=spark)
+    # the file's float32 values, t in float64
+    np.testing.assert_allclose(r.maps["observed"],
+                               stats.ttest_1samp(data.astype(np.float64), 0).statistic,
+                               rtol=1e-9)
+    img = nib.load(str(tmp_path / "out" / "observed.dscalar.nii"))
+    assert img.header.get_axis(1) == models
+    np.testing.assert_array_equal(np.asarray(img.dataobj)[0],
+                                  r.maps["observed"].astype(np.float32))
+    assert r.summary["inputs"]["cifti_brain_models"] == (
+        "CORTEX_LEFT %d of %d vertices, CORTEX_RIGHT %d of %d vertices, THALAMUS_LEFT 5 voxels"
+        % ((~wall).sum(), n_left, mesh.parts["right"].n_vertices, mesh.parts["right"].n_vertices))
+    with pytest.raises(ValueError, match="Cannot run tfce= on the 5 subcortical voxels of"):
+        nlspark.one_sample(str(every), surface=mesh, tfce=True, permutations=10, spark=spark)
+
+    # the cortex alone, meshes as two files: TFCE as on the SurfaceImages with that mask
+    meshes = []
+    for side in ("left", "right"):
+        part = mesh.parts[side]
+        meshes.append(str(tmp_path / ("%s.surf.gii" % side)))
+        nib.save(nib.gifti.GiftiImage(darrays=[
+            nib.gifti.GiftiDataArray(np.asarray(part.coordinates, np.float32),
+                                     intent="NIFTI_INTENT_POINTSET"),
+            nib.gifti.GiftiDataArray(np.asarray(part.faces, np.int32),
+                                     intent="NIFTI_INTENT_TRIANGLE")]), meshes[-1])
+    only_cortex = tmp_path / "cortex.dscalar.nii"
+    cifti2.Cifti2Image(data[:, :len(cortex)], header=(names, cortex)).to_filename(
+        str(only_cortex))
+    kw = dict(tfce=True, tail="upper", permutations=50, seed=6, spark=spark)
+    a = nlspark.one_sample(str(only_cortex), surface=tuple(meshes), **kw)
+    mask = surface.SurfaceImage(mesh=mesh, data={
+        "left": (~wall).astype(float), "right": np.ones(mesh.parts["right"].n_vertices)})
+    as_float32 = [surface.SurfaceImage(mesh=mesh, data={
+        p: np.asarray(i.data.parts[p], np.float32) for p in ("left", "right")}) for i in imgs]
+    b = nlspark.one_sample(as_float32, mask=mask, **kw)
+    for name in ("observed", "tfce", "p_fwer_tfce"):
+        assert a.maps[name].tobytes() == b.maps[name].tobytes(), name
