@@ -250,3 +250,8 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     b = nlspark.one_sample(as_float32, mask=mask, **kw)
     for name in ("observed", "tfce", "p_fwer_tfce"):
         assert a.maps[name].tobytes() == b.maps[name].tobytes(), name
+    # a second group whose file has other brain models is named, not misread
+    with pytest.raises(ValueError, match="its brain models \\(CORTEX_LEFT .* THALAMUS_LEFT 5"
+                       " voxels\\) are not the study's"):
+        nlspark.two_sample(str(only_cortex), str(every), surface=tuple(meshes), permutations=10,
+                           spark=spark)

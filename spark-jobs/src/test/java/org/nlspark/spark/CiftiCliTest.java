@@ -173,6 +173,31 @@ class CiftiCliTest {
         "p.dscalar.nii");
     assertThat(p.grayordinates().sameModels(withVoxels)).isTrue();
 
+    // --mask as a CIFTI file of the same models: its zero grayordinates are left out
+    float[] keep = new float[withVoxels.fullSize()];
+    java.util.Arrays.fill(keep, 1);
+    int[] dropped = {withVoxels.slotOfColumn()[0], withVoxels.slotOfColumn()[70],
+        withVoxels.fullSize() - 1};
+    for (int slot : dropped) {
+      keep[slot] = 0;
+    }
+    try (OutputStream out = Files.newOutputStream(dir.resolve("mask.dscalar.nii"))) {
+      Cifti.writeMap(out, withVoxels, "mask", keep);
+    }
+    CliRun masked = CliRun.of("one-sample", "--input", path("voxels.txt"), "--surface-left",
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--mask",
+        path("mask.dscalar.nii"), "--stat", "t", "--permutations", "10", "--output",
+        path("out-masked"), "--quiet");
+    assertThat(masked.code()).as(masked.err()).isZero();
+    double[] inMask = TestData.outputValues(dir.resolve("out-masked/observed.npy"));
+    assertThat(inMask).hasSize(withVoxels.columns() - dropped.length);
+    int k = 0;
+    for (int slot : sorted) {
+      if (keep[slot] != 0) {
+        assertThat(inMask[k++]).isEqualTo(t[java.util.Arrays.binarySearch(sorted, slot)]);
+      }
+    }
+
     CliRun tfce = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
         path("L.surf.gii"), "--surface-right", path("R.surf.gii"));
     assertThat(tfce.code()).isEqualTo(2);

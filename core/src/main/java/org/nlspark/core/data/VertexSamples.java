@@ -71,12 +71,16 @@ public final class VertexSamples implements SampleSource {
         meshVertices, meshName, vertexOf.clone(), samplesPerSplit, true, grayordinates);
   }
 
-  /** Every sample in one file, which the driver has read to count them. */
+  /**
+   * Every sample in one file, which the driver has read to count them.
+   *
+   * @param grayordinates the brain models the CIFTI file must have, or null for GIFTI and MGH
+   */
   public static VertexSamples oneFile(String name, String file, VertexData data,
-      String meshName, int meshVertices, int[] vertexOf) {
+      String meshName, int meshVertices, int[] vertexOf, Grayordinates grayordinates) {
     VertexSamples s = new VertexSamples(name, new String[] {file}, true, data.samples().length,
         meshVertices, meshName, vertexOf.clone(), Integer.MAX_VALUE, data.float32(),
-        data.grayordinates());
+        grayordinates);
     s.checkVertices(data, file);
     return s;
   }

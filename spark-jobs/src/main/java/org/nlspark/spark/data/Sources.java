@@ -176,7 +176,7 @@ public final class Sources {
       String file = s.files.get(0);
       return VertexSamples.oneFile(what, file,
           org.nlspark.spark.io.SurfaceFiles.readData(conf, file, s.flag), mesh.meshName(),
-          mesh.meshVertices(), vertexOf);
+          mesh.meshVertices(), vertexOf, study.grayordinates());
     }
     int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mesh.meshVertices()));
     return VertexSamples.perFile(what, s.files, mesh.meshVertices(), mesh.meshName(), vertexOf,
