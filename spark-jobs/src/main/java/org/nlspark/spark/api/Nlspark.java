@@ -214,8 +214,7 @@ public final class Nlspark {
       NlsparkOptions options) {
     NlsparkOptions o = NlsparkOptions.orDefaults(options);
     return StudyInputs.resolve(hadoopConf(spark), input, input2, o.maskFile(), o.column(),
-        o.orderBy(), StudyInputs.MeshFiles.of(o.surfaceFile(), o.vertexAreaFile(),
-            o.surfaceLeftFile(), o.surfaceRightFile()));
+        o.orderBy(), o.meshFiles());
   }
 
   /**

@@ -222,6 +222,12 @@ public final class NlsparkOptions implements Serializable {
     return surfaceRightFile;
   }
 
+  /** The mesh files of surface data (the meshes and vertex areas), or null without a mesh. */
+  public org.nlspark.spark.io.StudyInputs.MeshFiles meshFiles() {
+    return org.nlspark.spark.io.StudyInputs.MeshFiles.of(surfaceFile, vertexAreaFile,
+        surfaceLeftFile, surfaceRightFile);
+  }
+
   /** The mesh a surface study names ({@code --surface} or a CIFTI cortex mesh), or null. */
   private String anyMesh() {
     return surfaceFile != null ? surfaceFile

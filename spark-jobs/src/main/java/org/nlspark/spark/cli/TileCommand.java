@@ -221,7 +221,7 @@ abstract class TileCommand extends AnalysisCommand {
   @Override
   final RunReport execute(SparkSession spark) {
     study = StudyInputs.resolve(conf(spark), input, input2(), mask, column, orderBy,
-        StudyInputs.MeshFiles.of(surface, vertexArea, surfaceLeft, surfaceRight));
+        runOptions.meshFiles());
     return execute(spark, runOptions);
   }
 
