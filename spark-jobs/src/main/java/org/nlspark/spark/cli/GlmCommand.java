@@ -48,27 +48,8 @@ final class GlmCommand extends AnalysisCommand {
   @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 5,
       description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs; default: every"
           + " voxel finite in all samples and non-zero in one, written as mask.nii.gz); with"
-          + " --surface a GIFTI or MGH of one value per vertex (default: every vertex)")
+          + " a mesh a GIFTI, MGH or CIFTI file of one value per vertex (default: every vertex)")
   String mask;
-
-  @Option(names = "--surface", paramLabel = "MESH", order = 5,
-      description = "the mesh of surface data (GIFTI or MGH inputs): a .surf.gii or a"
-          + " FreeSurfer surface (lh.white)")
-  String surface;
-
-  @Option(names = "--surface-left", paramLabel = "MESH", order = 5,
-      description = "the left cortex mesh of CIFTI data (.dscalar.nii, .dtseries.nii inputs):"
-          + " a .surf.gii of the surface its CORTEX_LEFT model numbers")
-  String surfaceLeft;
-
-  @Option(names = "--surface-right", paramLabel = "MESH", order = 5,
-      description = "the right cortex mesh of CIFTI data (its CORTEX_RIGHT model)")
-  String surfaceRight;
-
-  @Option(names = "--vertex-area", paramLabel = "AREA", order = 5,
-      description = "with --surface: each vertex's area in mm2 (a GIFTI or MGH of one value per"
-          + " vertex, as PALM's -s surf area; default: a third of its triangles' areas)")
-  String vertexArea;
 
   @Option(names = "--design", paramLabel = "FILE", order = 2,
       description = "(required) design matrix, one row per sample: CSV/TSV with a header row,"
@@ -147,6 +128,7 @@ final class GlmCommand extends AnalysisCommand {
   Double varianceSmoothing;
 
   @Mixin TfceOptions wholeMap;
+  @Mixin SurfaceOptions meshes;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
 
@@ -174,8 +156,8 @@ final class GlmCommand extends AnalysisCommand {
       GlmDraws.Errors.parse(errors);
       o.errors(errors);
     }
-    o.maskFile(mask).surfaceFile(surface).vertexAreaFile(vertexArea)
-        .surfaceLeftFile(surfaceLeft).surfaceRightFile(surfaceRight);
+    o.maskFile(mask);
+    meshes.applyTo(o);
     wholeMap.apply(o);
     return o.fwer(!noFwer).fwerAcrossContrasts(fwerAcrossContrasts).fContrasts(fContrasts)
         .exchangeabilityBlocks(blocks).wholeBlocks(wholeBlocks).varianceGroups(varianceGroups)
@@ -231,17 +213,7 @@ final class GlmCommand extends AnalysisCommand {
     if (blocks != null) {
       all.add(blocks);
     }
-    if (surface != null) {
-      all.add(surface);
-    }
-    for (String mesh : new String[] {surfaceLeft, surfaceRight}) {
-      if (mesh != null) {
-        all.add(mesh);
-      }
-    }
-    if (vertexArea != null) {
-      all.add(vertexArea);
-    }
+    all.addAll(meshes.paths());
     if (varianceGroups != null && !varianceGroups.equals("auto")) {
       all.add(varianceGroups);
     }

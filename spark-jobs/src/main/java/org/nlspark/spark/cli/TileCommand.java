@@ -33,28 +33,8 @@ abstract class TileCommand extends AnalysisCommand {
   @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 3,
       description = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs; default: every"
           + " voxel finite in all samples and non-zero in one, written as mask.nii.gz); with"
-          + " --surface a GIFTI or MGH of one value per vertex (default: every vertex)")
+          + " a mesh a GIFTI, MGH or CIFTI file of one value per vertex (default: every vertex)")
   String mask;
-
-  @Option(names = "--surface", paramLabel = "MESH", order = 3,
-      description = "the mesh of surface data (GIFTI .func.gii/.shape.gii or FreeSurfer"
-          + " .mgh/.mgz inputs): a GIFTI .surf.gii or a FreeSurfer surface (lh.white); TFCE and"
-          + " clusters join vertices through its triangles, extents in mm2")
-  String surface;
-
-  @Option(names = "--surface-left", paramLabel = "MESH", order = 3,
-      description = "the left cortex mesh of CIFTI data (.dscalar.nii, .dtseries.nii inputs):"
-          + " a .surf.gii of the surface its CORTEX_LEFT model numbers")
-  String surfaceLeft;
-
-  @Option(names = "--surface-right", paramLabel = "MESH", order = 3,
-      description = "the right cortex mesh of CIFTI data (its CORTEX_RIGHT model)")
-  String surfaceRight;
-
-  @Option(names = "--vertex-area", paramLabel = "AREA", order = 3,
-      description = "with --surface: each vertex's area in mm2 (a GIFTI or MGH of one value per"
-          + " vertex, as PALM's -s surf area; default: a third of its triangles' areas)")
-  String vertexArea;
 
   @Option(names = "--column", paramLabel = "NAME", order = 4,
       description = "Parquet inputs: the array column of voxel values (default voxels)")
@@ -73,6 +53,7 @@ abstract class TileCommand extends AnalysisCommand {
   /** The run's spec, converted once from {@link #runOptions} (the start line, warm-up, outputs). */
   private org.nlspark.core.job.JobSpec runSpec;
 
+  @Mixin SurfaceOptions meshes;
   @Mixin CommonOptions common;
   @Mixin PartitionsOption partitions;
 
@@ -106,9 +87,8 @@ abstract class TileCommand extends AnalysisCommand {
   }
 
   final NlsparkOptions options() {
-    NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions)
-        .surfaceFile(surface).vertexAreaFile(vertexArea)
-        .surfaceLeftFile(surfaceLeft).surfaceRightFile(surfaceRight);
+    NlsparkOptions.Builder o = common.optionsBuilder().partitions(partitions.partitions);
+    meshes.applyTo(o);
     configure(o);
     return o.build();
   }
@@ -188,17 +168,7 @@ abstract class TileCommand extends AnalysisCommand {
     if (mask != null) {
       inputs.add(mask);
     }
-    if (surface != null) {
-      inputs.add(surface);
-    }
-    for (String mesh : new String[] {surfaceLeft, surfaceRight}) {
-      if (mesh != null) {
-        inputs.add(mesh);
-      }
-    }
-    if (vertexArea != null) {
-      inputs.add(vertexArea);
-    }
+    inputs.addAll(meshes.paths());
     return inputs.toArray(new String[0]);
   }
 
