@@ -318,9 +318,30 @@ def _cortex_meshes(surface):
 
 
 def _is_cifti(input):
-    names = input if isinstance(input, (list, tuple)) else [input]
-    return bool(names) and all(isinstance(n, (str, os.PathLike)) and os.fspath(n).lower()
-                               .endswith((".dscalar.nii", ".dtseries.nii")) for n in names)
+    """Whether input= names CIFTI files: by name, or a local directory, glob or list file of
+    them (the first entry tells: one input is one kind)."""
+    def named(n):
+        return os.fspath(n).lower().endswith((".dscalar.nii", ".dtseries.nii"))
+    names = list(input) if isinstance(input, (list, tuple)) else [input]
+    if not names or not all(isinstance(n, (str, os.PathLike)) for n in names):
+        return False
+    if len(names) > 1 or named(names[0]):
+        return all(named(n) for n in names)
+    path = os.fspath(names[0])
+    if os.path.isdir(path):
+        return any(named(e) for e in os.listdir(path))
+    if any(c in path for c in "*?["):
+        import glob
+        return any(named(f) for f in glob.glob(path))
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    return named(line)
+    except (OSError, UnicodeDecodeError):
+        pass
+    return False
 
 
 def _mesh(s, surface, vertex_area, cifti=False):
@@ -486,7 +507,7 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
                                                   "variance-groups.txt", levels=False)]
         if mask is not None:
             args += ["--mask", s.mask(mask)]
-        args += _mesh(s, surface, vertex_area)
+        args += _mesh(s, surface, vertex_area, cifti=_is_cifti(input))
         return (args
                 + _options(dict(errors=errors, whole_blocks=whole_blocks,
                                 permutations=permutations, tail=tail, fwer=fwer,

@@ -205,8 +205,9 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     models = cortex + cifti2.BrainModelAxis.from_mask(grid, name="thalamus_left",
                                                        affine=np.diag([2.0, 2.0, 2.0, 1.0]))
     rng = np.random.default_rng(9)
-    cortex_data = np.stack([np.concatenate([i.data.parts["left"][~wall], i.data.parts["right"]])
-                            for i in imgs])
+    # (earlier tests' nilearn calls may leave each part as a column: ravel)
+    cortex_data = np.stack([np.concatenate([np.ravel(i.data.parts["left"])[~wall],
+                                            np.ravel(i.data.parts["right"])]) for i in imgs])
     data = np.hstack([cortex_data, rng.standard_normal((SUBJECTS, 5))]).astype(np.float32)
     names = cifti2.ScalarAxis(["sub-%02d" % (k + 1) for k in range(SUBJECTS)])
     every = tmp_path / "thickness.dscalar.nii"
@@ -246,10 +247,22 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     mask = surface.SurfaceImage(mesh=mesh, data={
         "left": (~wall).astype(float), "right": np.ones(mesh.parts["right"].n_vertices)})
     as_float32 = [surface.SurfaceImage(mesh=mesh, data={
-        p: np.asarray(i.data.parts[p], np.float32) for p in ("left", "right")}) for i in imgs]
+        p: np.ravel(i.data.parts[p]).astype(np.float32) for p in ("left", "right")})
+        for i in imgs]
     b = nlspark.one_sample(as_float32, mask=mask, **kw)
     for name in ("observed", "tfce", "p_fwer_tfce"):
         assert a.maps[name].tobytes() == b.maps[name].tobytes(), name
+    # glm on a directory of one file per subject, the meshes as the PolyMesh: the same t (a
+    # least-squares fit: to rounding)
+    per_subject = tmp_path / "per-subject"
+    per_subject.mkdir()
+    for k in range(SUBJECTS):
+        cifti2.Cifti2Image(data[k:k + 1, :len(cortex)], header=(
+            cifti2.ScalarAxis(["sub-%02d" % (k + 1)]), cortex)).to_filename(
+                str(per_subject / ("sub-%02d.dscalar.nii" % (k + 1))))
+    g = nlspark.glm(str(per_subject), np.ones((SUBJECTS, 1)), np.ones((1, 1)), surface=mesh,
+                    permutations=10, spark=spark)
+    np.testing.assert_allclose(g.maps["tstat1"], a.maps["observed"], rtol=1e-9)
     # a second group whose file has other brain models is named, not misread
     with pytest.raises(ValueError, match="its brain models \\(CORTEX_LEFT .* THALAMUS_LEFT 5"
                        " voxels\\) are not the study's"):

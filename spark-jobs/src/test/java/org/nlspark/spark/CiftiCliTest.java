@@ -197,6 +197,27 @@ class CiftiCliTest {
         assertThat(inMask[k++]).isEqualTo(t[java.util.Arrays.binarySearch(sorted, slot)]);
       }
     }
+    // a mask that leaves out every voxel lets TFCE run on the cortex
+    for (int v = 2 * SIDE * SIDE; v < keep.length; v++) {
+      keep[v] = 0;
+    }
+    try (OutputStream out = Files.newOutputStream(dir.resolve("cortex-mask.dscalar.nii"))) {
+      Cifti.writeMap(out, withVoxels, "mask", keep);
+    }
+    CliRun cortexOnly = oneSample(path("out-cortex-mask"), "--input", path("voxels.txt"),
+        "--surface-left", path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--mask",
+        path("cortex-mask.dscalar.nii"));
+    assertThat(cortexOnly.code()).as(cortexOnly.err()).isZero();
+    // a mask on other grayordinates is named, not laid over the data
+    try (OutputStream out = Files.newOutputStream(dir.resolve("other-mask.dscalar.nii"))) {
+      Cifti.writeMap(out, cortex, "mask", new float[cortex.fullSize() + 3]);
+    }
+    CliRun other = CliRun.of("one-sample", "--input", path("voxels.txt"), "--surface-left",
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--mask",
+        path("other-mask.dscalar.nii"), "--output", path("refused-mask"), "--quiet");
+    assertThat(other.code()).isEqualTo(2);
+    assertThat(other.err()).contains("its brain models (CORTEX_LEFT 62 of 64 vertices,"
+        + " CORTEX_RIGHT 64 of 64 vertices) are not the data's");
 
     CliRun tfce = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
         path("L.surf.gii"), "--surface-right", path("R.surf.gii"));

@@ -56,7 +56,7 @@ public record Grayordinates(List<Model> models, int[] volumeDims, double[] ijkTo
   public int fullSize() {
     int n = 0;
     for (Model m : models) {
-      n += m.fullSize();
+      n += m.fullSize(); // checked to fit an int when built
     }
     return n;
   }
@@ -125,7 +125,8 @@ public record Grayordinates(List<Model> models, int[] volumeDims, double[] ijkTo
    */
   public boolean sameModels(Grayordinates other) {
     if (other.models.size() != models.size()
-        || !java.util.Arrays.equals(volumeDims, other.volumeDims)) {
+        || !java.util.Arrays.equals(volumeDims, other.volumeDims)
+        || !java.util.Arrays.equals(ijkToXyz, other.ijkToXyz)) {
       return false;
     }
     for (int i = 0; i < models.size(); i++) {
@@ -162,7 +163,13 @@ public record Grayordinates(List<Model> models, int[] volumeDims, double[] ijkTo
       throw new InvalidInputException("A CIFTI file must have at least one brain model");
     }
     int next = 0;
+    long full = 0;
     for (Model m : models) {
+      full += m.fullSize();
+      if (full > Integer.MAX_VALUE - 8) {
+        throw new InvalidInputException("The CIFTI brain models cover more than 2^31 vertices"
+            + " and voxels; the XML is corrupt");
+      }
       String what = "The CIFTI brain model " + m.shortName();
       if (m.offset() != next || m.count() < 1) {
         throw new InvalidInputException(what + " covers columns " + m.offset() + " .. "

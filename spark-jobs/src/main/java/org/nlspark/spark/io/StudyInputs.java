@@ -324,7 +324,7 @@ public final class StudyInputs implements Serializable {
           + x.flag + " " + x.uri + ": it is CIFTI data, whose cortex meshes are --surface-left"
           + " and --surface-right");
     }
-    Grayordinates g = SurfaceFiles.readData(conf, x.files.get(0), x.flag).grayordinates();
+    Grayordinates g = SurfaceFiles.readModels(conf, x.files.get(0), x.flag);
     int[] base = g.modelBases();
     List<Double> coords = new ArrayList<>();
     List<Integer> triangles = new ArrayList<>();
@@ -392,17 +392,24 @@ public final class StudyInputs implements Serializable {
     }
     String where = "the CIFTI grayordinates of " + x.uri;
     if (maskUri != null) {
-      double[] m = perVertex(conf, maskUri, "--mask", "a CIFTI mask", mesh, where);
+      double[] m = perVertex(conf, maskUri, "--mask", "a CIFTI mask", mesh, where, g);
       for (int v = 0; v < keep.length; v++) {
         keep[v] &= m[v] != 0 && !Double.isNaN(m[v]);
       }
     }
     String areaUri = meshFiles.vertexArea();
     double[] areas = areaUri == null ? null
-        : perVertex(conf, areaUri, "--vertex-area", "--vertex-area", mesh, where);
+        : perVertex(conf, areaUri, "--vertex-area", "--vertex-area", mesh, where, g);
     MeshAdjacency adjacency = MeshAdjacency.of(mesh, keep, areas, areaUri);
-    if (g.voxels() > 0) {
-      adjacency = adjacency.withUnjoined("the " + g.voxels() + " subcortical voxels of " + x.uri);
+    int keptVoxels = 0;
+    for (int i = 0; i < g.models().size(); i++) {
+      for (int n = 0; !g.models().get(i).surface() && n < g.models().get(i).count(); n++) {
+        keptVoxels += keep[base[i] + n] ? 1 : 0;
+      }
+    }
+    if (keptVoxels > 0) {
+      adjacency = adjacency.withUnjoined("the " + keptVoxels + " subcortical voxels of "
+          + x.uri);
     }
     StudyInputs study = new StudyInputs(x, y, maskUri, null, null, null, null, meshFiles,
         adjacency);
@@ -419,7 +426,21 @@ public final class StudyInputs implements Serializable {
   /** One value per vertex of {@code mesh} from a GIFTI or MGH file (a mask, the areas). */
   private static double[] perVertex(Configuration conf, String uri, String flag, String what,
       SurfaceMesh mesh, String surfaceUri) {
+    return perVertex(conf, uri, flag, what, mesh, surfaceUri, null);
+  }
+
+  /**
+   * The same on a CIFTI study's full space ({@code g}): a CIFTI file must have the study's brain
+   * models, so that its values land where the data's do.
+   */
+  private static double[] perVertex(Configuration conf, String uri, String flag, String what,
+      SurfaceMesh mesh, String surfaceUri, Grayordinates g) {
     VertexData m = SurfaceFiles.readData(conf, uri, flag);
+    if (g != null && m.grayordinates() != null && !g.sameModels(m.grayordinates())) {
+      throw new InvalidInputException("Cannot use " + flag + " " + uri + ": its brain models ("
+          + m.grayordinates().describe() + ") are not the data's (" + g.describe() + "); give"
+          + " it on the same grayordinates");
+    }
     if (m.samples().length != 1 || m.vertices() != mesh.vertices()) {
       throw new InvalidInputException("Cannot use " + flag + " " + uri + " on the surface "
           + surfaceUri + ": " + what + " is one value per vertex (" + mesh.vertices()

@@ -33,10 +33,20 @@ public final class SurfaceFiles {
     String what = flag + " " + uri;
     if (!VertexSamples.isSurfaceName(uri)) {
       throw new InvalidInputException("Cannot read " + what + " as surface data: name a GIFTI"
-          + " (.gii) or FreeSurfer MGH (.mgh, .mgz) file");
+          + " (.gii), FreeSurfer MGH (.mgh, .mgz) or CIFTI (.dscalar.nii, .dtseries.nii) file");
     }
     try (InputStream in = open(conf, uri, flag, what)) {
       return VertexSamples.read(in, what);
+    } catch (IOException e) {
+      throw UserPaths.environment(e, "read", flag, uri);
+    }
+  }
+
+  /** The brain models of a CIFTI file (its header and XML; the data are not read). */
+  public static org.nlspark.core.surface.Grayordinates readModels(Configuration conf, String uri,
+      String flag) {
+    try (InputStream in = open(conf, uri, flag, flag + " " + uri)) {
+      return org.nlspark.core.io.surface.Cifti.readModels(in, uri);
     } catch (IOException e) {
       throw UserPaths.environment(e, "read", flag, uri);
     }

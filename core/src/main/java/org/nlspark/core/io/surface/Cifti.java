@@ -33,6 +33,10 @@ public final class Cifti {
   private static final int HEADER = 540;
   private static final int CIFTI_EXTENSION = 32;
   private static final int DENSE_SCALARS = 3006;
+  /** The most bytes of data (and of full-space doubles) one file may hold: Java's arrays. */
+  private static final long MAX_VALUES = Integer.MAX_VALUE - 8;
+  /** The most bytes of NIfTI extensions (the XML of 91,282 grayordinates is about 1 MB). */
+  private static final long MAX_XML = 256L << 20;
 
   /** Whether a file name is a CIFTI-2 dense file nlspark reads. */
   public static boolean isCiftiName(String name) {
@@ -42,8 +46,20 @@ public final class Cifti {
 
   /** A dense file read whole: its brain models and every row on their full space. */
   public static VertexData readData(InputStream raw, String name) {
+    return read(raw, name, true);
+  }
+
+  /**
+   * The brain models alone (the header and the XML; the data are not read): what the driver
+   * needs of a study's first file.
+   */
+  public static Grayordinates readModels(InputStream raw, String name) {
+    return read(raw, name, false).grayordinates();
+  }
+
+  private static VertexData read(InputStream raw, String name, boolean data) {
     try {
-      return read(new DataInputStream(raw), name);
+      return read(new DataInputStream(raw), name, data);
     } catch (java.io.EOFException e) {
       throw new InvalidInputException("Cannot read " + name + ": it ends before its header,"
           + " CIFTI XML and data do; the file is cut short", e);
@@ -52,7 +68,8 @@ public final class Cifti {
     }
   }
 
-  private static VertexData read(DataInputStream in, String name) throws IOException {
+  private static VertexData read(DataInputStream in, String name, boolean withData)
+      throws IOException {
     byte[] head = in.readNBytes(HEADER);
     ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
     if (head.length >= 4 && h.getInt(0) != HEADER) {
@@ -72,8 +89,14 @@ public final class Cifti {
       dim[i] = h.getLong(16 + 8 * i);
     }
     long voxOffset = h.getLong(168);
+    // nibabel's rule, as NiftiHeader's: a slope of 0 or not finite means no scaling
     double slope = h.getDouble(176);
     double inter = h.getDouble(184);
+    boolean scaled = slope != 0 && Double.isFinite(slope) && (slope != 1 || inter != 0);
+    if (scaled && !Double.isFinite(inter)) {
+      throw new InvalidInputException("Cannot read " + name + ": its scl_inter is " + inter
+          + " with scl_slope " + slope + "; the header is corrupt");
+    }
     if (dim[0] < 6 || dim[0] > 7 || dim[1] != 1 || dim[2] != 1 || dim[3] != 1 || dim[4] != 1
         || (dim[0] == 7 && dim[7] != 1) || dim[5] < 1 || dim[6] < 1) {
       throw new InvalidInputException("Cannot read " + name + ": a dense CIFTI file has dims"
@@ -81,9 +104,17 @@ public final class Cifti {
     }
     long rows = dim[5];
     long columns = dim[6];
-    if (rows * columns > Integer.MAX_VALUE - 8) {
+    int size = bytesOf(datatype, name);
+    if (rows > MAX_VALUES || columns > MAX_VALUES || rows * columns > MAX_VALUES
+        || rows * columns * size > MAX_VALUES) {
       throw new InvalidInputException("Cannot read " + name + ": it holds " + rows + " x "
-          + columns + " values, more than 2^31 in one file; split its rows into several files");
+          + columns + " values of " + size + " bytes, more than 2 GB in one file; split its rows"
+          + " (maps or time points) into several files");
+    }
+    if (voxOffset < HEADER + 4 || voxOffset > HEADER + 4 + MAX_XML) {
+      throw new InvalidInputException("Cannot read " + name + ": its data start at byte "
+          + voxOffset + ", which leaves no room for the CIFTI XML, or more than "
+          + MAX_XML / (1 << 20) + " MB; the header is corrupt");
     }
     // extensions: the flag, then (size, code, data) until the data start
     byte[] flag = new byte[4];
@@ -94,18 +125,19 @@ public final class Cifti {
       byte[] eh = new byte[8];
       in.readFully(eh);
       ByteBuffer e = ByteBuffer.wrap(eh).order(h.order());
-      int size = e.getInt(0);
+      int extension = e.getInt(0);
       int code = e.getInt(4);
-      if (size < 8 || at + size > voxOffset) {
+      if (extension < 8 || at + extension > voxOffset) {
         throw new InvalidInputException("Cannot read " + name + ": its NIfTI extension at byte "
-            + at + " has size " + size + ", which does not fit before the data at " + voxOffset);
+            + at + " has size " + extension + ", which does not fit before the data at "
+            + voxOffset);
       }
-      byte[] body = new byte[size - 8];
+      byte[] body = new byte[extension - 8];
       in.readFully(body);
       if (code == CIFTI_EXTENSION) {
         xml = new String(body, StandardCharsets.UTF_8).replaceAll("\u0000+$", "");
       }
-      at += size;
+      at += extension;
     }
     if (xml == null) {
       throw new InvalidInputException("Cannot read " + name + ": it is a NIfTI-2 file without"
@@ -116,12 +148,18 @@ public final class Cifti {
       throw new InvalidInputException("Cannot read " + name + ": its brain models cover "
           + g.columns() + " grayordinates, but its data has " + columns);
     }
+    if ((long) rows * g.fullSize() > MAX_VALUES / 8) {
+      throw new InvalidInputException("Cannot read " + name + ": its " + rows + " rows on "
+          + g.fullSize() + " vertices and voxels would take more than 2 GB; split its rows"
+          + " (maps or time points) into several files");
+    }
+    if (!withData) {
+      return new VertexData(name, g.fullSize(), new double[0][], true, g);
+    }
     in.skipNBytes(voxOffset - at);
-    int size = bytesOf(datatype, name);
     byte[] data = new byte[(int) (rows * columns * size)];
     in.readFully(data);
     ByteBuffer d = ByteBuffer.wrap(data).order(h.order());
-    boolean scaled = slope != 0 && (slope != 1 || inter != 0);
     int[] slot = g.slotOfColumn();
     double[][] samples = new double[(int) rows][g.fullSize()];
     for (int c = 0; c < columns; c++) {
@@ -217,13 +255,13 @@ public final class Cifti {
             }
           }
         } else if (inColumns && element.equals("Volume")) {
-          String[] parts = xml.getAttributeValue(null, "VolumeDimensions").split(",");
+          String[] parts = required(xml, "VolumeDimensions", name).split(",");
           volumeDims = new int[3];
           for (int d = 0; d < 3; d++) {
             volumeDims[d] = Integer.parseInt(parts[d].trim());
           }
         } else if (inColumns && element.equals("TransformationMatrixVoxelIndicesIJKtoXYZ")) {
-          String exponent = xml.getAttributeValue(null, "MeterExponent");
+          String exponent = required(xml, "MeterExponent", name);
           double toMm = Math.pow(10, Integer.parseInt(exponent.trim()) + 3);
           String[] t = xml.getElementText().trim().split("\\s+");
           depth--;
@@ -253,6 +291,32 @@ public final class Cifti {
     return new Grayordinates(models, volumeDims, affine);
   }
 
+  /** The most vertices of one surface (fs_LR 164k has 163,842; fsaverage 163,842). */
+  private static final int MAX_SURFACE = 50_000_000;
+
+  private static String required(XMLStreamReader xml, String attribute, String name) {
+    String value = xml.getAttributeValue(null, attribute);
+    if (value == null) {
+      throw new InvalidInputException("Cannot read " + name + ": a <" + xml.getLocalName()
+          + "> of its CIFTI XML has no " + attribute);
+    }
+    return value.trim();
+  }
+
+  private static int count(XMLStreamReader xml, String attribute, String name, String model) {
+    String value = required(xml, attribute, name);
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new InvalidInputException("Cannot read " + name + ": its brain model " + model
+        + " has " + attribute + "=\"" + value + "\"; it must be a whole number >= 0");
+  }
+
   private static String typeName(String type) {
     return type == null ? "not mapped" : type.replaceFirst("^CIFTI_INDEX_TYPE_", "")
         .toLowerCase(Locale.ROOT).replace('_', ' ');
@@ -260,17 +324,21 @@ public final class Cifti {
 
   private static Grayordinates.Model brainModel(XMLStreamReader xml, String name)
       throws XMLStreamException {
-    String structure = xml.getAttributeValue(null, "BrainStructure");
-    String type = xml.getAttributeValue(null, "ModelType");
-    int offset = Integer.parseInt(xml.getAttributeValue(null, "IndexOffset").trim());
-    int count = Integer.parseInt(xml.getAttributeValue(null, "IndexCount").trim());
+    String structure = required(xml, "BrainStructure", name);
+    String type = required(xml, "ModelType", name);
+    int offset = count(xml, "IndexOffset", name, structure);
+    int count = count(xml, "IndexCount", name, structure);
     boolean surface = "CIFTI_MODEL_TYPE_SURFACE".equals(type);
     if (!surface && !"CIFTI_MODEL_TYPE_VOXELS".equals(type)) {
       throw new InvalidInputException("Cannot read " + name + ": its brain model " + structure
           + " has ModelType " + type + "; CIFTI-2 has SURFACE and VOXELS models");
     }
-    int vertices = surface
-        ? Integer.parseInt(xml.getAttributeValue(null, "SurfaceNumberOfVertices").trim()) : 0;
+    int vertices = surface ? count(xml, "SurfaceNumberOfVertices", name, structure) : 0;
+    if (vertices > MAX_SURFACE) {
+      throw new InvalidInputException("Cannot read " + name + ": its brain model " + structure
+          + " is on a surface of " + vertices + " vertices, more than " + MAX_SURFACE
+          + "; the XML is corrupt");
+    }
     int[] indices = new int[0];
     while (xml.hasNext()) {
       int event = xml.next();
@@ -349,7 +417,7 @@ public final class Cifti {
       s.append("<BrainModel IndexOffset=\"").append(m.offset()).append("\" IndexCount=\"")
           .append(m.count()).append("\" ModelType=\"CIFTI_MODEL_TYPE_")
           .append(m.surface() ? "SURFACE" : "VOXELS").append("\" BrainStructure=\"")
-          .append(m.structure()).append('"');
+          .append(escape(m.structure())).append('"');
       if (m.surface()) {
         s.append(" SurfaceNumberOfVertices=\"").append(m.surfaceVertices())
             .append("\"><VertexIndices>");
@@ -371,6 +439,7 @@ public final class Cifti {
   }
 
   private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 }

@@ -151,6 +151,48 @@ class CiftiTest {
   }
 
   @Test
+  void aSlopeOfZeroOrNotFiniteIsNoScalingAndTheModelsReadAlone() {
+    for (double slope : new double[] {0, Double.NaN, Double.POSITIVE_INFINITY}) {
+      VertexData d = read(file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7,
+          xml(SCALARS, MODELS), slope, 5, i -> i));
+      assertThat(d.samples()[1][9]).as("slope " + slope).isEqualTo(13);
+      assertThat(d.float32()).isTrue();
+    }
+    byte[] whole = file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7, xml(SCALARS, MODELS), 0,
+        0, i -> i);
+    // the header and XML alone: the data may be cut off
+    Grayordinates g = Cifti.readModels(new ByteArrayInputStream(Arrays.copyOf(whole,
+        whole.length - 20)), "x.dscalar.nii");
+    assertThat(g.columns()).isEqualTo(7);
+    assertThat(g.sameModels(read(whole).grayordinates())).isTrue();
+  }
+
+  @Test
+  void corruptSizesAndMissingAttributesAreRefusedInOneSentence() {
+    assertThatThrownBy(() -> read(file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7,
+        xml(SCALARS, MODELS.replace(" BrainStructure=\"CIFTI_STRUCTURE_CORTEX_LEFT\"", "")),
+        0, 0, i -> i)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read x.dscalar.nii: a <BrainModel> of its CIFTI XML has no"
+            + " BrainStructure");
+    assertThatThrownBy(() -> read(file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7,
+        xml(SCALARS, MODELS.replace("SurfaceNumberOfVertices=\"5\"",
+            "SurfaceNumberOfVertices=\"2147483647\"")), 0, 0, i -> i)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("is on a surface of 2147483647 vertices, more than 50000000");
+    assertThatThrownBy(() -> read(file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7,
+        xml(SCALARS, MODELS.replace("IndexCount=\"2\"", "IndexCount=\"two\"")), 0, 0,
+        i -> i)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("has IndexCount=\"two\"; it must be a whole number >= 0");
+    byte[] huge = file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7, xml(SCALARS, MODELS), 0, 0,
+        i -> i);
+    ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putLong(16 + 8 * 5, 1L << 40);
+    assertThatThrownBy(() -> read(huge)).isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("more than 2 GB in one file; split its rows");
+  }
+
+  @Test
   void filesThatAreNotDenseCiftiAreRefusedInOneSentence() {
     String parcels = "<MatrixIndicesMap AppliesToMatrixDimension=\"1\""
         + " IndicesMapToDataType=\"CIFTI_INDEX_TYPE_PARCELS\"></MatrixIndicesMap>";
