@@ -262,7 +262,7 @@ public final class Cifti {
           }
         } else if (inColumns && element.equals("TransformationMatrixVoxelIndicesIJKtoXYZ")) {
           String exponent = required(xml, "MeterExponent", name);
-          double toMm = Math.pow(10, Integer.parseInt(exponent.trim()) + 3);
+          double toMm = StrictMath.pow(10, Integer.parseInt(exponent.trim()) + 3);
           String[] t = xml.getElementText().trim().split("\\s+");
           depth--;
           affine = new double[16];
