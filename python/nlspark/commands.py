@@ -139,6 +139,9 @@ def _in_python_terms(message, staging):
         message = message.replace(" (relative paths are relative to the list file)", "")
         message = message.replace(staging.dir, "the staging directory")
     message = message.replace("--overwrite", "overwrite=True").replace("--no-fwer", "fwer=False")
+    # CIFTI's cortex meshes are the pair surface=(left, right)
+    message = message.replace("--surface-left", "surface=(left, ...)").replace(
+        "--surface-right", "surface=(..., right)")
     flag = r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)"
     # a flag before the argument it names ("--design design=") is that argument
     message = re.sub(flag + r" ([a-z_0-9]+=(?:\[\d+\])?)", r"\2", message)

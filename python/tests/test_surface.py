@@ -263,6 +263,11 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     g = nlspark.glm(str(per_subject), np.ones((SUBJECTS, 1)), np.ones((1, 1)), surface=mesh,
                     permutations=10, spark=spark)
     np.testing.assert_allclose(g.maps["tstat1"], a.maps["observed"], rtol=1e-9)
+    # a cortex without its mesh, in Python's terms
+    with pytest.raises(ValueError, match="which needs its mesh; give surface=\\(left, \\.\\.\\.\\)"
+                       " with the mesh"):
+        nlspark.one_sample(str(only_cortex), surface=(None, meshes[1]), permutations=10,
+                           spark=spark)
     # a second group whose file has other brain models is named, not misread
     with pytest.raises(ValueError, match="its brain models \\(CORTEX_LEFT .* THALAMUS_LEFT 5"
                        " voxels\\) are not the study's"):
