@@ -85,21 +85,36 @@ public final class VertexSamples implements SampleSource {
     return s;
   }
 
+  /**
+   * Every sample in one CIFTI file, counted from its header (the driver reads no data: a
+   * series may hold gigabytes).
+   */
+  public static VertexSamples oneFile(String name, String file, Cifti.Head head,
+      String meshName, int meshVertices, int[] vertexOf, Grayordinates grayordinates) {
+    VertexSamples s = new VertexSamples(name, new String[] {file}, true, head.rows(),
+        meshVertices, meshName, vertexOf.clone(), Integer.MAX_VALUE, head.float32(),
+        grayordinates);
+    s.checkModels(head.models(), file);
+    return s;
+  }
+
   /** Reads per-vertex data, GIFTI, CIFTI or MGH by the name. */
   public static VertexData read(InputStream in, String file) {
     return Gifti.isGiftiName(file) ? Gifti.readData(in, file)
         : Cifti.isCiftiName(file) ? Cifti.readData(in, file) : FreeSurfer.readMgh(in, file);
   }
 
-  private void checkVertices(VertexData data, String file) {
-    if (grayordinates != null && (data.grayordinates() == null
-        || !grayordinates.sameModels(data.grayordinates()))) {
+  private void checkModels(Grayordinates models, String file) {
+    if (grayordinates != null && (models == null || !grayordinates.sameModels(models))) {
       throw new InvalidInputException("Cannot read " + file + " of " + name + ": its brain"
-          + " models (" + (data.grayordinates() == null ? "none"
-          : data.grayordinates().describe()) + ") are not the study's ("
-          + grayordinates.describe() + "); every CIFTI file of a study must have the same"
-          + " grayordinates");
+          + " models (" + (models == null ? "none" : models.describe()) + ") are not the"
+          + " study's (" + grayordinates.describe() + "); every CIFTI file of a study must have"
+          + " the same grayordinates");
     }
+  }
+
+  private void checkVertices(VertexData data, String file) {
+    checkModels(data.grayordinates(), file);
     if (data.vertices() != meshVertices) {
       throw new InvalidInputException("Cannot read " + file + " of " + name + ": it has "
           + data.vertices() + " vertices, but the surface " + meshName + " has " + meshVertices

@@ -163,7 +163,7 @@ public final class Sources {
 
   /**
    * Surface data on the study's mesh: one file per sample, or one file of every sample (read
-   * here once to count them; surface files are small).
+   * here once to count them; GIFTI and MGH files are small; a CIFTI file's header counts them).
    */
   private static SampleSource surfaceSource(Configuration conf, StudyInputs study,
       StudyInputs.Source s, String what) {
@@ -171,6 +171,12 @@ public final class Sources {
     int[] vertexOf = new int[mesh.voxels()];
     for (int n = 0; n < vertexOf.length; n++) {
       vertexOf[n] = mesh.vertexOf(n);
+    }
+    if (s.files.size() == 1 && study.grayordinates() != null) {
+      String file = s.files.get(0);
+      return VertexSamples.oneFile(what, file,
+          org.nlspark.spark.io.SurfaceFiles.readCiftiHead(conf, file, s.flag), mesh.meshName(),
+          mesh.meshVertices(), vertexOf, study.grayordinates());
     }
     if (s.files.size() == 1) {
       String file = s.files.get(0);

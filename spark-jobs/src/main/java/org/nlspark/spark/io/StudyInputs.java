@@ -324,19 +324,17 @@ public final class StudyInputs implements Serializable {
           + x.flag + " " + x.uri + ": it is CIFTI data, whose cortex meshes are --surface-left"
           + " and --surface-right");
     }
-    Grayordinates g = SurfaceFiles.readModels(conf, x.files.get(0), x.flag);
+    Grayordinates g = SurfaceFiles.readCiftiHead(conf, x.files.get(0), x.flag).models();
     int[] base = g.modelBases();
-    List<Double> coords = new ArrayList<>();
-    List<Integer> triangles = new ArrayList<>();
+    double[] coords = new double[3 * g.fullSize()]; // x, y, z of each full-space slot
+    List<int[]> triangleSets = new ArrayList<>(); // each cortex's, numbered in the full space
     boolean usedLeft = false;
     boolean usedRight = false;
     for (int i = 0; i < g.models().size(); i++) {
       Grayordinates.Model m = g.models().get(i);
       if (!m.surface()) {
         for (int n = 0; n < m.count(); n++) {
-          for (double c : g.voxelCoordinates(m, n)) {
-            coords.add(c);
-          }
+          System.arraycopy(g.voxelCoordinates(m, n), 0, coords, 3 * (base[i] + n), 3);
         }
         continue;
       }
@@ -363,13 +361,13 @@ public final class StudyInputs implements Serializable {
             + " model " + m.shortName() + " is on a surface of " + m.surfaceVertices());
       }
       for (int v = 0; v < mesh.vertices(); v++) {
-        for (double c : mesh.coordinate(v)) {
-          coords.add(c);
-        }
+        System.arraycopy(mesh.coordinate(v), 0, coords, 3 * (base[i] + v), 3);
       }
-      for (int t : mesh.triangleIndices()) {
-        triangles.add(base[i] + t);
+      int[] triangles = mesh.triangleIndices();
+      for (int k = 0; k < triangles.length; k++) {
+        triangles[k] += base[i];
       }
+      triangleSets.add(triangles);
     }
     if (meshFiles != null && (meshFiles.left() != null && !usedLeft
         || meshFiles.right() != null && !usedRight)) {
@@ -378,14 +376,13 @@ public final class StudyInputs implements Serializable {
           + ": its brain models (" + g.describe() + ") have no "
           + (flag.endsWith("left") ? "left" : "right") + " cortex");
     }
-    if (triangles.isEmpty()) {
+    if (triangleSets.isEmpty()) {
       throw new InvalidInputException("Cannot read " + x.flag + " " + x.uri + ": its brain"
           + " models (" + g.describe() + ") have no cortex surface; CIFTI data of subcortical"
           + " voxels only is not read yet (give them as NIfTI volumes)");
     }
-    SurfaceMesh mesh = new SurfaceMesh(meshFiles.describe(),
-        coords.stream().mapToDouble(Double::doubleValue).toArray(),
-        triangles.stream().mapToInt(Integer::intValue).toArray());
+    SurfaceMesh mesh = new SurfaceMesh(meshFiles.describe(), coords,
+        triangleSets.stream().flatMapToInt(java.util.Arrays::stream).toArray());
     boolean[] keep = new boolean[mesh.vertices()];
     for (int slot : g.slotOfColumn()) {
       keep[slot] = true;

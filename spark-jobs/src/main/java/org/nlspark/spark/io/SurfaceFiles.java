@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.VertexSamples;
+import org.nlspark.core.io.surface.Cifti;
 import org.nlspark.core.io.surface.MeshReader;
 import org.nlspark.core.io.surface.VertexData;
 import org.nlspark.core.surface.SurfaceMesh;
@@ -42,11 +43,10 @@ public final class SurfaceFiles {
     }
   }
 
-  /** The brain models of a CIFTI file (its header and XML; the data are not read). */
-  public static org.nlspark.core.surface.Grayordinates readModels(Configuration conf, String uri,
-      String flag) {
+  /** A CIFTI file's header and XML: its brain models and rows (the data are not read). */
+  public static Cifti.Head readCiftiHead(Configuration conf, String uri, String flag) {
     try (InputStream in = open(conf, uri, flag, flag + " " + uri)) {
-      return org.nlspark.core.io.surface.Cifti.readModels(in, uri);
+      return Cifti.readHead(in, uri);
     } catch (IOException e) {
       throw UserPaths.environment(e, "read", flag, uri);
     }

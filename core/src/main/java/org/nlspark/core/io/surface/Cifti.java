@@ -44,20 +44,28 @@ public final class Cifti {
     return lower.endsWith(".dscalar.nii") || lower.endsWith(".dtseries.nii");
   }
 
+  /**
+   * What a dense file's header and XML say: its brain models, its rows (samples) and whether
+   * its values fit float32.
+   */
+  public record Head(Grayordinates models, int rows, boolean float32) {}
+
   /** A dense file read whole: its brain models and every row on their full space. */
   public static VertexData readData(InputStream raw, String name) {
-    return read(raw, name, true);
+    return read(raw, name, true).data();
   }
 
   /**
-   * The brain models alone (the header and the XML; the data are not read): what the driver
-   * needs of a study's first file.
+   * The header and the XML alone (the data are not read): what the driver needs of a study's
+   * files, however many rows they hold.
    */
-  public static Grayordinates readModels(InputStream raw, String name) {
-    return read(raw, name, false).grayordinates();
+  public static Head readHead(InputStream raw, String name) {
+    return read(raw, name, false).head();
   }
 
-  private static VertexData read(InputStream raw, String name, boolean data) {
+  private record Read(Head head, VertexData data) {}
+
+  private static Read read(InputStream raw, String name, boolean data) {
     try {
       return read(new DataInputStream(raw), name, data);
     } catch (java.io.EOFException e) {
@@ -68,7 +76,7 @@ public final class Cifti {
     }
   }
 
-  private static VertexData read(DataInputStream in, String name, boolean withData)
+  private static Read read(DataInputStream in, String name, boolean withData)
       throws IOException {
     byte[] head = in.readNBytes(HEADER);
     ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
@@ -153,8 +161,10 @@ public final class Cifti {
           + g.fullSize() + " vertices and voxels would take more than 2 GB; split its rows"
           + " (maps or time points) into several files");
     }
+    boolean float32 = datatype != 64 && datatype != 8 && !scaled;
+    Head told = new Head(g, (int) rows, float32);
     if (!withData) {
-      return new VertexData(name, g.fullSize(), new double[0][], true, g);
+      return new Read(told, null);
     }
     in.skipNBytes(voxOffset - at);
     byte[] data = new byte[(int) (rows * columns * size)];
@@ -178,8 +188,7 @@ public final class Cifti {
         samples[r][slot[c]] = scaled ? v * slope + inter : v;
       }
     }
-    boolean float32 = datatype != 64 && datatype != 8 && !scaled;
-    return new VertexData(name, g.fullSize(), samples, float32, g);
+    return new Read(told, new VertexData(name, g.fullSize(), samples, float32, g));
   }
 
   private static int bytesOf(int datatype, String name) {

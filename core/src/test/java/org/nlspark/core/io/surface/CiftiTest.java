@@ -161,9 +161,12 @@ class CiftiTest {
     byte[] whole = file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7, xml(SCALARS, MODELS), 0,
         0, i -> i);
     // the header and XML alone: the data may be cut off
-    Grayordinates g = Cifti.readModels(new ByteArrayInputStream(Arrays.copyOf(whole,
+    Cifti.Head head = Cifti.readHead(new ByteArrayInputStream(Arrays.copyOf(whole,
         whole.length - 20)), "x.dscalar.nii");
+    Grayordinates g = head.models();
     assertThat(g.columns()).isEqualTo(7);
+    assertThat(head.rows()).isEqualTo(2);
+    assertThat(head.float32()).isTrue();
     assertThat(g.sameModels(read(whole).grayordinates())).isTrue();
   }
 
