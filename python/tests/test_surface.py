@@ -10,7 +10,7 @@ import nibabel as nib
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import sparse, stats
+from scipy import ndimage, sparse, stats
 from scipy.sparse.csgraph import connected_components
 
 import nlspark
@@ -43,10 +43,11 @@ def _mesh_arrays(mesh):
     return np.concatenate(coords), np.concatenate(faces)
 
 
-def _palm_tfce(z, coords, faces, e=1.0, h=2.0, area=None):
+def _palm_tfce(z, coords, faces, e=1.0, h=2.0, area=None, top=None):
     """palm_tfce on a surface: for h in dh:dh:max(z) (dh = max / 100), each connected component
     of z >= h adds (sum of its vertex areas)^E h^H to its vertices; times dh. Vertex areas as
-    palm_calcarea (a third of the areas of the vertex's triangles) unless given."""
+    palm_calcarea (a third of the areas of the vertex's triangles) unless given; top: the
+    maximum that sets dh, when it is another map's (a CIFTI study's whole grayordinate map)."""
     if area is None:
         a = coords[faces[:, 1]] - coords[faces[:, 0]]
         b = coords[faces[:, 2]] - coords[faces[:, 0]]
@@ -58,7 +59,7 @@ def _palm_tfce(z, coords, faces, e=1.0, h=2.0, area=None):
     adj = sparse.coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])),
                             shape=(len(coords),) * 2).tocsr()
     adj = adj + adj.T
-    top = z.max()
+    top = z.max() if top is None else top
     dh = top / 100
     out = np.zeros(len(z))
     for k in range(1, 101):
@@ -190,8 +191,9 @@ def test_the_nilearn_drop_in_gives_tfce_where_nilearn_turns_it_off(spark, study)
 def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     """A .dscalar.nii of every subject (nibabel's CIFTI-2: maps by grayordinates, the left
     cortex without a "medial wall", the right whole, five thalamus voxels): t on every
-    grayordinate, maps nibabel reads back with the same brain models, TFCE refused on the
-    voxels, and TFCE on the cortex alone the same bytes as the SurfaceImages with that mask."""
+    grayordinate, maps nibabel reads back with the same brain models, TFCE on the cortex and
+    the voxels (PALM's surface and volume definitions, one dh; scipy.ndimage labels the voxels),
+    and TFCE on the cortex alone the same bytes as the SurfaceImages with that mask."""
     from nilearn import surface
     from nibabel import cifti2
     mesh, imgs = study
@@ -208,7 +210,7 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     # (earlier tests' nilearn calls may leave each part as a column: ravel)
     cortex_data = np.stack([np.concatenate([np.ravel(i.data.parts["left"])[~wall],
                                             np.ravel(i.data.parts["right"])]) for i in imgs])
-    data = np.hstack([cortex_data, rng.standard_normal((SUBJECTS, 5))]).astype(np.float32)
+    data = np.hstack([cortex_data, 1 + rng.standard_normal((SUBJECTS, 5))]).astype(np.float32)
     names = cifti2.ScalarAxis(["sub-%02d" % (k + 1) for k in range(SUBJECTS)])
     every = tmp_path / "thickness.dscalar.nii"
     cifti2.Cifti2Image(data, header=(names, models)).to_filename(str(every))
@@ -226,8 +228,28 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     assert r.summary["inputs"]["cifti_brain_models"] == (
         "CORTEX_LEFT %d of %d vertices, CORTEX_RIGHT %d of %d vertices, THALAMUS_LEFT 5 voxels"
         % ((~wall).sum(), n_left, mesh.parts["right"].n_vertices, mesh.parts["right"].n_vertices))
-    with pytest.raises(ValueError, match="Cannot run tfce= on the 5 subcortical voxels of"):
-        nlspark.one_sample(str(every), surface=mesh, tfce=True, permutations=10, spark=spark)
+    # TFCE over every grayordinate: the cortex as PALM's -tfce2D on the mesh, the voxels as its
+    # volume TFCE (E = 0.5, faces), with one dh from the whole map's maximum
+    v = nlspark.one_sample(str(every), surface=mesh, tfce=True, tail="upper", permutations=20,
+                           seed=3, spark=spark)
+    z = stats.norm.isf(stats.t.sf(v.maps["observed"], SUBJECTS - 1))
+    coords, faces = _mesh_arrays(mesh)
+    on_mesh = np.full(len(coords), -np.inf)
+    on_mesh[np.concatenate([~wall, np.ones(mesh.parts["right"].n_vertices, bool)])] = z[:-5]
+    want_cortex, _ = _palm_tfce(on_mesh, coords, faces, top=z.max())
+    dh = z.max() / 100
+    volume = np.full(grid.shape, -np.inf)
+    volume[grid] = z[-5:]  # nibabel's from_mask lists the voxels in C order, as np's mask does
+    want_voxels = np.zeros(grid.shape)
+    for k in range(1, 101):
+        height = k * dh if k < 100 else z.max()
+        label, _ = ndimage.label(volume >= height)  # faces: PALM's default connectivity 6
+        sizes = np.bincount(label.ravel())
+        want_voxels[label > 0] += np.sqrt(sizes[label[label > 0]]) * height ** 2
+    want = np.concatenate([want_cortex[on_mesh > -np.inf], want_voxels[grid] * dh])
+    np.testing.assert_allclose(v.maps["tfce"], want, rtol=1e-9)
+    assert (v.maps["tfce"][-5:] > 0).sum() >= 3
+    assert v.summary["whole_map"]["voxel_tfce_extent_exponent"] == 0.5
 
     # the cortex alone, meshes as two files: TFCE as on the SurfaceImages with that mask
     meshes = []

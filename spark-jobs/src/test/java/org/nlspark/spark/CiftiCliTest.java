@@ -24,7 +24,8 @@ import org.nlspark.core.surface.SurfaceMesh;
  * writes beside the outputs, with its grayordinate mask), byte for byte, whose TFCE and
  * clusters SurfaceCliTest checks against PALM's definition; t against the naive formula; the
  * same bytes from a list and a glob; maps written as .dscalar.nii with the inputs' brain
- * models; subcortical voxels in voxelwise inference; and the refusals.
+ * models; subcortical voxels in voxelwise inference, and in TFCE and clusters on their grid
+ * beside the cortex (against the definitions computed here); and the refusals.
  */
 class CiftiCliTest {
   @TempDir static Path dir;
@@ -65,7 +66,8 @@ class CiftiCliTest {
       for (int v = 0; v < full[s].length; v++) {
         // an effect on a patch of each cortex (rows 2-4 of the grid), noise elsewhere
         int row = v % n / SIDE;
-        full[s][v] = random.nextGaussian() + (v < 2 * n && row >= 2 && row <= 4 ? 1.5 : 0);
+        full[s][v] = random.nextGaussian() + (v < 2 * n && row >= 2 && row <= 4 ? 1.5 : 0)
+            + (v >= 2 * n ? 2.0 : 0); // and on the voxels
       }
       float[] values = new float[full[s].length];
       for (int v = 0; v < values.length; v++) {
@@ -157,7 +159,7 @@ class CiftiCliTest {
   }
 
   @Test
-  void subcorticalVoxelsRunVoxelwiseAndTfceOnThemIsRefused() throws Exception {
+  void subcorticalVoxelsRunVoxelwiseAndInTfceAndClustersOnTheirGrid() throws Exception {
     CliRun run = CliRun.of("one-sample", "--input", path("voxels.txt"), "--surface-left",
         path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--stat", "t",
         "--permutations", "100", "--seed", "3", "--output", path("out-voxels"), "--quiet");
@@ -219,13 +221,164 @@ class CiftiCliTest {
     assertThat(other.err()).contains("its brain models (CORTEX_LEFT 62 of 64 vertices,"
         + " CORTEX_RIGHT 64 of 64 vertices) are not the data's");
 
-    CliRun tfce = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
-        path("L.surf.gii"), "--surface-right", path("R.surf.gii"));
-    assertThat(tfce.code()).isEqualTo(2);
-    assertThat(tfce.err()).contains("Cannot run --tfce and --cluster-threshold on the 3"
-        + " subcortical voxels of " + path("voxels.txt") + ": TFCE and clusters join vertices"
-        + " through the mesh's triangles");
+    // TFCE and clusters over the whole grayordinate map: the cortex on its meshes (E = 1, areas),
+    // the voxels on their grid (E = 0.5 with 6 neighbours, counts; clusters with 26), one dh
+    CliRun tfce = oneSample(path("out-voxels-tfce"), "--input", path("voxels.txt"),
+        "--surface-left", path("L.surf.gii"), "--surface-right", path("R.surf.gii"));
+    assertThat(tfce.code()).as(tfce.err()).isZero();
+    double[] z = new double[sorted.length];
+    for (int e = 0; e < z.length; e++) {
+      z[e] = org.nlspark.core.stats.ZScores.ofT(naiveT(sorted[e]), SUBJECTS - 1);
+    }
+    double[] gotTfce = TestData.outputValues(dir.resolve("out-voxels-tfce/tfce.npy"));
+    double[] wantTfce = naiveGrayordinateTfce(sorted, z, 6);
+    for (int e = 0; e < z.length; e++) {
+      assertThat(gotTfce[e]).as("tfce of slot %d", sorted[e]).isCloseTo(wantTfce[e],
+          org.assertj.core.api.Assertions.within(1e-9 * Math.abs(wantTfce[e]) + 1e-12));
+    }
+    double[] gotSize = TestData.outputValues(dir.resolve("out-voxels-tfce/cluster_size.npy"));
+    double[] wantSize = naiveExtents(sorted, z, 2.0, 26);
+    for (int e = 0; e < z.length; e++) {
+      assertThat(gotSize[e]).as("cluster of slot %d", sorted[e]).isCloseTo(wantSize[e],
+          org.assertj.core.api.Assertions.within(1e-9 * wantSize[e]));
+    }
+    int last = z.length - 1; // the voxels score: (1,1,1) and (1,1,2) face neighbours, (2,2,2) apart
+    assertThat(wantTfce[last - 1]).isGreaterThan(0);
+    assertThat(z[last]).isGreaterThan(2);
+    assertThat(wantSize[last]).isEqualTo(3); // one cluster of 26-neighbours
+    assertThat(Files.readString(dir.resolve("out-voxels-tfce/summary.json")))
+        .contains("\"voxel_tfce_extent_exponent\": 0.5").contains("\"mask_voxels\": 3")
+        .contains("\"cluster_extent_unit\": \"mm2 on the cortex, voxels on the subcortical grid");
+
+    CliRun e = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--tfce-e", "0.5");
+    assertThat(e.code()).isEqualTo(2);
+    assertThat(e.err()).contains("Cannot run --tfce with --tfce-e 0.5 on CIFTI data with 3"
+        + " subcortical voxels: E is 1.0 on the cortex and 0.5 on the voxels");
     assertThat(dir.resolve("refused")).doesNotExist();
+  }
+
+  /**
+   * The neighbours of each element (full-space slots {@code slots}, in order): the triangle edges
+   * of the two 8 x 8 meshes, and for the voxels the grid steps of {@code connectivity}.
+   */
+  private static List<List<Integer>> neighbours(int[] slots, int connectivity) throws IOException {
+    int n = SIDE * SIDE;
+    SurfaceMesh grid = Gifti.readMesh(Files.newInputStream(dir.resolve("L.surf.gii")), "L");
+    int[] tri = grid.triangleIndices();
+    List<List<Integer>> out = new ArrayList<>();
+    for (int a : slots) {
+      List<Integer> mine = new ArrayList<>();
+      for (int f = 0; f < slots.length; f++) {
+        int b = slots[f];
+        if (a == b) {
+          continue;
+        }
+        if (a < 2 * n && b < 2 * n && a / n == b / n) {
+          for (int q = 0; q < tri.length; q += 3) {
+            List<Integer> t = List.of(tri[q], tri[q + 1], tri[q + 2]);
+            if (t.contains(a % n) && t.contains(b % n)) {
+              mine.add(f);
+              break;
+            }
+          }
+        } else if (a >= 2 * n && b >= 2 * n) {
+          int[] ia = voxel(a - 2 * n);
+          int[] ib = voxel(b - 2 * n);
+          int order = 0;
+          int most = 0;
+          for (int d = 0; d < 3; d++) {
+            order += Math.abs(ia[d] - ib[d]);
+            most = Math.max(most, Math.abs(ia[d] - ib[d]));
+          }
+          if (most == 1 && (order == 1 || order == 2 && connectivity >= 18 || connectivity == 26)) {
+            mine.add(f);
+          }
+        }
+      }
+      out.add(mine);
+    }
+    return out;
+  }
+
+  private static int[] voxel(int k) {
+    int[] ijk = withVoxels.models().get(2).indices();
+    return new int[] {ijk[3 * k], ijk[3 * k + 1], ijk[3 * k + 2]};
+  }
+
+  /** Each element's share of an extent: its vertex area (both meshes alike), or 1 for a voxel. */
+  private static double[] weights(int[] slots) throws IOException {
+    int n = SIDE * SIDE;
+    SurfaceMesh grid = Gifti.readMesh(Files.newInputStream(dir.resolve("L.surf.gii")), "L");
+    double[] w = new double[slots.length];
+    for (int e = 0; e < w.length; e++) {
+      w[e] = slots[e] < 2 * n ? grid.vertexAreas()[slots[e] % n] : 1.0;
+    }
+    return w;
+  }
+
+  /** Components of the elements at or above h, by breadth-first search. */
+  private static int[] label(List<List<Integer>> nb, double[] z, double h) {
+    int[] label = new int[z.length];
+    java.util.Arrays.fill(label, -1);
+    for (int start = 0, next = 0; start < z.length; start++) {
+      if (label[start] >= 0 || !(z[start] >= h)) {
+        continue;
+      }
+      java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(start));
+      label[start] = next;
+      while (!queue.isEmpty()) {
+        for (int u : nb.get(queue.poll())) {
+          if (label[u] < 0 && z[u] >= h) {
+            label[u] = next;
+            queue.add(u);
+          }
+        }
+      }
+      next++;
+    }
+    return label;
+  }
+
+  /** PALM's TFCE (upper tail) with E = 1 on the cortex, 0.5 on the voxels, one dh. */
+  private static double[] naiveGrayordinateTfce(int[] slots, double[] z, int connectivity)
+      throws IOException {
+    List<List<Integer>> nb = neighbours(slots, connectivity);
+    double[] w = weights(slots);
+    double m = java.util.Arrays.stream(z).max().orElseThrow();
+    double dh = m / 100;
+    double[] out = new double[z.length];
+    for (int k = 1; k <= 100; k++) {
+      double h = k < 100 ? k * dh : m;
+      int[] label = label(nb, z, h);
+      double[] extent = new double[z.length];
+      for (int e = 0; e < z.length; e++) {
+        extent[Math.max(0, label[e])] += label[e] >= 0 ? w[e] : 0;
+      }
+      for (int e = 0; e < z.length; e++) {
+        if (label[e] >= 0) {
+          double exponent = slots[e] >= 2 * SIDE * SIDE ? 0.5 : 1.0;
+          out[e] += Math.pow(extent[label[e]], exponent) * h * h * dh;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Cluster extents at z >= threshold: summed areas on the cortex, voxel counts on the grid. */
+  private static double[] naiveExtents(int[] slots, double[] z, double threshold,
+      int connectivity) throws IOException {
+    int[] label = label(neighbours(slots, connectivity), z, threshold);
+    double[] w = weights(slots);
+    double[] extent = new double[z.length];
+    for (int e = 0; e < z.length; e++) {
+      extent[Math.max(0, label[e])] += label[e] >= 0 ? w[e] : 0;
+    }
+    double[] out = new double[z.length];
+    for (int e = 0; e < z.length; e++) {
+      out[e] = label[e] >= 0 ? extent[label[e]] : 0;
+    }
+    return out;
   }
 
   @Test

@@ -34,6 +34,15 @@ public abstract class Adjacency implements Serializable {
   abstract double[] extentWeights();
 
   /**
+   * Per element, whether it is a voxel of a grid among the vertices of a mesh (a CIFTI file's
+   * subcortical voxels: TFCE gives them the volume's extent exponent), or null when every element
+   * is of one kind (shared, not copied: read only).
+   */
+  boolean[] gridPart() {
+    return null;
+  }
+
+  /**
    * Whether the elements are the vertices of a surface mesh: there TFCE and clusters follow
    * PALM's surface definitions (DESIGN §9), on voxel grids FSL's.
    */

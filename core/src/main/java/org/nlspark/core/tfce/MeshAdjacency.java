@@ -26,15 +26,36 @@ public final class MeshAdjacency extends Adjacency {
   private final int maxNeighbours;
   private final double[] areas; // per in-mask vertex
   private final String areasFrom;
-  /** The kept vertices no triangle joins (a CIFTI file's voxels), described; null: none. */
-  private final String unjoined;
+  /**
+   * Per in-mask element, its voxel (i, j, k) when it is a voxel of a grid (a CIFTI file's
+   * subcortical voxels, joined by their grid neighbours, not by triangles), else -1s; null when
+   * every element is a mesh vertex.
+   */
+  private final int[] voxelIjk;
+  /** The voxels' grid neighbours (6, 18 or 26); 0 without voxels. */
+  private final int voxelConnectivity;
+  /** Where the voxels come from (for summary.json); null without voxels. */
+  private final String voxelsFrom;
+  /** Per in-mask element, whether it is a voxel; null without voxels. */
+  private final boolean[] onGrid;
   /** The mesh itself, where it was read (the driver): coordinates for findings. */
   private final transient SurfaceMesh mesh;
 
   private MeshAdjacency(SurfaceMesh mesh, int[] vertexOf, int[] offsets, int[] neighbours,
-      double[] areas, String areasFrom, String unjoined) {
+      double[] areas, String areasFrom, int[] voxelIjk, int voxelConnectivity,
+      String voxelsFrom) {
     this.mesh = mesh;
-    this.unjoined = unjoined;
+    this.voxelIjk = voxelIjk;
+    this.voxelConnectivity = voxelConnectivity;
+    this.voxelsFrom = voxelsFrom;
+    if (voxelIjk == null) {
+      this.onGrid = null;
+    } else {
+      this.onGrid = new boolean[vertexOf.length];
+      for (int n = 0; n < vertexOf.length; n++) {
+        onGrid[n] = voxelIjk[3 * n] >= 0;
+      }
+    }
     this.areasFrom = areasFrom;
     String meshName = mesh.name();
     int meshVertices = mesh.vertices();
@@ -129,21 +150,114 @@ public final class MeshAdjacency extends Adjacency {
       offsets[v + 1] += offsets[v];
     }
     return new MeshAdjacency(mesh, vertexOf, offsets, Arrays.copyOf(list, edges), keptArea,
-        areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex", null);
+        areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex", null, 0,
+        null);
   }
 
   /**
-   * The same vertices, some of which are points no triangle joins ({@code what} describes them:
-   * a CIFTI file's subcortical voxels, carried as points for voxelwise inference); TFCE and
-   * clusters refuse such a mesh ({@link WholeMapInference}), as those points have no area.
+   * The same elements, some of which are voxels of a grid rather than vertices of the mesh: a
+   * CIFTI file's subcortical voxels, points of the mesh that no triangle joins (DESIGN §9). They
+   * join their grid neighbours among the kept voxels ({@code connectivity}: 6 faces, 18 with
+   * edges, 26 with corners, across structures as in one volume) and weigh 1 in an extent (a
+   * voxel count, as on a volume), never the cortex's vertices.
+   *
+   * @param ijkOfMeshVertex per mesh vertex, its voxel (i, j, k), or -1s for a cortex vertex
+   * @param what where the voxels come from (summary.json)
    */
-  public MeshAdjacency withUnjoined(String what) {
-    return new MeshAdjacency(mesh, vertexOf, offsets, neighbours, areas, areasFrom, what);
+  public MeshAdjacency withVoxels(int[] ijkOfMeshVertex, int connectivity, String what) {
+    if (ijkOfMeshVertex.length != 3 * meshVertices) {
+      throw new IllegalArgumentException("[BUG] " + ijkOfMeshVertex.length + " voxel indices for "
+          + meshVertices + " vertices");
+    }
+    int[] ijk = new int[3 * vertexOf.length];
+    for (int n = 0; n < vertexOf.length; n++) {
+      System.arraycopy(ijkOfMeshVertex, 3 * vertexOf[n], ijk, 3 * n, 3);
+      if (ijk[3 * n] >= 0 && offsets[n + 1] > offsets[n]) {
+        throw new IllegalArgumentException("[BUG] voxel " + vertexOf[n] + " is on a triangle");
+      }
+    }
+    return joinVoxels(ijk, connectivity, what);
   }
 
-  /** What {@link #withUnjoined} described, or null when every vertex is on the mesh. */
-  public String unjoined() {
-    return unjoined;
+  /** The same elements with the voxels joined by {@code connectivity} grid neighbours. */
+  public MeshAdjacency withConnectivity(int connectivity) {
+    return voxelIjk == null || connectivity == voxelConnectivity ? this
+        : joinVoxels(voxelIjk, connectivity, voxelsFrom);
+  }
+
+  private MeshAdjacency joinVoxels(int[] ijk, int connectivity, String what) {
+    MaskGrid.checkConnectivity(connectivity, "connectivity");
+    int n = vertexOf.length;
+    java.util.HashMap<Long, Integer> at = new java.util.HashMap<>();
+    for (int e = 0; e < n; e++) {
+      if (ijk[3 * e] >= 0) {
+        at.put(voxelKey(ijk[3 * e], ijk[3 * e + 1], ijk[3 * e + 2]), e);
+      }
+    }
+    if (at.isEmpty()) {
+      return new MeshAdjacency(mesh, vertexOf, offsets, neighbours, areas, areasFrom, null, 0,
+          null);
+    }
+    // The steps of the grid's neighbourhood: |di| + |dj| + |dk| = 1 (6), <= 2 (18), any (26).
+    int[][] steps = new int[connectivity][];
+    int s = 0;
+    for (int di = -1; di <= 1; di++) {
+      for (int dj = -1; dj <= 1; dj++) {
+        for (int dk = -1; dk <= 1; dk++) {
+          int order = Math.abs(di) + Math.abs(dj) + Math.abs(dk);
+          if (order == 1 || order == 2 && connectivity >= 18 || order == 3 && connectivity == 26) {
+            steps[s++] = new int[] {di, dj, dk};
+          }
+        }
+      }
+    }
+    int[] newOffsets = new int[n + 1];
+    int[] list = new int[neighbours.length + connectivity * at.size()];
+    int used = 0;
+    double[] weights = areas.clone();
+    int[] found = new int[connectivity];
+    for (int e = 0; e < n; e++) {
+      if (ijk[3 * e] < 0) { // a cortex vertex: its triangle edges, as they are
+        for (int q = offsets[e]; q < offsets[e + 1]; q++) {
+          list[used++] = neighbours[q];
+        }
+      } else {
+        weights[e] = 1.0; // a voxel counts 1, as on a volume
+        int c = 0;
+        for (int[] d : steps) {
+          Integer u = at.get(voxelKey(ijk[3 * e] + d[0], ijk[3 * e + 1] + d[1],
+              ijk[3 * e + 2] + d[2]));
+          if (u != null) {
+            found[c++] = u;
+          }
+        }
+        Arrays.sort(found, 0, c);
+        System.arraycopy(found, 0, list, used, c);
+        used += c;
+      }
+      newOffsets[e + 1] = used;
+    }
+    return new MeshAdjacency(mesh, vertexOf, newOffsets, Arrays.copyOf(list, used), weights,
+        areasFrom, ijk, connectivity, what);
+  }
+
+  /** A voxel's key; indices beyond the grid (-1, or past 2^20) only ever miss. */
+  private static long voxelKey(int i, int j, int k) {
+    return ((long) i & 0x1FFFFF) << 42 | ((long) j & 0x1FFFFF) << 21 | ((long) k & 0x1FFFFF);
+  }
+
+  /** The number of kept elements that are voxels of a grid ({@link #withVoxels}). */
+  public int voxelCount() {
+    int c = 0;
+    for (int e = 0; onGrid != null && e < onGrid.length; e++) {
+      c += onGrid[e] ? 1 : 0;
+    }
+    return c;
+  }
+
+  /** The voxels' grid neighbours (6, 18 or 26), 0 without voxels. */
+  public int voxelConnectivity() {
+    return voxelConnectivity;
   }
 
   /** Where the mesh came from. */
@@ -191,19 +305,25 @@ public final class MeshAdjacency extends Adjacency {
     java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
     p.put("surface", meshName);
     p.put("surface_vertices", meshVertices);
-    p.put("mask_vertices", vertexOf.length);
+    int voxels = voxelCount();
+    p.put("mask_vertices", vertexOf.length - voxels);
     p.put("vertex_area", areasFrom);
     double total = 0;
-    for (double a : areas) {
-      total += a;
+    for (int e = 0; e < areas.length; e++) {
+      total += onGrid != null && onGrid[e] ? 0 : areas[e];
     }
     p.put("mask_area_mm2", total);
+    if (voxels > 0) {
+      p.put("mask_voxels", voxels);
+      p.put("voxels_from", voxelsFrom);
+    }
     return p;
   }
 
   @Override
   public long heldBytes() {
-    return 4L * (vertexOf.length + offsets.length + neighbours.length) + 8L * areas.length;
+    return 4L * (vertexOf.length + offsets.length + neighbours.length) + 8L * areas.length
+        + (voxelIjk == null ? 0 : 13L * vertexOf.length);
   }
 
   @Override
@@ -229,5 +349,10 @@ public final class MeshAdjacency extends Adjacency {
   @Override
   double[] extentWeights() {
     return areas;
+  }
+
+  @Override
+  boolean[] gridPart() {
+    return onGrid;
   }
 }

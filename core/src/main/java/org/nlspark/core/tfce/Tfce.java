@@ -17,8 +17,9 @@ import org.nlspark.core.job.Tail;
  * neighbours when the grid has them, and the extent the voxel count; on a surface mesh triangle
  * edges, and the extent the summed vertex areas), E = 0.5, H = 2 and K = 100 by default. The step
  * is not multiplied in (fslmaths and nilearn) unless asked: PALM multiplies the sum by dh, and
- * the surface TFCE follows PALM (DESIGN §9). Non-finite voxels belong to no cluster and score
- * NaN.
+ * the surface TFCE follows PALM (DESIGN §9). A CIFTI study's map holds both kinds: cortex
+ * vertices and subcortical voxels, never joined to each other, each cluster with its own kind's
+ * E. Non-finite voxels belong to no cluster and score NaN.
  *
  * <p><b>Thresholds.</b> With m the largest value of the map (of |x| for two tails) and dh = m / K,
  * h_k = k · dh for k &lt; K and h_K = m exactly: the values of nilearn's {@code np.linspace(0, m, K
@@ -65,6 +66,9 @@ public final class Tfce {
   private final double[] rootExtent; // per root (sweep position), the summed weights of its set
   private final boolean timesStep; // PALM: the sum multiplied by dh
   private final double extentExponent;
+  /** Per voxel, whether it takes {@link #gridExtentExponent} (a CIFTI voxel); null: none does. */
+  private final boolean[] gridPart;
+  private final double gridExtentExponent;
   private final double heightExponent;
   private final int steps;
   private final int maxNeighbours; // the most neighbours of a voxel: the stride of earlierEdges
@@ -102,6 +106,21 @@ public final class Tfce {
    */
   public Tfce(Adjacency grid, double extentExponent, double heightExponent, int steps,
       boolean timesStep) {
+    this(grid, extentExponent, heightExponent, steps, timesStep, extentExponent);
+  }
+
+  /**
+   * The same, where the elements of the adjacency's grid part (the subcortical voxels of a CIFTI
+   * study, among the cortex's vertices: DESIGN §9) take the extent exponent {@code
+   * gridExtentExponent}, the others {@code extentExponent}. No cluster holds both kinds (no
+   * neighbour joins them), so each cluster has one exponent.
+   */
+  public Tfce(Adjacency grid, double extentExponent, double heightExponent, int steps,
+      boolean timesStep, double gridExtentExponent) {
+    if (!(gridExtentExponent > 0) || Double.isInfinite(gridExtentExponent)) {
+      throw new InvalidInputException(
+          "TFCE extent exponent E must be finite and > 0, but was: " + gridExtentExponent);
+    }
     if (!(extentExponent > 0) || Double.isInfinite(extentExponent)) {
       throw new InvalidInputException(
           "TFCE extent exponent E must be finite and > 0, but was: " + extentExponent);
@@ -122,6 +141,8 @@ public final class Tfce {
     this.rootExtent = weights == null ? null : new double[grid.voxels()];
     this.timesStep = timesStep;
     this.extentExponent = extentExponent;
+    this.gridPart = grid.gridPart();
+    this.gridExtentExponent = gridExtentExponent;
     this.heightExponent = heightExponent;
     this.steps = steps;
     this.maxNeighbours = grid.maxNeighbours();
@@ -394,12 +415,12 @@ public final class Tfce {
   private void close(int r, int below, double extent) {
     int top = openState[2 * r + 1];
     double heights = (prefixHi[top] - prefixHi[below]) + (prefixLo[top] - prefixLo[below]);
-    treeWeight[openState[2 * r]] = top == below ? 0.0 : extentPower(extent) * heights;
+    double e = gridPart != null && gridPart[byLevel[r]] ? gridExtentExponent : extentExponent;
+    treeWeight[openState[2 * r]] = top == below ? 0.0 : extentPower(extent, e) * heights;
   }
 
-  private double extentPower(double extent) {
-    return extentExponent == 0.5 ? Math.sqrt(extent)
-        : extentExponent == 1.0 ? extent : StrictMath.pow(extent, extentExponent);
+  private static double extentPower(double extent, double e) {
+    return e == 0.5 ? Math.sqrt(extent) : e == 1.0 ? extent : StrictMath.pow(extent, e);
   }
 
   private double heightPower(double h) {

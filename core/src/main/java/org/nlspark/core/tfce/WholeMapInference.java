@@ -72,9 +72,13 @@ public final class WholeMapInference implements Serializable {
     this.zDegrees = zDegrees;
   }
 
-  /** A grid with {@code connectivity} neighbours; a mesh joins through its triangles' edges. */
+  /**
+   * A grid with {@code connectivity} neighbours; a mesh joins through its triangles' edges, and
+   * a CIFTI study's voxels among its vertices through {@code connectivity} grid neighbours.
+   */
   private static Adjacency joined(Adjacency mask, int connectivity) {
-    return mask instanceof MaskGrid grid ? grid.withConnectivity(connectivity) : mask;
+    return mask instanceof MaskGrid grid ? grid.withConnectivity(connectivity)
+        : mask instanceof MeshAdjacency mesh ? mesh.withConnectivity(connectivity) : mask;
   }
 
   /**
@@ -145,10 +149,13 @@ public final class WholeMapInference implements Serializable {
   public static WholeMapInference ofMaps(Adjacency mask, WholeMapSettings settings, int voxels) {
     requireGrid(mask != null, settings);
     VarianceSmoothing.requireGrid(mask != null);
-    if (mask instanceof MeshAdjacency mesh && mesh.unjoined() != null) {
-      throw new InvalidInputException("Cannot run " + settings.flags() + " on " + mesh.unjoined()
-          + ": TFCE and clusters join vertices through the mesh's triangles, and these are"
-          + " not on a mesh; run voxelwise inference, or give a CIFTI file of the cortex only");
+    if (settings.tfce() && mask instanceof MeshAdjacency mesh && mesh.voxelCount() > 0
+        && settings.tfceE() != WholeMapSettings.TWO_D_EXTENT_EXPONENT) {
+      throw new InvalidInputException("Cannot run --tfce with --tfce-e " + settings.tfceE()
+          + " on CIFTI data with " + mesh.voxelCount() + " subcortical voxels: E is "
+          + WholeMapSettings.TWO_D_EXTENT_EXPONENT + " on the cortex and "
+          + Tfce.DEFAULT_EXTENT_EXPONENT + " on the voxels (PALM's -tfce2D and -T), and one"
+          + " --tfce-e would be read two ways; drop it, or leave the voxels out with --mask");
     }
     if (mask.voxels() != voxels) {
       throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
@@ -215,7 +222,12 @@ public final class WholeMapInference implements Serializable {
    */
   public long gridBytes() {
     if (!(mask instanceof MaskGrid grid)) {
-      return mask.heldBytes(); // a mesh's lists are built once, shared by TFCE and clusters
+      // A mesh's lists are built once, shared by TFCE and clusters, unless a CIFTI study's
+      // voxels join by other neighbours for each.
+      boolean clusters = clusterThreshold != null || settings.clusterMass() != null;
+      return tfce && clusters && tfceGrid != clusterGrid
+          ? tfceGrid.heldBytes() + clusterGrid.heldBytes()
+          : tfce ? tfceGrid.heldBytes() : clusters ? clusterGrid.heldBytes() : mask.heldBytes();
     }
     return gridBytes(grid, (MaskGrid) tfceGrid, (MaskGrid) clusterGrid);
   }
@@ -265,8 +277,19 @@ public final class WholeMapInference implements Serializable {
     }
     if (mask.onSurface()) {
       p.put("connectivity", "triangle edges");
+      int voxels = mask instanceof MeshAdjacency mesh ? mesh.voxelCount() : 0;
       if (clusters) {
-        p.put("cluster_extent_unit", "mm2");
+        p.put("cluster_extent_unit", voxels > 0 ? "mm2 on the cortex, voxels on the subcortical"
+            + " grid" : "mm2");
+      }
+      if (voxels > 0) {
+        if (tfce) {
+          p.put("voxel_tfce_extent_exponent", Tfce.DEFAULT_EXTENT_EXPONENT);
+          p.put("voxel_tfce_connectivity", settings.tfceConnectivity());
+        }
+        if (clusters) {
+          p.put("voxel_cluster_connectivity", settings.clusterConnectivity());
+        }
       }
     } else {
       // The clusters' neighbours (extent and mass); TFCE's are tfce_connectivity.
@@ -383,8 +406,9 @@ public final class WholeMapInference implements Serializable {
     long tfceCpuStart = threadCpuNanos();
     // On a surface TFCE and clusters see z (PALM); the voxelwise counts above saw the statistic.
     double[] observedRaw = observed;
+    // A CIFTI study's subcortical voxels take the volume's E (FSL's -T, PALM's default).
     Tfce enhancer = !tfce ? null : new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(),
-        Tfce.DEFAULT_STEPS, mask.onSurface());
+        Tfce.DEFAULT_STEPS, mask.onSurface(), Tfce.DEFAULT_EXTENT_EXPONENT);
     if (!Double.isNaN(zDegrees)) {
       ZMaps z = new ZMaps(zDegrees, zOfR, zRank, tail, enhancer, clusterHeights());
       observed = observed.clone();

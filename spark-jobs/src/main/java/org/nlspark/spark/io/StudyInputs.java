@@ -23,6 +23,7 @@ import org.nlspark.core.io.surface.Cifti;
 import org.nlspark.core.io.surface.VertexData;
 import org.nlspark.core.surface.Grayordinates;
 import org.nlspark.core.tfce.MeshAdjacency;
+import org.nlspark.core.tfce.WholeMapSettings;
 import org.nlspark.core.surface.SurfaceMesh;
 
 /**
@@ -305,8 +306,9 @@ public final class StudyInputs implements Serializable {
    * CIFTI inputs: their brain models (read from the first file; every file must have the same,
    * which executors check), on one mesh of the models' full space ({@link Grayordinates}): each
    * cortex model's mesh ({@code --surface-left}, {@code --surface-right}) in model order, then
-   * each subcortical voxel as a point at its mm coordinates, joined to nothing (voxelwise
-   * inference only). The mask keeps the grayordinates the files hold, and {@code --mask}'s.
+   * each subcortical voxel as a point at its mm coordinates, joined to its grid neighbours
+   * among the kept voxels (TFCE and clusters as on a volume, DESIGN §9). The mask keeps the
+   * grayordinates the files hold, and {@code --mask}'s.
    */
   private static StudyInputs cifti(Configuration conf, Source x, Source y, String maskUri,
       MeshFiles meshFiles) {
@@ -398,16 +400,17 @@ public final class StudyInputs implements Serializable {
     double[] areas = areaUri == null ? null
         : perVertex(conf, areaUri, "--vertex-area", "--vertex-area", mesh, where, g);
     MeshAdjacency adjacency = MeshAdjacency.of(mesh, keep, areas, areaUri);
-    int keptVoxels = 0;
+    // The subcortical voxels join their grid neighbours (DESIGN §9): each voxel's (i, j, k).
+    int[] ijk = new int[3 * mesh.vertices()];
+    java.util.Arrays.fill(ijk, -1);
     for (int i = 0; i < g.models().size(); i++) {
-      for (int n = 0; !g.models().get(i).surface() && n < g.models().get(i).count(); n++) {
-        keptVoxels += keep[base[i] + n] ? 1 : 0;
+      Grayordinates.Model m = g.models().get(i);
+      if (!m.surface()) {
+        System.arraycopy(m.indices(), 0, ijk, 3 * base[i], 3 * m.count());
       }
     }
-    if (keptVoxels > 0) {
-      adjacency = adjacency.withUnjoined("the " + keptVoxels + " subcortical voxels of "
-          + x.uri);
-    }
+    adjacency = adjacency.withVoxels(ijk, WholeMapSettings.DEFAULT_CLUSTER_CONNECTIVITY,
+        "the subcortical voxels of " + x.uri);
     StudyInputs study = new StudyInputs(x, y, maskUri, null, null, null, null, meshFiles,
         adjacency);
     study.grayordinates = g;
