@@ -1165,7 +1165,13 @@ public final class Report {
           + rule + ")"), "colour bar"));
       Map<String, Object> s = new LinkedHashMap<>();
       s.put("maps", images);
-      s.put("mapRule", statName + " where " + rule + ", on the mesh " + mesh.meshName());
+      int voxels = 0;
+      for (int n = 0; n < stat.length; n++) {
+        voxels += keep[n] && !Double.isNaN(stat[n]) && offMesh(mesh, n) ? 1 : 0;
+      }
+      s.put("mapRule", statName + " where " + rule + ", on the mesh " + mesh.meshName()
+          + (voxels == 0 ? "" : "; " + voxels + " subcortical voxels pass too, not drawn here nor"
+          + " in this table"));
       List<Map<String, Object>> table = new ArrayList<>();
       for (int[] c : meshClusters(mesh, stat, keep)) {
         if (table.size() == 20) {
@@ -1188,6 +1194,14 @@ public final class Report {
       return s;
     }
 
+    /**
+     * Whether element n is a point of no triangle: a CIFTI study's subcortical voxel, which the
+     * written mesh carries without its grid (the run joined them; the views show the cortex).
+     */
+    private static boolean offMesh(MeshAdjacency mesh, int n) {
+      return mesh.area(n) == 0 && mesh.neighboursOf(n).length == 0;
+    }
+
     /** Clusters of the shown vertices: same sign, joined by triangle edges; largest first. */
     private static List<int[]> meshClusters(MeshAdjacency mesh, double[] stat, boolean[] keep) {
       int n = stat.length;
@@ -1196,7 +1210,8 @@ public final class Report {
       List<int[]> clusters = new ArrayList<>();
       int[] stack = new int[n];
       for (int start = 0; start < n; start++) {
-        if (label[start] >= 0 || !keep[start] || Double.isNaN(stat[start])) {
+        if (label[start] >= 0 || !keep[start] || Double.isNaN(stat[start])
+            || offMesh(mesh, start)) {
           continue;
         }
         boolean positive = stat[start] >= 0;

@@ -250,11 +250,48 @@ class CiftiCliTest {
         .contains("\"voxel_tfce_extent_exponent\": 0.5").contains("\"mask_voxels\": 3")
         .contains("\"cluster_extent_unit\": \"mm2 on the cortex, voxels on the subcortical grid");
 
+    // glm: a t and an F contrast, whose z the executors derive from the driver's joined grids
+    List<String> design = new ArrayList<>(List.of("intercept,age"));
+    for (int s = 0; s < SUBJECTS; s++) {
+      design.add("1," + (20 + (s * 7) % 11));
+    }
+    Files.write(dir.resolve("design.csv"), design);
+    Files.write(dir.resolve("contrasts.csv"), List.of("name,intercept,age", "mean,1,0",
+        "age,0,1"));
+    Files.write(dir.resolve("f.csv"), List.of("mean,age", "1,1"));
+    CliRun glm = CliRun.of("glm", "--input", path("voxels.txt"), "--surface-left",
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--design",
+        path("design.csv"), "--contrasts", path("contrasts.csv"), "--f-contrasts", path("f.csv"),
+        "--tfce", "--permutations", "30", "--seed", "4", "--partitions", "2", "--output",
+        path("out-voxels-glm"), "--quiet");
+    assertThat(glm.code()).as(glm.err()).isZero();
+    double[] f = TestData.outputValues(dir.resolve("out-voxels-glm/fstat1.npy"));
+    double[] zf = new double[f.length];
+    for (int q = 0; q < f.length; q++) {
+      zf[q] = org.nlspark.core.stats.ZScores.ofF(f[q], 2, SUBJECTS - 2);
+    }
+    double[] gotF = TestData.outputValues(dir.resolve("out-voxels-glm/tfce_fstat1.npy"));
+    double[] wantF = naiveGrayordinateTfce(sorted, zf, 6);
+    for (int q = 0; q < zf.length; q++) {
+      assertThat(gotF[q]).as("F tfce of slot %d", sorted[q]).isCloseTo(wantF[q],
+          org.assertj.core.api.Assertions.within(1e-9 * Math.abs(wantF[q]) + 1e-12));
+    }
+
     CliRun e = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
         path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--tfce-e", "0.5");
     assertThat(e.code()).isEqualTo(2);
     assertThat(e.err()).contains("Cannot run --tfce with --tfce-e 0.5 on CIFTI data with 3"
         + " subcortical voxels: E is 1.0 on the cortex and 0.5 on the voxels");
+    CliRun twoD = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--tfce-2d");
+    assertThat(twoD.code()).isEqualTo(2);
+    assertThat(twoD.err()).contains("Cannot run --tfce-2d on CIFTI data with 3 subcortical"
+        + " voxels");
+    CliRun conn = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--connectivity", "6");
+    assertThat(conn.code()).isEqualTo(2);
+    assertThat(conn.err()).contains("--connectivity sets how voxels of a grid join, but CIFTI"
+        + " data joins its cortex's vertices through the edges of their triangles");
     assertThat(dir.resolve("refused")).doesNotExist();
   }
 

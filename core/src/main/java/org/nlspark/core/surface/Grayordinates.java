@@ -164,6 +164,7 @@ public record Grayordinates(List<Model> models, int[] volumeDims, double[] ijkTo
     }
     int next = 0;
     long full = 0;
+    java.util.Set<Long> voxelsSeen = new java.util.HashSet<>(); // across models: one volume
     for (Model m : models) {
       full += m.fullSize();
       if (full > Integer.MAX_VALUE - 8) {
@@ -208,6 +209,13 @@ public record Grayordinates(List<Model> models, int[] volumeDims, double[] ijkTo
                   + m.indices()[3 * n + 1] + ", " + m.indices()[3 * n + 2] + "), outside its"
                   + " grid of " + volumeDims[0] + " x " + volumeDims[1] + " x " + volumeDims[2]);
             }
+          }
+          long key = ((long) m.indices()[3 * n] * volumeDims[1] + m.indices()[3 * n + 1])
+              * volumeDims[2] + m.indices()[3 * n + 2];
+          if (!voxelsSeen.add(key)) {
+            throw new InvalidInputException(what + " lists voxel (" + m.indices()[3 * n] + ", "
+                + m.indices()[3 * n + 1] + ", " + m.indices()[3 * n + 2] + "), which a brain"
+                + " model lists already; each voxel is one grayordinate");
           }
         }
       }

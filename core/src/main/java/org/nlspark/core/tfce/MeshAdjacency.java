@@ -41,9 +41,9 @@ public final class MeshAdjacency extends Adjacency {
   /** The mesh itself, where it was read (the driver): coordinates for findings. */
   private final transient SurfaceMesh mesh;
 
-  private MeshAdjacency(SurfaceMesh mesh, int[] vertexOf, int[] offsets, int[] neighbours,
-      double[] areas, String areasFrom, int[] voxelIjk, int voxelConnectivity,
-      String voxelsFrom) {
+  private MeshAdjacency(SurfaceMesh mesh, String meshName, int meshVertices, int[] vertexOf,
+      int[] offsets, int[] neighbours, double[] areas, String areasFrom, int[] voxelIjk,
+      int voxelConnectivity, String voxelsFrom) {
     this.mesh = mesh;
     this.voxelIjk = voxelIjk;
     this.voxelConnectivity = voxelConnectivity;
@@ -57,8 +57,6 @@ public final class MeshAdjacency extends Adjacency {
       }
     }
     this.areasFrom = areasFrom;
-    String meshName = mesh.name();
-    int meshVertices = mesh.vertices();
     this.meshName = meshName;
     this.meshVertices = meshVertices;
     this.vertexOf = vertexOf;
@@ -149,7 +147,8 @@ public final class MeshAdjacency extends Adjacency {
     for (int v = 0; v < kept; v++) {
       offsets[v + 1] += offsets[v];
     }
-    return new MeshAdjacency(mesh, vertexOf, offsets, Arrays.copyOf(list, edges), keptArea,
+    return new MeshAdjacency(mesh, mesh.name(), n, vertexOf, offsets, Arrays.copyOf(list, edges),
+        keptArea,
         areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex", null, 0,
         null);
   }
@@ -190,13 +189,15 @@ public final class MeshAdjacency extends Adjacency {
     int n = vertexOf.length;
     java.util.HashMap<Long, Integer> at = new java.util.HashMap<>();
     for (int e = 0; e < n; e++) {
-      if (ijk[3 * e] >= 0) {
-        at.put(voxelKey(ijk[3 * e], ijk[3 * e + 1], ijk[3 * e + 2]), e);
+      if (ijk[3 * e] >= 0
+          && at.put(voxelKey(ijk[3 * e], ijk[3 * e + 1], ijk[3 * e + 2]), e) != null) {
+        throw new IllegalArgumentException("[BUG] voxel (" + ijk[3 * e] + ", " + ijk[3 * e + 1]
+            + ", " + ijk[3 * e + 2] + ") twice (Grayordinates refuses it)");
       }
     }
     if (at.isEmpty()) {
-      return new MeshAdjacency(mesh, vertexOf, offsets, neighbours, areas, areasFrom, null, 0,
-          null);
+      return new MeshAdjacency(mesh, meshName, meshVertices, vertexOf, offsets, neighbours, areas,
+          areasFrom, null, 0, null);
     }
     // The steps of the grid's neighbourhood: |di| + |dj| + |dk| = 1 (6), <= 2 (18), any (26).
     int[][] steps = new int[connectivity][];
@@ -237,11 +238,12 @@ public final class MeshAdjacency extends Adjacency {
       }
       newOffsets[e + 1] = used;
     }
-    return new MeshAdjacency(mesh, vertexOf, newOffsets, Arrays.copyOf(list, used), weights,
-        areasFrom, ijk, connectivity, what);
+    // (mesh is null where this was deserialized: an executor joins again for another analysis)
+    return new MeshAdjacency(mesh, meshName, meshVertices, vertexOf, newOffsets,
+        Arrays.copyOf(list, used), weights, areasFrom, ijk, connectivity, what);
   }
 
-  /** A voxel's key; indices beyond the grid (-1, or past 2^20) only ever miss. */
+  /** A voxel's key (21 bits an index); a step off the grid's edge (-1) only ever misses. */
   private static long voxelKey(int i, int j, int k) {
     return ((long) i & 0x1FFFFF) << 42 | ((long) j & 0x1FFFFF) << 21 | ((long) k & 0x1FFFFF);
   }

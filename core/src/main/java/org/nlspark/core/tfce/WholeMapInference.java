@@ -53,19 +53,26 @@ public final class WholeMapInference implements Serializable {
   /** An F statistic's numerator degrees of freedom (its z is of F with these and zDegrees). */
   private final double zRank;
 
-  private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees,
-      boolean zOfR) {
-    this(mask, settings, zDegrees, zOfR, Double.NaN);
+  private WholeMapInference(Adjacency mask, WholeMapSettings settings) {
+    this(mask, !settings.tfce() ? mask : joined(mask, settings.tfceConnectivity()),
+        settings.clusterThreshold() == null && settings.clusterMass() == null
+            ? mask : joined(mask, settings.clusterConnectivity()),
+        settings, Double.NaN, false, Double.NaN);
   }
 
-  private WholeMapInference(Adjacency mask, WholeMapSettings settings, double zDegrees,
-      boolean zOfR, double zRank) {
+  /** The same grids (joined once, on the driver: executors derive from them) on other z. */
+  private WholeMapInference(WholeMapInference base, double zDegrees, boolean zOfR,
+      double zRank) {
+    this(base.mask, base.tfceGrid, base.clusterGrid, base.settings, zDegrees, zOfR, zRank);
+  }
+
+  private WholeMapInference(Adjacency mask, Adjacency tfceGrid, Adjacency clusterGrid,
+      WholeMapSettings settings, double zDegrees, boolean zOfR, double zRank) {
     this.zOfR = zOfR;
     this.zRank = zRank;
     this.mask = mask;
-    this.tfceGrid = joined(mask, settings.tfceConnectivity());
-    this.clusterGrid = settings.clusterThreshold() == null && settings.clusterMass() == null
-        ? mask : joined(mask, settings.clusterConnectivity());
+    this.tfceGrid = tfceGrid;
+    this.clusterGrid = clusterGrid;
     this.settings = settings;
     this.tfce = settings.tfce();
     this.clusterThreshold = settings.clusterThreshold();
@@ -89,7 +96,7 @@ public final class WholeMapInference implements Serializable {
     if (!(degrees > 0)) {
       throw new IllegalArgumentException("[BUG] z of t with " + degrees + " degrees of freedom");
     }
-    return new WholeMapInference(mask, settings, degrees, false);
+    return new WholeMapInference(this, degrees, false, Double.NaN);
   }
 
   /**
@@ -101,7 +108,7 @@ public final class WholeMapInference implements Serializable {
     if (Double.isNaN(zDegrees) || zOfR || !(rank >= 1)) {
       throw new IllegalArgumentException("[BUG] z of F of rank " + rank + " on " + describe());
     }
-    return new WholeMapInference(mask, settings, zDegrees, false, rank);
+    return new WholeMapInference(this, zDegrees, false, rank);
   }
 
   /** Whether TFCE and clusters see z of the statistic ({@link #onZ}), as on a surface. */
@@ -115,7 +122,7 @@ public final class WholeMapInference implements Serializable {
    */
   public WholeMapInference onZOfCorrelation(double degrees) {
     onZ(degrees);
-    return new WholeMapInference(mask, settings, degrees, true);
+    return new WholeMapInference(this, degrees, true, Double.NaN);
   }
 
   /**
@@ -157,12 +164,19 @@ public final class WholeMapInference implements Serializable {
           + Tfce.DEFAULT_EXTENT_EXPONENT + " on the voxels (PALM's -tfce2D and -T), and one"
           + " --tfce-e would be read two ways; drop it, or leave the voxels out with --mask");
     }
+    if (settings.tfce() && mask instanceof MeshAdjacency mesh && mesh.voxelCount() > 0
+        && settings.tfceConnectivity() != WholeMapSettings.DEFAULT_TFCE_CONNECTIVITY) {
+      // On a mesh only --tfce-2d sets it (--tfce-connectivity is refused there).
+      throw new InvalidInputException("Cannot run --tfce-2d on CIFTI data with "
+          + mesh.voxelCount() + " subcortical voxels: the cortex has its E = 1 already, and"
+          + " the voxels take the volume's TFCE (E = 0.5, face neighbours); drop it");
+    }
     if (mask.voxels() != voxels) {
       throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
           + " has " + mask.voxels() + " voxels, but the input has " + voxels
           + " voxels; the input must be masked by the same mask");
     }
-    return new WholeMapInference(mask, settings, Double.NaN, false);
+    return new WholeMapInference(mask, settings);
   }
 
   /**
@@ -224,10 +238,10 @@ public final class WholeMapInference implements Serializable {
     if (!(mask instanceof MaskGrid grid)) {
       // A mesh's lists are built once, shared by TFCE and clusters, unless a CIFTI study's
       // voxels join by other neighbours for each.
-      boolean clusters = clusterThreshold != null || settings.clusterMass() != null;
-      return tfce && clusters && tfceGrid != clusterGrid
-          ? tfceGrid.heldBytes() + clusterGrid.heldBytes()
-          : tfce ? tfceGrid.heldBytes() : clusters ? clusterGrid.heldBytes() : mask.heldBytes();
+      long bytes = mask.heldBytes();
+      bytes += tfceGrid != mask ? tfceGrid.heldBytes() : 0;
+      bytes += clusterGrid != mask && clusterGrid != tfceGrid ? clusterGrid.heldBytes() : 0;
+      return bytes;
     }
     return gridBytes(grid, (MaskGrid) tfceGrid, (MaskGrid) clusterGrid);
   }
@@ -276,8 +290,9 @@ public final class WholeMapInference implements Serializable {
       p.put("cluster_rule", settings.clusterRule().name().toLowerCase(java.util.Locale.ROOT));
     }
     if (mask.onSurface()) {
-      p.put("connectivity", "triangle edges");
       int voxels = mask instanceof MeshAdjacency mesh ? mesh.voxelCount() : 0;
+      p.put("connectivity", voxels > 0 ? "triangle edges; voxels: grid neighbours"
+          : "triangle edges");
       if (clusters) {
         p.put("cluster_extent_unit", voxels > 0 ? "mm2 on the cortex, voxels on the subcortical"
             + " grid" : "mm2");

@@ -19,6 +19,8 @@ public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfc
     ClusterExtent.Rule clusterRule) implements Serializable {
   /** randomise's and PALM's cluster connectivity. */
   public static final int DEFAULT_CLUSTER_CONNECTIVITY = 26;
+  /** FSL's {@code -T} and PALM's TFCE connectivity on a volume: faces. */
+  public static final int DEFAULT_TFCE_CONNECTIVITY = 6;
 
   /** FSL's {@code --T2}, PALM's {@code -tfce2D}: for 2-D data (TBSS skeletons, slices). */
   public static final double TWO_D_EXTENT_EXPONENT = 1.0;
@@ -58,7 +60,8 @@ public record WholeMapSettings(boolean tfce, double tfceE, double tfceH, int tfc
   /** TFCE with FSL's {@code -T} parameters and/or cluster extent at {@code clusterThreshold}. */
   public static WholeMapSettings of(boolean tfce, Double clusterThreshold) {
     return new WholeMapSettings(tfce, Tfce.DEFAULT_EXTENT_EXPONENT, Tfce.DEFAULT_HEIGHT_EXPONENT,
-        6, clusterThreshold, null, DEFAULT_CLUSTER_CONNECTIVITY, ClusterExtent.Rule.RANDOMISE);
+        DEFAULT_TFCE_CONNECTIVITY, clusterThreshold, null, DEFAULT_CLUSTER_CONNECTIVITY,
+        ClusterExtent.Rule.RANDOMISE);
   }
 
   /** Cluster mass at height {@code t} (null: none). */

@@ -56,6 +56,22 @@ class GrayordinateTfceTest {
         }
       }
     }
+    // Deserialized (as on an executor: no mesh) it joins again, and a whole-map inference
+    // derived there (glm's z of F) keeps the driver's grids.
+    MeshAdjacency joined = graph.withVoxels(study.ijk, 26, "voxels");
+    MeshAdjacency copy = roundTrip(joined);
+    assertThat(copy.mesh()).isNull();
+    double[] map = study.map(joined, random);
+    assertThat(new Tfce(copy.withConnectivity(6), 1.0, 2.0, 100, true, 0.5)
+        .enhance(map, Tail.TWO))
+        .containsExactly(new Tfce(joined.withConnectivity(6), 1.0, 2.0, 100, true, 0.5)
+            .enhance(map, Tail.TWO));
+    org.nlspark.core.tfce.WholeMapInference whole = org.nlspark.core.tfce.WholeMapInference.of(
+        joined, org.nlspark.core.tfce.WholeMapSettings.of(true, 2.0)
+            .withTfce(1.0, null, null), joined.voxels()).onZ(10);
+    assertThat(roundTrip(whole).onZOfF(2).gridBytes()).isEqualTo(whole.gridBytes());
+    assertThat(whole.gridBytes()).isGreaterThan(joined.heldBytes()); // the 6- and 26-lists
+
     // joined with no voxel kept, the adjacency is the mesh's
     boolean[] cortexOnly = study.keep.clone();
     for (int v = cortex.vertices(); v < cortexOnly.length; v++) {
@@ -65,6 +81,22 @@ class GrayordinateTfceTest {
         .withVoxels(study.ijk, 26, "voxels");
     assertThat(none.voxelCount()).isZero();
     assertThat(none.describe()).doesNotContainKey("mask_voxels");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends java.io.Serializable> T roundTrip(T value) {
+    try {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+        out.writeObject(value);
+      }
+      try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+          new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+        return (T) in.readObject();
+      }
+    } catch (java.io.IOException | ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
   }
 
   /** An icosphere of the cortex, then SIDE x SIDE x 3 voxels as points, about 85% kept. */

@@ -460,9 +460,13 @@ public final class NlsparkOptions implements Serializable {
           + " clusters; add --cluster-threshold T or --cluster-mass T");
     }
     if (anyMesh() != null && (connectivity != null || tfceConnectivity != null)) {
-      throw new InvalidInputException((connectivity != null ? "--connectivity"
-          : "--tfce-connectivity") + " sets how voxels of a grid join, but on the surface "
-          + anyMesh() + " vertices join through the edges of its triangles; drop it");
+      String flag = connectivity != null ? "--connectivity" : "--tfce-connectivity";
+      throw new InvalidInputException(surfaceFile == null
+          ? flag + " sets how voxels of a grid join, but CIFTI data joins its cortex's vertices"
+          + " through the edges of their triangles and its subcortical voxels as PALM does on"
+          + " a volume (face neighbours for TFCE, 26 for clusters); drop it"
+          : flag + " sets how voxels of a grid join, but on the surface " + anyMesh()
+          + " vertices join through the edges of its triangles; drop it");
     }
     org.nlspark.core.tfce.WholeMapSettings s =
         org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)

@@ -615,7 +615,11 @@ public final class StudyInputs implements Serializable {
       m.put("mask", maskUri != null ? maskUri : grayordinates != null
           ? "every grayordinate of the CIFTI file" : "every vertex of the surface");
       m.put("surface_vertices", surface.meshVertices());
-      m.put("mask_vertices", surface.voxels());
+      int voxels = surface.voxelCount(); // a CIFTI file's subcortical voxels
+      m.put("mask_vertices", surface.voxels() - voxels);
+      if (voxels > 0) {
+        m.put("mask_voxels", voxels);
+      }
       m.put("mesh_uris", meshUris);
     }
     if (x.format == Format.PARQUET) {

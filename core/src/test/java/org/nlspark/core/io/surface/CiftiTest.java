@@ -215,6 +215,11 @@ class CiftiTest {
         .hasMessage("The CIFTI brain model CORTEX_LEFT lists vertex 5, outside its surface of"
             + " 5 vertices");
     assertThatThrownBy(() -> read(file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7,
+        xml(SCALARS, MODELS.replace("1 2 3\n3 4 5", "1 2 3\n1 2 3")), 0, 0, i -> i)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("The CIFTI brain model THALAMUS_LEFT lists voxel (1, 2, 3), which a brain"
+            + " model lists already; each voxel is one grayordinate");
+    assertThatThrownBy(() -> read(file(ByteOrder.LITTLE_ENDIAN, (short) 16, 4, 2, 7,
         xml(SCALARS, MODELS.replace("IndexOffset=\"3\"", "IndexOffset=\"2\"")), 0, 0,
         i -> i)))
         .isInstanceOf(InvalidInputException.class)
