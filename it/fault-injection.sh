@@ -780,7 +780,10 @@ EOF
 SECONDS=0
 NLSPARK_JAVA_OPTS=-Xmx600m run_nl --input "$WORK/huge.npy" --output "$WORK/o-huge" "${ARGS[@]}"
 expect_code 3
+expect_message "into voxel blocks: each task reads at least one sample of 10000000 voxels"
 expect_message "heap"
+expect_one_sentence
+[[ ! -e $WORK/o-huge ]] || problem "output created"
 ((SECONDS < 60)) || problem "took ${SECONDS}s: the data was read before the refusal"
 verdict "an input larger than the heap is refused from its header"
 

@@ -68,6 +68,34 @@ public final class VoxelBlocks {
   }
 
   /**
+   * Refuses (exit 3) before anything is read when the executor heap cannot hold even one sample
+   * per running task: a task reads at least one sample of every voxel and holds it about three
+   * times over (the bytes read, the values, the split's buffer, which a float64 source widens
+   * to float64 beside its float32), and an executor runs {@code slotsPerExecutor} tasks at once.
+   * Only this floor is checked (splits hold more samples when they fit); the tiles' budget is
+   * the planner's.
+   */
+  public static void requireOneSamplePerTask(DistributedInputs inputs, long executorHeapBytes,
+      long reservedBytes, int slotsPerExecutor, String heapAdvice) {
+    SampleSource x = inputs.x();
+    long perVoxel = inputs.float32() ? 12 : 28;
+    long perTask = perVoxel * x.voxels();
+    long needed = perTask * slotsPerExecutor;
+    long usable = executorHeapBytes - reservedBytes;
+    if (needed <= usable) {
+      return;
+    }
+    long heapMiB = (needed + reservedBytes + (1 << 20) - 1) >> 20;
+    throw new org.nlspark.core.ResourceRefusedException(String.format(java.util.Locale.ROOT,
+        "Cannot read %s into voxel blocks: each task reads at least one sample of %d voxels,"
+        + " about %d MiB with its copies, and the %d tasks an executor runs at once need %d MiB,"
+        + " beyond the %d MiB its heap of %d MiB leaves after Spark's reserved %d MiB; a heap of"
+        + " at least %d MiB would do (%s)", x.name(), x.voxels(), perTask >> 20,
+        slotsPerExecutor, needed >> 20, Math.max(0, usable) >> 20, executorHeapBytes >> 20,
+        reservedBytes >> 20, heapMiB, heapAdvice));
+  }
+
+  /**
    * {@code slices} moved to their blocks' partitions, as {@code partitionBy} would, with
    * {@link SliceSerializer} for the shuffle's records instead of the session's serializer.
    */

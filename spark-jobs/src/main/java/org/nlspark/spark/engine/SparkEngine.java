@@ -215,6 +215,10 @@ public final class SparkEngine {
     String oldRunId = sc.getLocalProperty(RUN_ID_PROPERTY);
     String oldDescription = sc.getLocalProperty("spark.job.description");
     org.apache.spark.util.LongAccumulator readNanos = sc.longAccumulator("nlspark.read.nanos");
+    VoxelBlocks.requireOneSamplePerTask(inputs, budget.executorHeapBytes(),
+        ExecutorBudget.RESERVED_BYTES, budget.slotsPerExecutor(), sc.isLocal()
+            ? "NLSPARK_JAVA_OPTS=-Xmx<size> for bin/nlspark, --driver-memory in local mode"
+            : "spark.executor.memory");
     BlockStorage storage = BlockStorage.choose(heldBytes, numPartitions, budget, plan);
     ingest.put("block_storage", storage.level());
     ingest.put("block_storage_reason", storage.reason());
