@@ -85,6 +85,27 @@ public final class MaskGrid extends Adjacency {
   }
 
   /** The same as {@link #of(int, int, int, boolean[])} with 6, 18 or 26 neighbours. */
+  /**
+   * The neighbour steps (di, dj, dk) of a connectivity: faces (6), with edges (18), with corners
+   * (26), in lexicographic order, so that the targets of a voxel come in C order.
+   */
+  static int[][] steps(int connectivity) {
+    int[][] steps = new int[connectivity][];
+    int ns = 0;
+    for (int di = -1; di <= 1; di++) {
+      for (int dj = -1; dj <= 1; dj++) {
+        for (int dk = -1; dk <= 1; dk++) {
+          int order = Math.abs(di) + Math.abs(dj) + Math.abs(dk);
+          if (order > 0 && (order == 1 || connectivity >= 18 && order == 2
+              || connectivity == 26)) {
+            steps[ns++] = new int[] {di, dj, dk};
+          }
+        }
+      }
+    }
+    return steps;
+  }
+
   public static MaskGrid of(int ni, int nj, int nk, boolean[] mask, int connectivity) {
     checkConnectivity(connectivity, "connectivity");
     if (ni < 1 || nj < 1 || nk < 1) {
@@ -129,20 +150,7 @@ public final class MaskGrid extends Adjacency {
     int edges = 0;
     int sj = nk;
     int si = nj * nk;
-    // Neighbour steps (di, dj, dk) in lexicographic order, so that the targets come in C order.
-    int[][] steps = new int[connectivity][];
-    int ns = 0;
-    for (int di = -1; di <= 1; di++) {
-      for (int dj = -1; dj <= 1; dj++) {
-        for (int dk = -1; dk <= 1; dk++) {
-          int order = Math.abs(di) + Math.abs(dj) + Math.abs(dk);
-          if (order > 0 && (order == 1 || connectivity >= 18 && order == 2
-              || connectivity == 26)) {
-            steps[ns++] = new int[] {di, dj, dk};
-          }
-        }
-      }
-    }
+    int[][] steps = steps(connectivity);
     for (int i = 0; i < ni; i++) {
       for (int j = 0; j < nj; j++) {
         for (int k = 0; k < nk; k++) {

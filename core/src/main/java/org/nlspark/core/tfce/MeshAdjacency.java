@@ -199,19 +199,7 @@ public final class MeshAdjacency extends Adjacency {
       return new MeshAdjacency(mesh, meshName, meshVertices, vertexOf, offsets, neighbours, areas,
           areasFrom, null, 0, null);
     }
-    // The steps of the grid's neighbourhood: |di| + |dj| + |dk| = 1 (6), <= 2 (18), any (26).
-    int[][] steps = new int[connectivity][];
-    int s = 0;
-    for (int di = -1; di <= 1; di++) {
-      for (int dj = -1; dj <= 1; dj++) {
-        for (int dk = -1; dk <= 1; dk++) {
-          int order = Math.abs(di) + Math.abs(dj) + Math.abs(dk);
-          if (order == 1 || order == 2 && connectivity >= 18 || order == 3 && connectivity == 26) {
-            steps[s++] = new int[] {di, dj, dk};
-          }
-        }
-      }
-    }
+    int[][] steps = MaskGrid.steps(connectivity); // a volume's neighbourhood
     int[] newOffsets = new int[n + 1];
     int[] list = new int[neighbours.length + connectivity * at.size()];
     int used = 0;

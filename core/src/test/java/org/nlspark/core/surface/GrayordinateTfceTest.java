@@ -228,6 +228,17 @@ class GrayordinateTfceTest {
     return all;
   }
 
+  /** Per label, the summed weights of its elements (areas on the cortex, 1 a voxel). */
+  private static double[] extentOfLabels(Study s, MeshAdjacency g, int[] label) {
+    double[] extent = new double[label.length];
+    for (int e = 0; e < label.length; e++) {
+      if (label[e] >= 0) {
+        extent[label[e]] += s.weight(g, e);
+      }
+    }
+    return extent;
+  }
+
   private static double[] naiveTfce(Study s, MeshAdjacency g, double[] map, Tail tail,
       int connectivity) {
     List<List<Integer>> nb = allNeighbours(s, g, connectivity);
@@ -245,12 +256,7 @@ class GrayordinateTfceTest {
       for (int k = 1; k <= 100; k++) {
         double h = k < 100 ? k * dh : m;
         int[] label = label(s, g, u -> sign * map[u] >= h, connectivity, nb);
-        double[] extent = new double[n];
-        for (int e = 0; e < n; e++) {
-          if (label[e] >= 0) {
-            extent[label[e]] += s.weight(g, e);
-          }
-        }
+        double[] extent = extentOfLabels(s, g, label);
         for (int e = 0; e < n; e++) {
           if (label[e] >= 0) {
             double exponent = s.isVoxel(g, e) ? 0.5 : 1.0;
@@ -272,12 +278,7 @@ class GrayordinateTfceTest {
         continue;
       }
       int[] label = label(s, g, u -> sign * map[u] >= threshold, connectivity, nb);
-      double[] extent = new double[n];
-      for (int e = 0; e < n; e++) {
-        if (label[e] >= 0) {
-          extent[label[e]] += s.weight(g, e);
-        }
-      }
+      double[] extent = extentOfLabels(s, g, label);
       for (int e = 0; e < n; e++) {
         if (label[e] >= 0) {
           out[e] = extent[label[e]];
