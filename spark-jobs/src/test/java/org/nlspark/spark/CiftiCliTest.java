@@ -287,11 +287,34 @@ class CiftiCliTest {
     assertThat(twoD.code()).isEqualTo(2);
     assertThat(twoD.err()).contains("Cannot run --tfce-2d on CIFTI data with 3 subcortical"
         + " voxels");
+    // --connectivity sets the voxels' cluster neighbours: on faces (2,2,2) stands apart
+    CliRun faces = CliRun.of("one-sample", "--stat", "t", "--cluster-threshold", "2",
+        "--connectivity", "6", "--tail", "upper", "--permutations", "20", "--seed", "3",
+        "--output", path("out-voxels-faces"), "--quiet", "--input", path("voxels.txt"),
+        "--surface-left", path("L.surf.gii"), "--surface-right", path("R.surf.gii"));
+    assertThat(faces.code()).as(faces.err()).isZero();
+    double[] gotFaces = TestData.outputValues(dir.resolve("out-voxels-faces/cluster_size.npy"));
+    double[] wantFaces = naiveExtents(sorted, z, 2.0, 6);
+    for (int q = 0; q < z.length; q++) {
+      assertThat(gotFaces[q]).as("6-connected cluster of slot %d", sorted[q])
+          .isCloseTo(wantFaces[q], org.assertj.core.api.Assertions.within(1e-9 * wantFaces[q]));
+    }
+    assertThat(wantFaces[last]).isEqualTo(1);
+    assertThat(wantFaces[last - 1]).isEqualTo(2);
+    assertThat(Files.readString(dir.resolve("out-voxels-faces/summary.json")))
+        .contains("\"voxel_cluster_connectivity\": 6");
+    CliRun noVoxels = oneSample(path("refused"), "--input", path("voxels.txt"),
+        "--surface-left", path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--mask",
+        path("cortex-mask.dscalar.nii"), "--connectivity", "18");
+    assertThat(noVoxels.code()).isEqualTo(2);
+    assertThat(noVoxels.err()).contains("Cannot run --connectivity 18: it sets how CIFTI's"
+        + " subcortical voxels join in clusters, but the data (with its mask) keeps none");
     CliRun conn = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
-        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--connectivity", "6");
+        path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--tfce-connectivity", "26");
     assertThat(conn.code()).isEqualTo(2);
-    assertThat(conn.err()).contains("--connectivity sets how voxels of a grid join, but CIFTI"
-        + " data joins its cortex's vertices through the edges of their triangles");
+    assertThat(conn.err()).contains("--tfce-connectivity sets how voxels of a grid join in"
+        + " TFCE, but CIFTI data joins its cortex's vertices through the edges of their"
+        + " triangles");
     assertThat(dir.resolve("refused")).doesNotExist();
   }
 

@@ -459,14 +459,19 @@ public final class NlsparkOptions implements Serializable {
       throw new InvalidInputException("--cluster-rule sets how clusters form, but there are no"
           + " clusters; add --cluster-threshold T or --cluster-mass T");
     }
-    if (anyMesh() != null && (connectivity != null || tfceConnectivity != null)) {
+    // CIFTI's subcortical voxels are a grid: --connectivity sets how their clusters join (the
+    // cortex joins through its triangles' edges); their TFCE is PALM's volume TFCE on faces.
+    if (surfaceFile != null && (connectivity != null || tfceConnectivity != null)) {
       String flag = connectivity != null ? "--connectivity" : "--tfce-connectivity";
-      throw new InvalidInputException(surfaceFile == null
-          ? flag + " sets how voxels of a grid join, but CIFTI data joins its cortex's vertices"
-          + " through the edges of their triangles and its subcortical voxels as PALM does on"
-          + " a volume (face neighbours for TFCE, 26 for clusters); drop it"
-          : flag + " sets how voxels of a grid join, but on the surface " + anyMesh()
-          + " vertices join through the edges of its triangles; drop it");
+      throw new InvalidInputException(flag + " sets how voxels of a grid join, but on the"
+          + " surface " + surfaceFile + " vertices join through the edges of its triangles;"
+          + " drop it");
+    }
+    if (anyMesh() != null && tfceConnectivity != null) {
+      throw new InvalidInputException("--tfce-connectivity sets how voxels of a grid join in"
+          + " TFCE, but CIFTI data joins its cortex's vertices through the edges of their"
+          + " triangles and its subcortical voxels as PALM does on a volume (face neighbours);"
+          + " drop it (--connectivity sets the voxels' clusters)");
     }
     org.nlspark.core.tfce.WholeMapSettings s =
         org.nlspark.core.tfce.WholeMapSettings.of(enhance, clusterThreshold)
