@@ -10,7 +10,6 @@ import org.nlspark.core.engine.RunReport;
 import org.nlspark.core.glm.GlmContrasts;
 import org.nlspark.core.glm.GlmDesign;
 import org.nlspark.core.glm.GlmWholeMapAnalysis;
-import org.nlspark.core.isc.Isc;
 import org.nlspark.core.job.Analysis;
 import org.nlspark.core.job.JobInputs;
 import org.nlspark.core.result.Result;
@@ -52,10 +51,8 @@ public final class Nlspark {
   }
 
   /**
-   * ISC of a resolved input (DESIGN §8): executors read the series into voxel blocks, each
-   * holding every subject's series of its voxels (ISC pairs subjects within a voxel), or small
-   * series ({@code spark.nlspark.ingest}) are read on this JVM and broadcast; the same bytes.
-   * For images the report carries the mask, so {@link #write} adds the {@code .nii.gz} maps;
+   * ISC of a resolved input (DESIGN §8): executors read the series into voxel blocks (every
+   * subject's series of their voxels), or small ones are read here and broadcast; the same bytes.
    */
   public static RunReport isc(SparkSession spark, SeriesInputs input, NlsparkOptions options) {
     return SeriesRuns.isc(spark, input, NlsparkOptions.orDefaults(options));
@@ -218,13 +215,10 @@ public final class Nlspark {
   }
 
   /**
-   * Runs the analysis on resolved inputs; the report carries the mask of image inputs.
-   * {@code target} is correlation's, else null. Every input form (.npy, NIfTI, Parquet, also
-   * sorted by {@code --order-by}) goes to the engine as sources ({@link Sources}): executors read
-   * them into voxel blocks, or the driver reads small ones ({@code spark.nlspark.ingest}); so do
-   * TFCE and cluster inference, whose whole maps are then assembled from the blocks' slices
-   * (DESIGN §9; with {@code --backend gpu} the slices come from the GPU kernels on the
-   * executors).
+   * Runs the analysis on resolved inputs ({@code target}: correlation's, else null); the report
+   * carries the mask of image inputs. Every input form goes to the engine as sources, read by
+   * executors into voxel blocks or here when small; TFCE and clusters assemble whole maps from
+   * the blocks' slices (DESIGN §8, §9).
    */
   public static RunReport run(SparkSession spark, Analysis analysis, StudyInputs study,
       double[] target, NlsparkOptions options, boolean progress) {
@@ -244,11 +238,8 @@ public final class Nlspark {
   }
 
   /**
-   * Runs a resampling job (bootstrap, one-sample, two-sample, correlation) on inputs described,
-   * not read (DESIGN §8): large ones are read by executors into voxel blocks and never pass
-   * through the driver; small ones are read here and broadcast ({@code spark.nlspark.ingest}).
-   * The outputs are the same bytes either way. Paths reach this through {@link #resolve} and
-   * {@link Sources#of}.
+   * Runs a resampling job on inputs described, not read (DESIGN §8, {@link Sources#of}): large
+   * ones read by executors into voxel blocks, small ones here and broadcast; the same bytes.
    */
   public static RunReport run(SparkSession spark, Analysis analysis, DistributedInputs inputs,
       NlsparkOptions options, boolean progress) {
@@ -291,8 +282,6 @@ public final class Nlspark {
   static Configuration hadoopConf(SparkSession spark) {
     return spark.sparkContext().hadoopConfiguration();
   }
-
-  // ---- glm (DESIGN §9) ----
 
   /**
    * General linear model permutation inference (Freedman-Lane): {@code input} (samples x
