@@ -250,6 +250,27 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     np.testing.assert_allclose(v.maps["tfce"], want, rtol=1e-9)
     assert (v.maps["tfce"][-5:] > 0).sum() >= 3
     assert v.summary["whole_map"]["voxel_tfce_extent_exponent"] == 0.5
+    # the voxels alone (a CIFTI file without a cortex: no mesh to give) are a volume: PALM's
+    # volume TFCE on z (E = 0.5, faces) with their own dh
+    thalamus = cifti2.BrainModelAxis.from_mask(grid, name="thalamus_left",
+                                               affine=np.diag([2.0, 2.0, 2.0, 1.0]))
+    voxels_only = tmp_path / "thalamus.dscalar.nii"
+    cifti2.Cifti2Image(data[:, -5:], header=(names, thalamus)).to_filename(str(voxels_only))
+    o = nlspark.one_sample(str(voxels_only), tfce=True, tail="upper", permutations=20, seed=3,
+                           output=tmp_path / "thalamus", spark=spark)
+    zo = stats.norm.isf(stats.t.sf(o.maps["observed"], SUBJECTS - 1))
+    volume = np.full(grid.shape, -np.inf)
+    volume[grid] = zo
+    want = np.zeros(grid.shape)
+    for k in range(1, 101):
+        height = k * zo.max() / 100 if k < 100 else zo.max()
+        label, _ = ndimage.label(volume >= height)
+        sizes = np.bincount(label.ravel())
+        want[label > 0] += np.sqrt(sizes[label[label > 0]]) * height ** 2
+    np.testing.assert_allclose(o.maps["tfce"], want[grid] * zo.max() / 100, rtol=1e-9)
+    assert o.summary["whole_map"]["space"] == "CIFTI subcortical voxels, no cortex"
+    written = nib.load(str(tmp_path / "thalamus" / "tfce.dscalar.nii"))
+    assert written.header.get_axis(1) == thalamus
 
     # the cortex alone, meshes as two files: TFCE as on the SurfaceImages with that mask
     meshes = []

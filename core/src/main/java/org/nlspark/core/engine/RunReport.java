@@ -136,6 +136,11 @@ public final class RunReport {
     return wall > 0 ? flops / wall / 1e9 : 0;
   }
 
+  /** What the map's elements are: "vertices" on a mesh, else (CIFTI voxels only) "voxels". */
+  public String elements() {
+    return surface != null && !surface.voxelsOnly() ? "vertices" : "voxels";
+  }
+
   /**
    * Findings of surface inputs name their elements vertices, and each peak its mesh vertex and
    * that vertex's coordinates (mm): "peak_voxel" is the peak's place in the masked map.
@@ -147,7 +152,7 @@ public final class RunReport {
       if (e.get("peak_voxel") instanceof Number n && n.intValue() >= 0
           && n.intValue() < surface.voxels()) {
         int vertex = surface.vertexOf(n.intValue());
-        e.put("elements", "vertices");
+        e.put("elements", elements());
         if (e.containsKey("cluster_threshold")) {
           e.put("cluster_statistic", "z"); // on a surface clusters form on z of t (PALM)
         }
@@ -195,7 +200,7 @@ public final class RunReport {
       onSurface(findings);
     }
     if (surface != null && findings != null) {
-      findings.put("elements", "vertices");
+      findings.put("elements", elements());
     }
     m.put("findings", findings);
     if (inputs != null) {

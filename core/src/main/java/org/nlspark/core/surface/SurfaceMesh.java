@@ -10,7 +10,8 @@ import org.nlspark.core.InvalidInputException;
  *
  * <pre>
  * Invariants
- *  1. coordinates.length = 3 · vertices, all finite; triangles.length = 3 · triangles.
+ *  1. coordinates.length = 3 · vertices, all finite; triangles.length = 3 · triangles, at
+ *     least one triangle unless built as {@link #points}.
  *  2. Every triangle names three distinct vertices in [0, vertices).
  * </pre>
  */
@@ -27,12 +28,24 @@ public final class SurfaceMesh implements Serializable {
    *     first offending vertex or triangle)
    */
   public SurfaceMesh(String name, double[] coordinates, int[] triangles) {
+    this(name, coordinates, triangles, false);
+  }
+
+  /**
+   * Points without triangles: the space of a CIFTI file whose brain models are subcortical
+   * voxels only (each voxel a point at its mm coordinates, joined on its grid, DESIGN §9).
+   */
+  public static SurfaceMesh points(String name, double[] coordinates) {
+    return new SurfaceMesh(name, coordinates, new int[0], true);
+  }
+
+  private SurfaceMesh(String name, double[] coordinates, int[] triangles, boolean points) {
     this.name = name;
     if (coordinates.length % 3 != 0 || coordinates.length == 0) {
       throw new InvalidInputException("The surface " + name + " must have x, y and z for each"
           + " of at least one vertex, but it has " + coordinates.length + " coordinates");
     }
-    if (triangles.length % 3 != 0 || triangles.length == 0) {
+    if (triangles.length % 3 != 0 || triangles.length == 0 && !points) {
       throw new InvalidInputException("The surface " + name + " must have three vertices for"
           + " each of at least one triangle, but it has " + triangles.length + " indices");
     }

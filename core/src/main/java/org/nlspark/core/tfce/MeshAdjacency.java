@@ -20,6 +20,8 @@ public final class MeshAdjacency extends Adjacency {
 
   private final String meshName;
   private final int meshVertices;
+  /** Whether the mesh has no triangles: a CIFTI file of subcortical voxels only. */
+  private final boolean voxelsOnly;
   private final int[] vertexOf; // in-mask number -> mesh vertex
   private final int[] offsets;
   private final int[] neighbours;
@@ -41,8 +43,8 @@ public final class MeshAdjacency extends Adjacency {
   /** The mesh itself, where it was read (the driver): coordinates for findings. */
   private final transient SurfaceMesh mesh;
 
-  private MeshAdjacency(SurfaceMesh mesh, String meshName, int meshVertices, int[] vertexOf,
-      int[] offsets, int[] neighbours, double[] areas, String areasFrom, int[] voxelIjk,
+  private MeshAdjacency(SurfaceMesh mesh, String meshName, int meshVertices, boolean voxelsOnly,
+      int[] vertexOf, int[] offsets, int[] neighbours, double[] areas, String areasFrom, int[] voxelIjk,
       int voxelConnectivity, String voxelsFrom) {
     this.mesh = mesh;
     this.voxelIjk = voxelIjk;
@@ -59,6 +61,7 @@ public final class MeshAdjacency extends Adjacency {
     this.areasFrom = areasFrom;
     this.meshName = meshName;
     this.meshVertices = meshVertices;
+    this.voxelsOnly = voxelsOnly;
     this.vertexOf = vertexOf;
     this.offsets = offsets;
     this.neighbours = neighbours;
@@ -147,7 +150,7 @@ public final class MeshAdjacency extends Adjacency {
     for (int v = 0; v < kept; v++) {
       offsets[v + 1] += offsets[v];
     }
-    return new MeshAdjacency(mesh, mesh.name(), n, vertexOf, offsets, Arrays.copyOf(list, edges),
+    return new MeshAdjacency(mesh, mesh.name(), n, mesh.triangles() == 0, vertexOf, offsets, Arrays.copyOf(list, edges),
         keptArea,
         areas == null ? CALCAREA : areasFrom != null ? areasFrom : "given per vertex", null, 0,
         null);
@@ -196,8 +199,8 @@ public final class MeshAdjacency extends Adjacency {
       }
     }
     if (at.isEmpty()) {
-      return new MeshAdjacency(mesh, meshName, meshVertices, vertexOf, offsets, neighbours, areas,
-          areasFrom, null, 0, null);
+      return new MeshAdjacency(mesh, meshName, meshVertices, voxelsOnly, vertexOf, offsets,
+          neighbours, areas, areasFrom, null, 0, null);
     }
     int[][] steps = MaskGrid.steps(connectivity); // a volume's neighbourhood
     int[] newOffsets = new int[n + 1];
@@ -227,7 +230,7 @@ public final class MeshAdjacency extends Adjacency {
       newOffsets[e + 1] = used;
     }
     // (mesh is null where this was deserialized: an executor joins again for another analysis)
-    return new MeshAdjacency(mesh, meshName, meshVertices, vertexOf, newOffsets,
+    return new MeshAdjacency(mesh, meshName, meshVertices, voxelsOnly, vertexOf, newOffsets,
         Arrays.copyOf(list, used), weights, areasFrom, ijk, connectivity, what);
   }
 
@@ -243,6 +246,15 @@ public final class MeshAdjacency extends Adjacency {
       c += onGrid[e] ? 1 : 0;
     }
     return c;
+  }
+
+  /**
+   * Whether the space is subcortical voxels only (a CIFTI file without a cortex model, its mesh
+   * points without triangles): TFCE and clusters there are a volume's, with the volume's
+   * settings (DESIGN §9).
+   */
+  public boolean voxelsOnly() {
+    return voxelsOnly;
   }
 
   /** The voxels' grid neighbours (6, 18 or 26), 0 without voxels. */
@@ -293,6 +305,13 @@ public final class MeshAdjacency extends Adjacency {
   @Override
   public java.util.Map<String, Object> describe() {
     java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+    if (voxelsOnly) {
+      p.put("space", "CIFTI subcortical voxels, no cortex");
+      p.put("grayordinates", meshVertices);
+      p.put("mask_voxels", voxelCount());
+      p.put("voxels_from", voxelsFrom);
+      return p;
+    }
     p.put("surface", meshName);
     p.put("surface_vertices", meshVertices);
     int voxels = voxelCount();

@@ -157,7 +157,7 @@ public final class WholeMapInference implements Serializable {
     requireGrid(mask != null, settings);
     VarianceSmoothing.requireGrid(mask != null);
     if (settings.tfce() && mask instanceof MeshAdjacency mesh && mesh.voxelCount() > 0
-        && settings.tfceE() != WholeMapSettings.TWO_D_EXTENT_EXPONENT) {
+        && !mesh.voxelsOnly() && settings.tfceE() != WholeMapSettings.TWO_D_EXTENT_EXPONENT) {
       throw new InvalidInputException("Cannot run --tfce with --tfce-e " + settings.tfceE()
           + " on CIFTI data with " + mesh.voxelCount() + " subcortical voxels: E is "
           + WholeMapSettings.TWO_D_EXTENT_EXPONENT + " on the cortex and "
@@ -165,6 +165,7 @@ public final class WholeMapInference implements Serializable {
           + " --tfce-e would be read two ways; drop it, or leave the voxels out with --mask");
     }
     if (settings.tfce() && mask instanceof MeshAdjacency mesh && mesh.voxelCount() > 0
+        && !mesh.voxelsOnly()
         && settings.tfceConnectivity() != WholeMapSettings.DEFAULT_TFCE_CONNECTIVITY) {
       // On a mesh only --tfce-2d sets it (--tfce-connectivity is refused there).
       throw new InvalidInputException("Cannot run --tfce-2d on CIFTI data with "
@@ -300,15 +301,16 @@ public final class WholeMapInference implements Serializable {
     }
     if (mask.onSurface()) {
       int voxels = mask instanceof MeshAdjacency mesh ? mesh.voxelCount() : 0;
-      p.put("connectivity", voxels > 0 ? "triangle edges; voxels: grid neighbours"
-          : "triangle edges");
+      boolean voxelsOnly = mask instanceof MeshAdjacency mesh && mesh.voxelsOnly();
+      p.put("connectivity", voxelsOnly ? "voxels: grid neighbours" : voxels > 0
+          ? "triangle edges; voxels: grid neighbours" : "triangle edges");
       if (clusters) {
-        p.put("cluster_extent_unit", voxels > 0 ? "mm2 on the cortex, voxels on the subcortical"
-            + " grid" : "mm2");
+        p.put("cluster_extent_unit", voxelsOnly ? "voxels" : voxels > 0
+            ? "mm2 on the cortex, voxels on the subcortical grid" : "mm2");
       }
       if (voxels > 0) {
         if (tfce) {
-          p.put("voxel_tfce_extent_exponent", Tfce.DEFAULT_EXTENT_EXPONENT);
+          p.put("voxel_tfce_extent_exponent", voxelExtentExponent());
           p.put("voxel_tfce_connectivity", settings.tfceConnectivity());
         }
         if (clusters) {
@@ -395,6 +397,15 @@ public final class WholeMapInference implements Serializable {
   }
 
   /**
+   * The extent exponent of a CIFTI study's subcortical voxels: beside a cortex the volume's E
+   * (FSL's -T, PALM's default), without one the settings' (a volume's, --tfce-e applies).
+   */
+  private double voxelExtentExponent() {
+    return mask instanceof MeshAdjacency mesh && mesh.voxelsOnly() ? settings.tfceE()
+        : Tfce.DEFAULT_EXTENT_EXPONENT;
+  }
+
+  /**
    * Folds one statistic's maps of a tile: the observed map and {@code rows} replicate maps
    * (row-major from 0, one mask's voxels a row) of replicates {@code first ..}. Counts per voxel
    * the replicates whose key reaches the observed key, keeps each replicate's largest key, and
@@ -430,9 +441,8 @@ public final class WholeMapInference implements Serializable {
     long tfceCpuStart = threadCpuNanos();
     // On a surface TFCE and clusters see z (PALM); the voxelwise counts above saw the statistic.
     double[] observedRaw = observed;
-    // A CIFTI study's subcortical voxels take the volume's E (FSL's -T, PALM's default).
     Tfce enhancer = !tfce ? null : new Tfce(tfceGrid, settings.tfceE(), settings.tfceH(),
-        Tfce.DEFAULT_STEPS, mask.onSurface(), Tfce.DEFAULT_EXTENT_EXPONENT);
+        Tfce.DEFAULT_STEPS, mask.onSurface(), voxelExtentExponent());
     if (!Double.isNaN(zDegrees)) {
       ZMaps z = new ZMaps(zDegrees, zOfR, zRank, tail, enhancer, clusterHeights());
       observed = observed.clone();

@@ -70,7 +70,7 @@ final class ResultExport {
         out.writeNiftiMask(NiftiOutputs.MASK_FILE, report.mask());
       }
       Map<String, String> meshFiles = PythonCall.stagedSurfaceFiles(report);
-      if (report.grayordinates() != null) {
+      if (report.grayordinates() != null && !report.surface().voxelsOnly()) {
         // CIFTI: the one mesh of both cortices and the voxels, and its grayordinates, for the
         // report (the inputs name two meshes and no vertex mask)
         meshFiles.put("surface", PythonCall.MESH_FILE);

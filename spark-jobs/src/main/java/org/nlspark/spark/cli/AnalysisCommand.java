@@ -79,7 +79,7 @@ abstract class AnalysisCommand extends NlsparkCommand {
     return String.format(Locale.ROOT,
         "%s: %d %s, %d replicates, %d tiles on %s in %.2f s; wrote %s",
         report.command(), report.result.voxels(),
-        report.surface() != null ? "vertices" : "voxels",
+        report.elements(),
         report.analysis.replicates(), report.plan.tileCount(),
         report.engineFacts.get("master"), report.wallSeconds(), Untrusted.escape(dir));
   }

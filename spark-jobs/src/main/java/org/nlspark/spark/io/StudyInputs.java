@@ -378,13 +378,16 @@ public final class StudyInputs implements Serializable {
           + ": its brain models (" + g.describe() + ") have no "
           + (flag.endsWith("left") ? "left" : "right") + " cortex");
     }
-    if (triangleSets.isEmpty()) {
-      throw new InvalidInputException("Cannot read " + x.flag + " " + x.uri + ": its brain"
-          + " models (" + g.describe() + ") have no cortex surface; CIFTI data of subcortical"
-          + " voxels only is not read yet (give them as NIfTI volumes)");
+    boolean voxelsOnly = triangleSets.isEmpty(); // its voxels are then a volume's (DESIGN §9)
+    if (voxelsOnly && meshFiles != null && meshFiles.vertexArea() != null) {
+      throw new InvalidInputException("Cannot use --vertex-area " + meshFiles.vertexArea()
+          + " with " + x.flag + " " + x.uri + ": its brain models (" + g.describe() + ") have"
+          + " no cortex, and a voxel counts 1; drop it");
     }
-    SurfaceMesh mesh = new SurfaceMesh(meshFiles.describe(), coords,
-        triangleSets.stream().flatMapToInt(java.util.Arrays::stream).toArray());
+    SurfaceMesh mesh = voxelsOnly
+        ? SurfaceMesh.points("the subcortical voxels of " + x.uri, coords)
+        : new SurfaceMesh(meshFiles.describe(), coords,
+            triangleSets.stream().flatMapToInt(java.util.Arrays::stream).toArray());
     boolean[] keep = new boolean[mesh.vertices()];
     for (int slot : g.slotOfColumn()) {
       keep[slot] = true;
@@ -396,7 +399,7 @@ public final class StudyInputs implements Serializable {
         keep[v] &= m[v] != 0 && !Double.isNaN(m[v]);
       }
     }
-    String areaUri = meshFiles.vertexArea();
+    String areaUri = meshFiles == null ? null : meshFiles.vertexArea();
     double[] areas = areaUri == null ? null
         : perVertex(conf, areaUri, "--vertex-area", "--vertex-area", mesh, where, g);
     MeshAdjacency adjacency = MeshAdjacency.of(mesh, keep, areas, areaUri);
@@ -605,7 +608,11 @@ public final class StudyInputs implements Serializable {
     if (hasGrid()) {
       m.put("mask", maskSource());
     }
-    if (surface != null) {
+    if (surface != null && surface.voxelsOnly()) { // a CIFTI file without a cortex
+      m.put("cifti_brain_models", grayordinates.describe());
+      m.put("mask", maskUri != null ? maskUri : "every grayordinate of the CIFTI file");
+      m.put("mask_voxels", surface.voxelCount());
+    } else if (surface != null) {
       m.put("surface", meshFiles.describe());
       if (grayordinates != null) {
         m.put("cifti_brain_models", grayordinates.describe());
