@@ -63,6 +63,19 @@ class Staging:
                 return path
         return self.array(x, name)
 
+    def series(self, x, name):
+        """isc's and timeseries-correlation's input: as samples, but SurfaceImages are one per
+        subject (each its time points), so several are staged as one GIFTI each in a list
+        file, in subject order."""
+        if isinstance(x, (list, tuple)) and len(x) > 1 and all(_is_surface_image(i) for i in x):
+            lines = [self.surface_samples([img], "%s-%04d" % (name, i))
+                     for i, img in enumerate(x)]
+            path = self._path(name, ".txt")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+            return path
+        return self.samples(x, name)
+
     def array(self, x, name):
         """A numeric array as .npy (float32 and float64 kept, anything else as float64)."""
         a = np.asarray(x)

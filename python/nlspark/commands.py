@@ -367,8 +367,9 @@ def _mesh(s, surface, vertex_area, cifti=False):
     return args
 
 
-def _study(s, input, mask, column, order_by, name="input", surface=None, vertex_area=None):
-    args = ["--" + name, s.samples(input, name)]
+def _study(s, input, mask, column, order_by, name="input", surface=None, vertex_area=None,
+           series=False):
+    args = ["--" + name, (s.series if series else s.samples)(input, name)]
     if mask is not None:
         args += ["--mask", s.mask(mask)]
     args += _mesh(s, surface, vertex_area, cifti=_is_cifti(input))
@@ -523,17 +524,19 @@ def glm(input, design, contrasts, *, f_contrasts=None, errors=None,
 
 
 @_recorded
-def isc(input, *, mask=None, summary="pairwise", metric="median", null="bootstrap",
-        samples=None, permutations=None, confidence=0.95, tail="two", fwer=True,
-        save_samples=False, output=None, overwrite=False, seed=0, backend="cpu",
+def isc(input, *, mask=None, surface=None, summary="pairwise", metric="median",
+        null="bootstrap", samples=None, permutations=None, confidence=0.95, tail="two",
+        fwer=True, save_samples=False, output=None, overwrite=False, seed=0, backend="cpu",
         precision="float64", memory_budget_gb=None, partitions=None, staging_dir=None,
         spark=None):
     """nlspark isc: intersubject correlation. input: (subjects, timepoints, voxels) array or
-    one 4-D image (or file) per subject; samples (null='bootstrap') or permutations (the
-    surrogate nulls) default to 5000. Maps: isc p ci_lower ci_upper (p_fwer, null_max)."""
+    one 4-D image (or file) per subject, or one surface series per subject (a nilearn
+    SurfaceImage of its time points, or GIFTI/MGH/CIFTI files with surface= the mesh, as
+    one_sample takes them); samples (null='bootstrap') or permutations (the surrogate nulls)
+    default to 5000. Maps: isc p ci_lower ci_upper (p_fwer, null_max)."""
     def build(s):
         d = _defaults(isc)
-        return (_study(s, input, mask, None, None)
+        return (_study(s, input, mask, None, None, surface=surface, series=True)
                 + _options(dict(summary=summary, metric=metric, null=null, samples=samples,
                                 permutations=permutations, confidence=confidence, tail=tail,
                                 fwer=fwer, save_samples=save_samples), d)
@@ -542,16 +545,18 @@ def isc(input, *, mask=None, summary="pairwise", metric="median", null="bootstra
 
 
 @_recorded
-def timeseries_correlation(input, target, *, mask=None, null="circle-shift", permutations=5000,
-                           tail="two", fwer=True, output=None, overwrite=False, seed=0,
-                           backend="cpu", precision="float64", memory_budget_gb=None,
-                           partitions=None, staging_dir=None, spark=None):
+def timeseries_correlation(input, target, *, mask=None, surface=None, null="circle-shift",
+                           permutations=5000, tail="two", fwer=True, output=None,
+                           overwrite=False, seed=0, backend="cpu", precision="float64",
+                           memory_budget_gb=None, partitions=None, staging_dir=None,
+                           spark=None):
     """nlspark timeseries-correlation: each voxel's correlation with target (n_timepoints,)
-    against surrogates of the target. input: (timepoints, voxels) array or one 4-D image.
-    Maps: observed p (p_fwer, null_max)."""
+    against surrogates of the target. input: (timepoints, voxels) array or one 4-D image, or
+    one surface series (a SurfaceImage of its time points, or a GIFTI/MGH/CIFTI file with
+    surface=). Maps: observed p (p_fwer, null_max)."""
     def build(s):
         d = _defaults(timeseries_correlation)
-        return (_study(s, input, mask, None, None)
+        return (_study(s, input, mask, None, None, surface=surface, series=True)
                 + ["--target", _vector(s, target, "target")]
                 + _options(dict(null=null, permutations=permutations, tail=tail, fwer=fwer), d)
                 + _common(d, seed, backend, precision, memory_budget_gb, partitions))

@@ -316,3 +316,63 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
                        " voxels\\) are not the study's"):
         nlspark.two_sample(str(only_cortex), str(every), surface=tuple(meshes), permutations=10,
                            spark=spark)
+
+
+def test_isc_and_timeseries_correlation_of_surface_series(spark, study, tmp_path):
+    """Surface series, one per subject: nilearn SurfaceImages of their time points and
+    nibabel's CIFTI-2 .dtseries.nii files give the ISC of the same values as a (subjects,
+    timepoints, vertices) array, which equals the median of numpy's pairwise Pearson r; maps
+    come back on the mesh (.func.gii) and in CIFTI; timeseries-correlation of one subject's
+    series is that of its array."""
+    from nilearn import surface
+    from nibabel import cifti2
+    mesh, _ = study
+    n_left, n_right = mesh.parts["left"].n_vertices, mesh.parts["right"].n_vertices
+    rng = np.random.default_rng(5)
+    subjects, timepoints = 4, 16
+    shared = np.sin(0.6 * np.arange(timepoints))[:, None] * (np.arange(n_left + n_right) % 2)
+    series = (shared + rng.standard_normal((subjects, timepoints, n_left + n_right))).astype(
+        np.float32)
+    imgs = [surface.SurfaceImage(mesh=mesh, data={"left": s[:, :n_left].T,
+                                                  "right": s[:, n_left:].T}) for s in series]
+    kw = dict(null="circle-shift", permutations=20, seed=2, spark=spark)
+    from_images = nlspark.isc(imgs, output=tmp_path / "isc", **kw)
+    from_array = nlspark.isc(series, **kw)
+    for name in ("isc", "p", "p_fwer"):
+        assert from_images.maps[name].tobytes() == from_array.maps[name].tobytes(), name
+    for v in (0, 1, 777, n_left + 5):
+        r = np.corrcoef(series[:, :, v].astype(np.float64))[np.triu_indices(subjects, 1)]
+        np.testing.assert_allclose(from_images.maps["isc"][v], np.median(r), rtol=1e-12)
+    written = nib.load(str(tmp_path / "isc" / "isc.func.gii"))
+    np.testing.assert_array_equal(written.darrays[0].data,
+                                  from_images.maps["isc"].astype(np.float32))
+    # nibabel's CIFTI-2 series, one file per subject, the left cortex without a "medial wall"
+    wall = np.arange(n_left) % 5 == 0
+    models = (cifti2.BrainModelAxis.from_mask(~wall, name="CortexLeft")
+              + cifti2.BrainModelAxis.from_mask(np.ones(n_right, bool), name="CortexRight"))
+    kept = np.concatenate([~wall, np.ones(n_right, bool)])
+    files = []
+    for k, s in enumerate(series):
+        files.append(str(tmp_path / ("sub-%d.dtseries.nii" % k)))
+        cifti2.Cifti2Image(s[:, kept], header=(cifti2.SeriesAxis(0, 2.0, timepoints),
+                                               models)).to_filename(files[-1])
+    meshes = []
+    for side in ("left", "right"):
+        part = mesh.parts[side]
+        meshes.append(str(tmp_path / ("%s.surf.gii" % side)))
+        nib.save(nib.gifti.GiftiImage(darrays=[
+            nib.gifti.GiftiDataArray(np.asarray(part.coordinates, np.float32),
+                                     intent="NIFTI_INTENT_POINTSET"),
+            nib.gifti.GiftiDataArray(np.asarray(part.faces, np.int32),
+                                     intent="NIFTI_INTENT_TRIANGLE")]), meshes[-1])
+    from_cifti = nlspark.isc(files, surface=tuple(meshes), output=tmp_path / "cifti", **kw)
+    from_kept = nlspark.isc(series[:, :, kept], **kw)
+    assert from_cifti.maps["isc"].tobytes() == from_kept.maps["isc"].tobytes()
+    img = nib.load(str(tmp_path / "cifti" / "isc.dscalar.nii"))
+    assert img.header.get_axis(1) == models
+    # one subject's series against a target
+    target = np.cos(0.6 * np.arange(timepoints))
+    one = nlspark.timeseries_correlation(imgs[0], target, permutations=30, seed=1, spark=spark)
+    as_array = nlspark.timeseries_correlation(series[0], target, permutations=30, seed=1,
+                                              spark=spark)
+    assert one.maps["observed"].tobytes() == as_array.maps["observed"].tobytes()

@@ -91,7 +91,7 @@ public final class Nlspark {
   public static SeriesInputs resolveSeries(SparkSession spark, String input, String flag,
       NlsparkOptions options) {
     NlsparkOptions o = NlsparkOptions.orDefaults(options);
-    return SeriesInputs.resolve(hadoopConf(spark), input, flag, o.maskFile());
+    return SeriesInputs.resolve(hadoopConf(spark), input, flag, o.maskFile(), o.meshFiles());
   }
 
   /**

@@ -33,19 +33,22 @@ final class SeriesRuns {
   static RunReport isc(SparkSession spark, SeriesInputs input, NlsparkOptions o) {
     Isc.Options isc = o.toIscOptions();
     DistributedInputs inputs = Sources.series(spark, input, 3, null);
-    ResolvedInputs images = input.hasGrid()
-        ? ResolvedInputs.read(inputs.mask(), input.maskSource()) : ResolvedInputs.read(null, null);
+    ResolvedInputs images = resolved(input, inputs);
     Ingest ingest = Ingest.of(spark, inputs);
+    int subjects = input.hasGrid() || input.surface() != null ? input.files().size()
+        : (int) ((NpySamples) inputs.x()).shape()[0];
+    int timepoints = inputs.x().samples() / subjects;
     if (ingest.onExecutors()) {
-      long[] shape = input.hasGrid() ? null
-          : ((NpySamples) inputs.x()).shape();
-      int subjects = input.hasGrid() ? input.images().subjects() : (int) shape[0];
-      int timepoints = input.hasGrid() ? input.images().timepoints() : (int) shape[1];
       return Nlspark.run(spark, new DescribedAnalysis(IscAnalysis.prepareOnExecutors(subjects,
           timepoints, inputs.x().voxels(), isc, o.memoryBudgetGb()), inputs, ingest), images, o,
           false);
     }
     IscAnalysis analysis = ingest.readHere(() -> {
+      if (input.surface() != null) { // read as executors would, split by split
+        return IscAnalysis.prepare(inputs.x().readAll(new HadoopOpener(Nlspark.hadoopConf(
+            spark))).values(), subjects, timepoints, inputs.x().voxels(), isc,
+            o.memoryBudgetGb());
+      }
       if (!input.hasGrid()) {
         return IscAnalysis.prepare(NpyInputs.readNpy(Nlspark.hadoopConf(spark), input.uri(),
             "--input", 3), isc, o.memoryBudgetGb());
@@ -67,8 +70,7 @@ final class SeriesRuns {
     DistributedInputs series = Sources.series(spark, input, 2, null);
     NpyArray target = NpyInputs.readNpy(conf, targetPath, "--target", 1);
     DistributedInputs inputs = DistributedInputs.withTarget(series.x(), target.data());
-    ResolvedInputs images = input.hasGrid()
-        ? ResolvedInputs.read(inputs.mask(), input.maskSource()) : ResolvedInputs.read(null, null);
+    ResolvedInputs images = resolved(input, inputs);
     Ingest ingest = Ingest.of(spark, inputs);
     if (ingest.onExecutors()) {
       return Nlspark.run(spark, new DescribedAnalysis(TimeSeriesCorrelation.prepareOnExecutors(
@@ -76,6 +78,10 @@ final class SeriesRuns {
           .withRequestedBudgetGb(o.memoryBudgetGb()), inputs, ingest), images, o, false);
     }
     TimeSeriesAnalysis analysis = ingest.readHere(() -> {
+      if (input.surface() != null) { // read as executors would, split by split
+        return TimeSeriesCorrelation.prepare(inputs.x().readAll(new HadoopOpener(conf))
+            .values(), inputs.x().samples(), inputs.x().voxels(), target.data(), ts);
+      }
       if (!input.hasGrid()) {
         return TimeSeriesCorrelation.prepare(NpyInputs.readNpy(conf, input.uri(),
             "--input", 2), target, ts);
@@ -86,6 +92,16 @@ final class SeriesRuns {
     });
     return Nlspark.run(spark, new DescribedAnalysis(
         analysis.withRequestedBudgetGb(o.memoryBudgetGb()), null, ingest), images, o, false);
+  }
+
+  /**
+   * Where the maps are written: on the grid of images (their mask), on the mesh of surface data
+   * in its format, or (an .npy) as arrays only.
+   */
+  private static ResolvedInputs resolved(SeriesInputs input, DistributedInputs inputs) {
+    return input.surface() != null ? new ResolvedInputs(null, null, null, input.surface())
+        : input.hasGrid() ? ResolvedInputs.read(inputs.mask(), input.maskSource())
+        : ResolvedInputs.read(null, null);
   }
 
   /** {@link Nlspark#ridgeBootstrap}: every replicate's SVD takes all of X, so no voxel blocks. */

@@ -19,13 +19,15 @@ abstract class CoreCommand extends AnalysisCommand {
       + " float32 are refused.";
 
   /** --mask of the commands that take one 4-D NIfTI per subject. */
-  static final String SERIES_MASK = "3-D NIfTI, non-zero voxels analysed (NIfTI inputs only;"
-      + " default: every voxel finite in every volume of every subject and non-zero in one,"
-      + " written as mask.nii.gz)";
+  static final String SERIES_MASK = "3-D NIfTI, non-zero voxels analysed (default: every voxel"
+      + " finite in every volume of every subject and non-zero in one, written as mask.nii.gz);"
+      + " for surface series a GIFTI, MGH or CIFTI of one value per vertex (default: every"
+      + " vertex)";
 
   /** The outputs with NIfTI inputs, for the help footers. */
   static final String SERIES_MAPS = "With NIfTI inputs every per-voxel output is also written"
-      + " as NAME.nii.gz on the mask's grid (0 outside the mask, 1 for p-values).";
+      + " as NAME.nii.gz on the mask's grid (0 outside the mask, 1 for p-values); with surface"
+      + " series on every vertex of the mesh in the input's format.";
 
   @Mixin CommonOptions common;
 

@@ -35,8 +35,9 @@ final class IscCommand extends CoreCommand {
   @Option(names = "--input", paramLabel = "SUBJECTS", order = 1,
       description = "(required) one 4-D .nii/.nii.gz per subject (time on the 4th axis): a text"
           + " file listing them (one per line, in subject order, relative to the list file), a"
-          + " directory or a glob of them (sorted by name); or an .npy (n_subjects,"
-          + " n_timepoints, n_voxels) array")
+          + " directory or a glob of them (sorted by name); or one surface series per subject"
+          + " (GIFTI, MGH, CIFTI .dtseries.nii, a row per time point) with --surface; or an"
+          + " .npy (n_subjects, n_timepoints, n_voxels) array")
   String input;
 
   @Option(names = "--mask", paramLabel = "MASK.nii.gz", order = 2,
@@ -66,6 +67,8 @@ final class IscCommand extends CoreCommand {
 
   @Mixin PermutationOptions permutation;
 
+  @Mixin SurfaceOptions meshes;
+
   @Option(names = "--save-samples", order = 15,
       description = "also write samples.npy, every bootstrap ISC (B, n_voxels); --null bootstrap")
   boolean saveSamples;
@@ -81,7 +84,12 @@ final class IscCommand extends CoreCommand {
 
   @Override
   String[] inputPaths() {
-    return mask == null ? new String[] {input} : new String[] {input, mask};
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(input));
+    if (mask != null) {
+      all.add(mask);
+    }
+    all.addAll(meshes.paths());
+    return all.toArray(new String[0]);
   }
 
   @Override
@@ -110,10 +118,12 @@ final class IscCommand extends CoreCommand {
     }
     long count = count(used, boot ? samples : permutation.permutations,
         boot ? JobSpec.DEFAULT_BOOTSTRAP_SAMPLES : JobSpec.DEFAULT_PERMUTATIONS);
-    options = apiOptions().iscSummary(s.cliName()).iscMetric(m.cliName())
+    NlsparkOptions.Builder o = apiOptions().iscSummary(s.cliName()).iscMetric(m.cliName())
         .nullMethod(nul.cliName()).replicates(count).confidence(confidence(confidence))
         .tail(permutation.tail()).fwer(permutation.fwer()).saveSamples(saveSamples)
-        .maskFile(mask).build();
+        .maskFile(mask);
+    meshes.applyTo(o);
+    options = o.build();
     options.toIscOptions(); // every option checked before Spark starts
   }
 

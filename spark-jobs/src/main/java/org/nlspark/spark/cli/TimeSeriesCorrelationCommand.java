@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
 final class TimeSeriesCorrelationCommand extends CoreCommand {
   @Option(names = "--input", paramLabel = "X", order = 1,
       description = "(required) one subject's 4-D .nii/.nii.gz (time on the 4th axis), or a"
-          + " list file, directory or glob naming exactly that one image; or an .npy"
+          + " list file, directory or glob naming exactly that one image; or one surface"
+          + " series (GIFTI, MGH, CIFTI .dtseries.nii) with --surface; or an .npy"
           + " (n_timepoints, n_voxels) array")
   String input;
 
@@ -55,6 +56,8 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
 
   @Mixin PermutationOptions permutation;
 
+  @Mixin SurfaceOptions meshes;
+
   private NlsparkOptions options;
 
   private SeriesInputs series;
@@ -66,7 +69,13 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
 
   @Override
   String[] inputPaths() {
-    return mask == null ? new String[] {input, target} : new String[] {input, target, mask};
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.Arrays.asList(input,
+        target));
+    if (mask != null) {
+      all.add(mask);
+    }
+    all.addAll(meshes.paths());
+    return all.toArray(new String[0]);
   }
 
   @Override
@@ -86,10 +95,13 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
     StudyInputs.checkOptions(input, mask, null, null);
     SurrogateMethod m = SurrogateMethod.parse(nullMethod == null ? "circle-shift" : nullMethod,
         "--null");
-    options = apiOptions().nullMethod(nullMethod == null ? "circle-shift" : nullMethod)
+    NlsparkOptions.Builder o = apiOptions()
+        .nullMethod(nullMethod == null ? "circle-shift" : nullMethod)
         .replicates(count("--permutations", permutation.permutations,
             JobSpec.DEFAULT_PERMUTATIONS))
-        .tail(permutation.tail()).fwer(permutation.fwer()).maskFile(mask).build();
+        .tail(permutation.tail()).fwer(permutation.fwer()).maskFile(mask);
+    meshes.applyTo(o);
+    options = o.build();
     options.toTimeSeriesOptions();
   }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.data.ConcatenatedSamples;
 import org.nlspark.core.data.NiftiSamples;
 import org.nlspark.core.data.NpySamples;
@@ -102,6 +103,9 @@ public final class Sources {
     Configuration conf = spark.sparkContext().hadoopConfiguration();
     HadoopOpener files = new HadoopOpener(conf);
     String what = series.flag() + " " + series.uri();
+    if (series.surface() != null) {
+      return surfaceSeries(conf, series.surface(), what, target);
+    }
     if (!series.hasGrid()) {
       NpyInputs.checkNpyInput(conf, series.uri(), series.flag());
       SampleSource x;
@@ -168,25 +172,62 @@ public final class Sources {
   private static SampleSource surfaceSource(Configuration conf, StudyInputs study,
       StudyInputs.Source s, String what) {
     org.nlspark.core.tfce.MeshAdjacency mesh = study.surface();
+    if (s.files.size() == 1) {
+      return surfaceFile(conf, study, s.files.get(0), s.flag, what);
+    }
+    int[] vertexOf = vertexOf(mesh);
+    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mesh.meshVertices()));
+    return VertexSamples.perFile(what, s.files, mesh.meshVertices(), mesh.meshName(), vertexOf,
+        perSplit, study.grayordinates());
+  }
+
+  /**
+   * Every sample of one surface file on the study's mesh: a CIFTI file counted from its header,
+   * a GIFTI or MGH file read here once to count them (they are small).
+   */
+  private static SampleSource surfaceFile(Configuration conf, StudyInputs study, String file,
+      String flag, String what) {
+    org.nlspark.core.tfce.MeshAdjacency mesh = study.surface();
+    if (study.grayordinates() != null) {
+      return VertexSamples.oneFile(what, file,
+          org.nlspark.spark.io.SurfaceFiles.readCiftiHead(conf, file, flag), mesh.meshName(),
+          mesh.meshVertices(), vertexOf(mesh), study.grayordinates());
+    }
+    return VertexSamples.oneFile(what, file,
+        org.nlspark.spark.io.SurfaceFiles.readData(conf, file, flag), mesh.meshName(),
+        mesh.meshVertices(), vertexOf(mesh), null);
+  }
+
+  private static int[] vertexOf(org.nlspark.core.tfce.MeshAdjacency mesh) {
     int[] vertexOf = new int[mesh.voxels()];
     for (int n = 0; n < vertexOf.length; n++) {
       vertexOf[n] = mesh.vertexOf(n);
     }
-    if (s.files.size() == 1 && study.grayordinates() != null) {
-      String file = s.files.get(0);
-      return VertexSamples.oneFile(what, file,
-          org.nlspark.spark.io.SurfaceFiles.readCiftiHead(conf, file, s.flag), mesh.meshName(),
-          mesh.meshVertices(), vertexOf, study.grayordinates());
+    return vertexOf;
+  }
+
+  /**
+   * Surface series (DESIGN §8): one file per subject, each row a time point, on the study's
+   * mesh and vertex mask, in subject then time order, as images are; every subject's series
+   * must have the first one's length (exit 2 naming the file).
+   */
+  private static DistributedInputs surfaceSeries(Configuration conf, StudyInputs study,
+      String what, double[] target) {
+    StudyInputs.Source x = study.x();
+    List<SampleSource> parts = new ArrayList<>();
+    for (String file : x.files) {
+      SampleSource part = surfaceFile(conf, study, file, x.flag, what);
+      if (!parts.isEmpty() && part.samples() != parts.get(0).samples()) {
+        throw new InvalidInputException("Cannot use " + file + " as subject " + parts.size()
+            + " of " + what + ": it has " + part.samples() + " time points, but "
+            + x.files.get(0) + " has " + parts.get(0).samples() + "; every subject's series"
+            + " must have the same length (a row per time point), so trim them to a common"
+            + " length");
+      }
+      parts.add(part);
     }
-    if (s.files.size() == 1) {
-      String file = s.files.get(0);
-      return VertexSamples.oneFile(what, file,
-          org.nlspark.spark.io.SurfaceFiles.readData(conf, file, s.flag), mesh.meshName(),
-          mesh.meshVertices(), vertexOf, study.grayordinates());
-    }
-    int perSplit = (int) Math.max(1, SPLIT_BYTES / (4L * mesh.meshVertices()));
-    return VertexSamples.perFile(what, s.files, mesh.meshVertices(), mesh.meshName(), vertexOf,
-        perSplit, study.grayordinates());
+    SampleSource all = parts.size() == 1 ? parts.get(0) : ConcatenatedSamples.of(what, parts);
+    return target != null ? DistributedInputs.withTarget(all, target) : DistributedInputs.of(all);
   }
 
   /**

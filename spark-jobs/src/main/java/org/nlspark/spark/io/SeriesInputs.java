@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.nlspark.core.InvalidInputException;
 import org.nlspark.core.ResourceRefusedException;
 import org.nlspark.core.data.SeriesImages;
+import org.nlspark.core.io.nifti.ImageInputs;
 import org.nlspark.core.io.nifti.NiftiMask;
 
 /**
@@ -18,7 +19,9 @@ import org.nlspark.core.io.nifti.NiftiMask;
  * list file (one path per line, in subject order, relative to the list file), a directory or a
  * glob (sorted by the bytes of the name) — {@link HadoopNiftiFiles#resolveInputs}, the rules
  * every other command uses — with {@code --mask} or the default mask (finite in every volume
- * of every subject, non-zero in at least one).
+ * of every subject, non-zero in at least one); or one surface file per subject (GIFTI, MGH,
+ * CIFTI, a row per time point) on a mesh, resolved as every command's surface data
+ * ({@link StudyInputs}: the mesh, the vertex mask).
  *
  * <p>Resolving reads listings, the mask and every subject's header (grid and time length are
  * checked here, exit 2 naming the file), never a value. Executors then read the series into
@@ -32,15 +35,18 @@ public final class SeriesInputs {
   private final String uri;
   private final String maskUri;
   private final NiftiMask givenMask;
-  private final SeriesImages images; // null for .npy
+  private final SeriesImages images; // null for .npy and surface data
+  /** Surface data (GIFTI, MGH, CIFTI: one file per subject, a row per time point), or null. */
+  private final StudyInputs surface;
 
   private SeriesInputs(String flag, String uri, String maskUri, NiftiMask givenMask,
-      SeriesImages images) {
+      SeriesImages images, StudyInputs surface) {
     this.flag = flag;
     this.uri = uri;
     this.maskUri = maskUri;
     this.givenMask = givenMask;
     this.images = images;
+    this.surface = surface;
   }
 
   /** The series read: (subjects, timepoints, voxels) in C order, and the grid's mask. */
@@ -56,23 +62,54 @@ public final class SeriesInputs {
    */
   public static SeriesInputs resolve(Configuration conf, String uri, String flag,
       String maskUri) {
+    return resolve(conf, uri, flag, maskUri, null);
+  }
+
+  /**
+   * As {@link #resolve(Configuration, String, String, String)}, also for surface data (DESIGN
+   * §8): one GIFTI, MGH or CIFTI file per subject, each row a time point, on the mesh of {@code
+   * meshFiles} with its vertex mask ({@code --mask}, or every vertex or grayordinate) as every
+   * command takes surface data ({@link StudyInputs}).
+   */
+  public static SeriesInputs resolve(Configuration conf, String uri, String flag,
+      String maskUri, StudyInputs.MeshFiles meshFiles) {
     if (uri == null || uri.isEmpty()) {
       throw new InvalidInputException("Cannot run: " + flag + " is required");
     }
-    if (uri.toLowerCase(Locale.ROOT).endsWith(".npy")) {
+    boolean npy = uri.toLowerCase(Locale.ROOT).endsWith(".npy");
+    if (npy && meshFiles == null) {
       StudyInputs.checkOptions(uri, maskUri, null, null); // --mask: an .npy has no grid
-      return new SeriesInputs(flag, uri, null, null, null);
+      return new SeriesInputs(flag, uri, null, null, null, null);
     }
-    List<String> files = HadoopNiftiFiles.resolveInputs(conf, uri, flag);
+    List<String> files = npy ? List.of(uri) : HadoopNiftiFiles.resolveInputs(conf, uri, flag);
+    if (meshFiles != null || files.stream().anyMatch(f -> ImageInputs.isSurfaceDataName(
+        new org.apache.hadoop.fs.Path(f).getName()))) {
+      // (an .npy with a mesh is refused there, as for every command)
+      return new SeriesInputs(flag, uri, maskUri, null, null,
+          StudyInputs.resolve(conf, uri, null, maskUri, null, null, meshFiles));
+    }
     NiftiMask mask = maskUri == null ? null : HadoopNiftiFiles.readMask(conf, maskUri, "--mask");
     SeriesImages images = SeriesImages.describe(flag + " " + uri, files,
         new HadoopOpener(conf), mask);
-    return new SeriesInputs(flag, uri, maskUri, mask, images);
+    return new SeriesInputs(flag, uri, maskUri, mask, images, null);
   }
 
   /** Whether the input is NIfTI images (a grid, so maps are written). */
   public boolean hasGrid() {
     return images != null;
+  }
+
+  /**
+   * The surface data's study (its files in subject order, the mesh and vertex mask), or null:
+   * maps are then written on the mesh in the input's format.
+   */
+  public StudyInputs surface() {
+    return surface;
+  }
+
+  /** The subjects' files: images or surface data (one per subject); empty for an .npy. */
+  public List<String> files() {
+    return images != null ? images.files() : surface != null ? surface.x().files : List.of();
   }
 
   /** The path as given. */
@@ -105,8 +142,8 @@ public final class SeriesInputs {
    * subject's run), so a list, directory or glob must name exactly one image.
    */
   public SeriesInputs requireOneSubject(String command) {
-    if (images != null && images.subjects() != 1) {
-      List<String> files = images.files();
+    if (files().size() > 1) {
+      List<String> files = files();
       throw new InvalidInputException("Cannot run " + command + ": " + flag + " " + uri
           + " names " + files.size() + " images (" + files.get(0) + ", " + files.get(1)
           + (files.size() > 2 ? ", ..." : "") + "), but " + command + " correlates one"
@@ -160,6 +197,9 @@ public final class SeriesInputs {
 
   /** The URIs the user named, for the rule that --overwrite never replaces an input. */
   public List<String> uris() {
+    if (surface != null) {
+      return surface.uris();
+    }
     List<String> u = new ArrayList<>(List.of(uri));
     if (maskUri != null) {
       u.add(maskUri);
@@ -169,6 +209,9 @@ public final class SeriesInputs {
 
   /** The input as summary.json records it. */
   public Map<String, Object> describe() {
+    if (surface != null) {
+      return surface.describe();
+    }
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("path", uri);
     input.put("format", hasGrid() ? StudyInputs.Format.NIFTI.label()
