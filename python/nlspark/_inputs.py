@@ -68,6 +68,15 @@ class Staging:
         subject (each its time points), so several are staged as one GIFTI each in a list
         file, in subject order."""
         if isinstance(x, (list, tuple)) and len(x) > 1 and all(_is_surface_image(i) for i in x):
+            mesh = x[0].mesh
+            for i, img in enumerate(x):
+                if list(img.mesh.parts) != list(mesh.parts) or any(
+                        img.mesh.parts[p].n_vertices != mesh.parts[p].n_vertices
+                        for p in mesh.parts):
+                    raise ValueError("%s holds images on different meshes (%s has %s); give"
+                                     " images of one mesh" % (argument(name), argument(
+                                         "%s-%04d" % (name, i)), _parts(img.mesh)))
+            self.mesh(mesh, name)  # staged once, named as the input's
             lines = [self.surface_samples([img], "%s-%04d" % (name, i))
                      for i, img in enumerate(x)]
             path = self._path(name, ".txt")

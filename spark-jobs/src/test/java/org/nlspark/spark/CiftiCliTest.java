@@ -305,9 +305,9 @@ class CiftiCliTest {
         .contains("\"voxel_cluster_connectivity\": 6");
     CliRun noVoxels = oneSample(path("refused"), "--input", path("voxels.txt"),
         "--surface-left", path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--mask",
-        path("cortex-mask.dscalar.nii"), "--connectivity", "18");
+        path("cortex-mask.dscalar.nii"), "--connectivity", "26"); // even the default, said
     assertThat(noVoxels.code()).isEqualTo(2);
-    assertThat(noVoxels.err()).contains("Cannot run --connectivity 18: it sets how CIFTI's"
+    assertThat(noVoxels.err()).contains("Cannot run --connectivity 26: it sets how CIFTI's"
         + " subcortical voxels join in clusters, but the data (with its mask) keeps none");
     CliRun conn = oneSample(path("refused"), "--input", path("voxels.txt"), "--surface-left",
         path("L.surf.gii"), "--surface-right", path("R.surf.gii"), "--tfce-connectivity", "26");

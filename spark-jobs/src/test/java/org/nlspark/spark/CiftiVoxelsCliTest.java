@@ -158,6 +158,17 @@ class CiftiVoxelsCliTest {
     }
     assertThat(want6).isNotEqualTo(naiveExtents(z, Double.parseDouble(threshold), 26));
 
+    // maps added after the run (--fdr) are CIFTI too, with the peaks' structures
+    CliRun fdr = oneSample("out-fdr", "--fdr");
+    assertThat(fdr.code()).as(fdr.err()).isZero();
+    for (String name : new String[] {"observed", "p"}) {
+      VertexData m = Cifti.readData(Files.newInputStream(
+          dir.resolve("out-fdr/" + name + ".dscalar.nii")), name + ".dscalar.nii");
+      assertThat(m.grayordinates().sameModels(models)).as(name).isTrue();
+    }
+    assertThat(Files.readString(dir.resolve("out-fdr/summary.json")))
+        .contains("\"peak_grayordinate\": \"");
+
     // a cortex mesh for a file without a cortex is named
     CliRun mesh = oneSample("refused", "--tfce", "--surface-left", path("subjects.txt"));
     assertThat(mesh.code()).isEqualTo(2);

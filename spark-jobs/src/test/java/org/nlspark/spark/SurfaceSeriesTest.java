@@ -181,7 +181,12 @@ class SurfaceSeriesTest {
     // several subjects are refused, as with images
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Nlspark.timeseriesCorrelation(
         spark, path("gifti.txt"), path("target.npy"), o))
-        .hasMessageContaining("names 4 images (").hasMessageContaining("run once per subject");
+        .hasMessageContaining("names 4 files (").hasMessageContaining("give one subject's"
+            + " surface series, and run once per subject");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Nlspark.timeseriesCorrelation(
+        spark, path("sub-01.func.gii"), path("target.npy"),
+        o.toBuilder().vertexAreaFile(path("mask.func.gii")).build()))
+        .hasMessageContaining("Cannot use --vertex-area").hasMessageContaining("drop it");
   }
 
   @Test

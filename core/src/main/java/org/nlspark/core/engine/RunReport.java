@@ -58,6 +58,24 @@ public final class RunReport {
     this.engineFacts = engineFacts;
   }
 
+  /**
+   * The same run with another result (maps added after the run: FDR, FSL's names, the tail
+   * approximation), every fact of the inputs kept: the one place a report is copied.
+   */
+  public RunReport withResult(Result other) {
+    RunReport r = new RunReport(analysis, plan, other, engine, parallelism, setupSeconds,
+        computeSeconds, mergeSeconds, kernelSeconds, flops, engineFacts);
+    r.mask = mask;
+    r.maskSource = maskSource;
+    r.surface = surface;
+    r.surfaceMapSuffix = surfaceMapSuffix;
+    r.grayordinates = grayordinates;
+    r.inputs = inputs;
+    r.inputWarnings = inputWarnings;
+    r.backendRequested = backendRequested;
+    return r;
+  }
+
   /** The grid and mask of image inputs (null for .npy); set by the image readers. */
   public RunReport mask(NiftiMask mask) { this.mask = mask; return this; }
   public NiftiMask mask() { return mask; }

@@ -172,15 +172,6 @@ public final class WholeMapInference implements Serializable {
           + mesh.voxelCount() + " subcortical voxels: the cortex has its E = 1 already, and"
           + " the voxels take the volume's TFCE (E = 0.5, face neighbours); drop it");
     }
-    if ((settings.clusterThreshold() != null || settings.clusterMass() != null)
-        && mask instanceof MeshAdjacency mesh && mesh.voxelCount() == 0
-        && settings.clusterConnectivity() != WholeMapSettings.DEFAULT_CLUSTER_CONNECTIVITY) {
-      // Only CIFTI's subcortical voxels take --connectivity on a mesh (a surface refuses it).
-      throw new InvalidInputException("Cannot run --connectivity "
-          + settings.clusterConnectivity() + ": it sets how CIFTI's subcortical voxels join in"
-          + " clusters, but the data (with its mask) keeps none, and the cortex joins through"
-          + " the edges of its triangles; drop it");
-    }
     if (mask.voxels() != voxels) {
       throw new InvalidInputException("Cannot run " + settings.flags() + ": the mask"
           + " has " + mask.voxels() + " voxels, but the input has " + voxels

@@ -70,9 +70,9 @@ final class GlmRuns {
       return analysis.withTailApproximation(o.tailApproximation());
     }
     if (o.varianceSmoothing() == null) {
-      return analysis.withWholeMaps(grid, o.wholeMapSettings());
+      return analysis.withWholeMaps(grid, o.wholeMapSettings(grid));
     }
-    return analysis.withWholeMaps(grid, o.wholeMapSettings(), o.varianceSmoothing(),
+    return analysis.withWholeMaps(grid, o.wholeMapSettings(grid), o.varianceSmoothing(),
         mask == null ? null : VarianceSmoothing.voxelSizes(
             mask.grid().affine()));
   }

@@ -40,9 +40,10 @@ public final class Nlspark {
   /**
    * Intersubject correlation: voxel blocks as Spark tasks (same bits as {@code Isc.run} on
    * threads). {@code inputPath} is a (subjects, timepoints, voxels) {@code .npy}, or one 4-D
-   * NIfTI per subject (a list file, directory or glob; see {@link SeriesInputs}) masked by
-   * {@code options.maskFile} or the default mask. Options: iscSummary, iscMetric, nullMethod,
-   * replicates, confidence, tail, fwer, seed, saveSamples, memoryBudgetGb, partitions, maskFile.
+   * NIfTI or surface series per subject (a list file, directory or glob; see {@link
+   * SeriesInputs}) masked by {@code options.maskFile} or the default mask. Options:
+   * iscSummary, iscMetric, nullMethod, replicates, confidence, tail, fwer, seed, saveSamples,
+   * memoryBudgetGb, partitions, maskFile, the mesh files.
    */
   public static RunReport isc(SparkSession spark, String inputPath, NlsparkOptions options) {
     NlsparkOptions o = NlsparkOptions.orDefaults(options);
@@ -60,10 +61,10 @@ public final class Nlspark {
 
   /**
    * Each voxel's correlation with a target series against surrogates of the target. {@code
-   * inputPath} is a (timepoints, voxels) {@code .npy}, or one subject's 4-D NIfTI (also as a
-   * list file, directory or glob naming one image) masked by {@code options.maskFile} or the
-   * default mask; {@code targetPath} a (timepoints,) {@code .npy}. Options: nullMethod,
-   * replicates, tail, fwer, seed, partitions, maskFile.
+   * inputPath} is a (timepoints, voxels) {@code .npy}, or one subject's 4-D NIfTI or surface
+   * series (also as a list file, directory or glob naming one file) masked by {@code
+   * options.maskFile} or the default mask; {@code targetPath} a (timepoints,) {@code .npy}.
+   * Options: nullMethod, replicates, tail, fwer, seed, partitions, maskFile, the mesh files.
    */
   public static RunReport timeseriesCorrelation(SparkSession spark, String inputPath,
       String targetPath, NlsparkOptions options) {

@@ -487,6 +487,23 @@ public final class NlsparkOptions implements Serializable {
     return s.withTfce(e, tfceH, tfceConnectivity);
   }
 
+  /**
+   * {@link #wholeMapSettings()} for the maps of {@code grid}: a CIFTI study's {@code
+   * --connectivity} sets its subcortical voxels' cluster neighbours, so it is refused (exit 2)
+   * where the data with its mask keeps none.
+   */
+  public org.nlspark.core.tfce.WholeMapSettings wholeMapSettings(
+      org.nlspark.core.tfce.Adjacency grid) {
+    org.nlspark.core.tfce.WholeMapSettings s = wholeMapSettings();
+    if (connectivity != null && grid instanceof org.nlspark.core.tfce.MeshAdjacency mesh
+        && mesh.voxelCount() == 0) {
+      throw new InvalidInputException("Cannot run --connectivity " + connectivity + ": it sets"
+          + " how CIFTI's subcortical voxels join in clusters, but the data (with its mask)"
+          + " keeps none, and the cortex joins through the edges of its triangles; drop it");
+    }
+    return s;
+  }
+
   /** Equal when every setting is (the mask compares by identity, as {@link NiftiMask} does). */
   @Override
   public boolean equals(Object other) {

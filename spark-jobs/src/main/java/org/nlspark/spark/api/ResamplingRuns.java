@@ -123,6 +123,6 @@ final class ResamplingRuns {
   static TfceAnalysis wholeMapAnalysis(JobSpec spec, JobInputs inputs, int parallelism,
       Adjacency grid, NlsparkOptions o) {
     return TfceAnalysis.prepare(spec, inputs, parallelism, o.grid(), grid,
-        o.wholeMapSettings());
+        o.wholeMapSettings(grid));
   }
 }

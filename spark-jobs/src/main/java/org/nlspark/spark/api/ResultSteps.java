@@ -79,11 +79,6 @@ final class ResultSteps {
         ? TailApproximation.of(report.result, tailTargets(report)) : report.result;
     r = o.fdr() ? FdrMaps.of(r) : r;
     r = o.fslNames() ? FslNames.of(r) : r;
-    return new RunReport(report.analysis, report.plan, r, report.engine,
-        report.parallelism, report.setupSeconds, report.computeSeconds, report.mergeSeconds,
-        report.kernelSeconds, report.flops, report.engineFacts).mask(report.mask())
-        .maskSource(report.maskSource()).inputs(report.inputs(), report.inputWarnings())
-        .surface(report.surface(), report.surfaceMapSuffix())
-        .backendRequested(report.backendRequested());
+    return report.withResult(r);
   }
 }

@@ -35,9 +35,10 @@ final class SeriesRuns {
     DistributedInputs inputs = Sources.series(spark, input, 3, null);
     ResolvedInputs images = resolved(input, inputs);
     Ingest ingest = Ingest.of(spark, inputs);
+    // files: one a subject; an .npy: its first axis (an empty one is refused by Isc's checks)
     int subjects = input.hasGrid() || input.surface() != null ? input.files().size()
         : (int) ((NpySamples) inputs.x()).shape()[0];
-    int timepoints = inputs.x().samples() / subjects;
+    int timepoints = subjects == 0 ? 0 : inputs.x().samples() / subjects;
     if (ingest.onExecutors()) {
       return Nlspark.run(spark, new DescribedAnalysis(IscAnalysis.prepareOnExecutors(subjects,
           timepoints, inputs.x().voxels(), isc, o.memoryBudgetGb()), inputs, ingest), images, o,

@@ -36,7 +36,8 @@ final class IscCommand extends CoreCommand {
       description = "(required) one 4-D .nii/.nii.gz per subject (time on the 4th axis): a text"
           + " file listing them (one per line, in subject order, relative to the list file), a"
           + " directory or a glob of them (sorted by name); or one surface series per subject"
-          + " (GIFTI, MGH, CIFTI .dtseries.nii, a row per time point) with --surface; or an"
+          + " (GIFTI, MGH, CIFTI .dtseries.nii, a row per time point) with its mesh (--surface;"
+          + " CIFTI's --surface-left/--surface-right); or an"
           + " .npy (n_subjects, n_timepoints, n_voxels) array")
   String input;
 

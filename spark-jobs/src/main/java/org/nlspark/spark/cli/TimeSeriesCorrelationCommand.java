@@ -37,7 +37,8 @@ final class TimeSeriesCorrelationCommand extends CoreCommand {
   @Option(names = "--input", paramLabel = "X", order = 1,
       description = "(required) one subject's 4-D .nii/.nii.gz (time on the 4th axis), or a"
           + " list file, directory or glob naming exactly that one image; or one surface"
-          + " series (GIFTI, MGH, CIFTI .dtseries.nii) with --surface; or an .npy"
+          + " series (GIFTI, MGH, CIFTI .dtseries.nii) with its mesh (--surface; CIFTI's"
+          + " --surface-left/--surface-right); or an .npy"
           + " (n_timepoints, n_voxels) array")
   String input;
 

@@ -182,8 +182,9 @@ public final class Sources {
   }
 
   /**
-   * Every sample of one surface file on the study's mesh: a CIFTI file counted from its header,
-   * a GIFTI or MGH file read here once to count them (they are small).
+   * Every sample of one surface file on the study's mesh: a CIFTI file counted from its header;
+   * a GIFTI or MGH file read here once to count them, one file at a time (a map file is small; a
+   * series file holds one subject's series here, beside which executors read it again).
    */
   private static SampleSource surfaceFile(Configuration conf, StudyInputs study, String file,
       String flag, String what) {

@@ -82,6 +82,11 @@ public final class SeriesInputs {
       return new SeriesInputs(flag, uri, null, null, null, null);
     }
     List<String> files = npy ? List.of(uri) : HadoopNiftiFiles.resolveInputs(conf, uri, flag);
+    if (meshFiles != null && meshFiles.vertexArea() != null) {
+      throw new InvalidInputException("Cannot use --vertex-area " + meshFiles.vertexArea()
+          + " with " + flag + " " + uri + ": vertex areas weigh TFCE and cluster extents, which"
+          + " series correlations do not have; drop it");
+    }
     if (meshFiles != null || files.stream().anyMatch(f -> ImageInputs.isSurfaceDataName(
         new org.apache.hadoop.fs.Path(f).getName()))) {
       // (an .npy with a mesh is refused there, as for every command)
@@ -145,9 +150,11 @@ public final class SeriesInputs {
     if (files().size() > 1) {
       List<String> files = files();
       throw new InvalidInputException("Cannot run " + command + ": " + flag + " " + uri
-          + " names " + files.size() + " images (" + files.get(0) + ", " + files.get(1)
-          + (files.size() > 2 ? ", ..." : "") + "), but " + command + " correlates one"
-          + " subject's series with the target; give one 4-D image, and run once per subject");
+          + " names " + files.size() + (surface != null ? " files (" : " images (")
+          + files.get(0) + ", " + files.get(1) + (files.size() > 2 ? ", ..." : "") + "), but "
+          + command + " correlates one subject's series with the target; give "
+          + (surface != null ? "one subject's surface series" : "one 4-D image")
+          + ", and run once per subject");
     }
     return this;
   }

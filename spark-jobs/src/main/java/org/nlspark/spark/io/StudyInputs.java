@@ -379,11 +379,6 @@ public final class StudyInputs implements Serializable {
           + (flag.endsWith("left") ? "left" : "right") + " cortex");
     }
     boolean voxelsOnly = triangleSets.isEmpty(); // its voxels are then a volume's (DESIGN §9)
-    if (voxelsOnly && meshFiles != null && meshFiles.vertexArea() != null) {
-      throw new InvalidInputException("Cannot use --vertex-area " + meshFiles.vertexArea()
-          + " with " + x.flag + " " + x.uri + ": its brain models (" + g.describe() + ") have"
-          + " no cortex, and a voxel counts 1; drop it");
-    }
     SurfaceMesh mesh = voxelsOnly
         ? SurfaceMesh.points("the subcortical voxels of " + x.uri, coords)
         : new SurfaceMesh(meshFiles.describe(), coords,
