@@ -43,6 +43,21 @@ def _mesh_arrays(mesh):
     return np.concatenate(coords), np.concatenate(faces)
 
 
+def _write_hemisphere_meshes(mesh, directory):
+    """Each hemisphere of a nilearn PolyMesh as its own .surf.gii (CIFTI's two cortex meshes),
+    as nibabel writes them; their paths, left then right."""
+    paths = []
+    for side in ("left", "right"):
+        part = mesh.parts[side]
+        paths.append(str(directory / ("%s.surf.gii" % side)))
+        nib.save(nib.gifti.GiftiImage(darrays=[
+            nib.gifti.GiftiDataArray(np.asarray(part.coordinates, np.float32),
+                                     intent="NIFTI_INTENT_POINTSET"),
+            nib.gifti.GiftiDataArray(np.asarray(part.faces, np.int32),
+                                     intent="NIFTI_INTENT_TRIANGLE")]), paths[-1])
+    return paths
+
+
 def _palm_tfce(z, coords, faces, e=1.0, h=2.0, area=None, top=None):
     """palm_tfce on a surface: for h in dh:dh:max(z) (dh = max / 100), each connected component
     of z >= h adds (sum of its vertex areas)^E h^H to its vertices; times dh. Vertex areas as
@@ -273,15 +288,7 @@ def test_cifti_grayordinates_written_by_nibabel(spark, study, tmp_path):
     assert written.header.get_axis(1) == thalamus
 
     # the cortex alone, meshes as two files: TFCE as on the SurfaceImages with that mask
-    meshes = []
-    for side in ("left", "right"):
-        part = mesh.parts[side]
-        meshes.append(str(tmp_path / ("%s.surf.gii" % side)))
-        nib.save(nib.gifti.GiftiImage(darrays=[
-            nib.gifti.GiftiDataArray(np.asarray(part.coordinates, np.float32),
-                                     intent="NIFTI_INTENT_POINTSET"),
-            nib.gifti.GiftiDataArray(np.asarray(part.faces, np.int32),
-                                     intent="NIFTI_INTENT_TRIANGLE")]), meshes[-1])
+    meshes = _write_hemisphere_meshes(mesh, tmp_path)
     only_cortex = tmp_path / "cortex.dscalar.nii"
     cifti2.Cifti2Image(data[:, :len(cortex)], header=(names, cortex)).to_filename(
         str(only_cortex))
@@ -356,15 +363,7 @@ def test_isc_and_timeseries_correlation_of_surface_series(spark, study, tmp_path
         files.append(str(tmp_path / ("sub-%d.dtseries.nii" % k)))
         cifti2.Cifti2Image(s[:, kept], header=(cifti2.SeriesAxis(0, 2.0, timepoints),
                                                models)).to_filename(files[-1])
-    meshes = []
-    for side in ("left", "right"):
-        part = mesh.parts[side]
-        meshes.append(str(tmp_path / ("%s.surf.gii" % side)))
-        nib.save(nib.gifti.GiftiImage(darrays=[
-            nib.gifti.GiftiDataArray(np.asarray(part.coordinates, np.float32),
-                                     intent="NIFTI_INTENT_POINTSET"),
-            nib.gifti.GiftiDataArray(np.asarray(part.faces, np.int32),
-                                     intent="NIFTI_INTENT_TRIANGLE")]), meshes[-1])
+    meshes = _write_hemisphere_meshes(mesh, tmp_path)
     from_cifti = nlspark.isc(files, surface=tuple(meshes), output=tmp_path / "cifti", **kw)
     from_kept = nlspark.isc(series[:, :, kept], **kw)
     assert from_cifti.maps["isc"].tobytes() == from_kept.maps["isc"].tobytes()

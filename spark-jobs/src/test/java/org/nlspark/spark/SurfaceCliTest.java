@@ -597,7 +597,7 @@ class SurfaceCliTest {
   }
 
   /** One MGH of vertices x 1 x 1 x samples, float32, big-endian, data at byte 284. */
-  private static void writeMgh(Path path, float[][] samples) throws IOException {
+  static void writeMgh(Path path, float[][] samples) throws IOException {
     try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(path))) {
       out.writeInt(1);
       out.writeInt(samples[0].length);

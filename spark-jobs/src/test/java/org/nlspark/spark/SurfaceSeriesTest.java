@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.nlspark.spark.SameOutputs.assertSameOutputs;
 import static org.nlspark.spark.SameOutputs.ingestOf;
 
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -90,7 +89,7 @@ class SurfaceSeriesTest {
       }
       String name = String.format("sub-%02d", s + 1);
       writeGiftiSeries(dir.resolve(name + ".func.gii"), data[s]);
-      writeMgh(dir.resolve(name + ".mgh"), data[s]);
+      SurfaceCliTest.writeMgh(dir.resolve(name + ".mgh"), data[s]); // a frame per time point
       gifti.add(name + ".func.gii");
       mgh.add(name + ".mgh");
     }
@@ -228,25 +227,5 @@ class SurfaceSeriesTest {
       b.append("</Data></DataArray>\n");
     }
     Files.writeString(path, b.append("</GIFTI>\n").toString());
-  }
-
-  /** One MGH of vertices x 1 x 1 x frames, float32, big-endian, data at byte 284. */
-  private static void writeMgh(Path path, float[][] frames) throws IOException {
-    try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(path))) {
-      out.writeInt(1);
-      out.writeInt(frames[0].length);
-      out.writeInt(1);
-      out.writeInt(1);
-      out.writeInt(frames.length);
-      out.writeInt(3);
-      out.writeInt(0);
-      out.writeShort(0);
-      out.write(new byte[284 - 30]);
-      for (float[] f : frames) {
-        for (float x : f) {
-          out.writeFloat(x);
-        }
-      }
-    }
   }
 }
